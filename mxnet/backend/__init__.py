@@ -1,0 +1,54 @@
+"""Array modules per device kind: NumPy for CPU contexts, CuPy (imported lazily) for GPUs.
+
+``get_backend(ctx)`` returns a :class:`Backend` whose ``xp`` is the array module that
+kernels compute with. Kernels never import NumPy to compute; they take ``xp``.
+"""
+from __future__ import annotations
+
+from ..base import MXNetError
+from ..context import Context
+from .cpu import CPUBackend
+
+__all__ = ["Backend", "get_backend", "gpu_count", "xp_of", "to_numpy"]
+
+Backend = CPUBackend
+_cache: dict = {}
+
+
+def get_backend(ctx: Context):
+    """The backend object of a context (cached per context)."""
+    b = _cache.get(ctx)
+    if b is None:
+        if ctx.device_typeid == 2:
+            from .gpu import GPUBackend
+            b = GPUBackend(ctx)
+        else:
+            b = CPUBackend(ctx)
+        _cache[ctx] = b
+    return b
+
+
+def gpu_count() -> int:
+    """Number of visible GPUs, 0 without CuPy or without a GPU."""
+    try:
+        from .gpu import device_count
+    except MXNetError:
+        return 0
+    return device_count()
+
+
+def xp_of(array):
+    """The array module that owns ``array`` (NumPy or CuPy)."""
+    mod = type(array).__module__
+    if mod.startswith("cupy"):
+        from .gpu import cupy_module
+        return cupy_module()
+    from .cpu import np
+    return np
+
+
+def to_numpy(array):
+    """A NumPy copy (or view) of an array of either backend."""
+    if type(array).__module__.startswith("cupy"):
+        return array.get()
+    return array

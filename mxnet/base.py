@@ -1,0 +1,121 @@
+"""Ground-floor definitions shared by every layer: the error type, MXNet's dtype
+table and the string forms MXNet uses for operator attributes."""
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+__all__ = [
+    "MXNetError", "DTYPE_TO_CODE", "CODE_TO_DTYPE", "dtype_np", "dtype_name",
+    "dtype_code", "parse_attr", "attr_str", "string_types", "numeric_types",
+    "integer_types", "mx_real_t",
+]
+
+
+class MXNetError(RuntimeError):
+    """The error MXNet raises for anything a user can get wrong."""
+
+
+string_types = (str,)
+numeric_types = (float, int, np.generic)
+integer_types = (int, np.integer)
+mx_real_t = np.float32
+
+try:  # bfloat16 has no NumPy dtype; ml_dtypes provides one when installed
+    from ml_dtypes import bfloat16 as _bfloat16  # type: ignore
+    _BF16 = np.dtype(_bfloat16)
+except ImportError:  # pragma: no cover - depends on the environment
+    _BF16 = None
+
+# MXNet's type codes (mshadow's TypeFlag), as written in .params files.
+CODE_TO_DTYPE: dict[int, np.dtype] = {
+    0: np.dtype(np.float32), 1: np.dtype(np.float64), 2: np.dtype(np.float16),
+    3: np.dtype(np.uint8), 4: np.dtype(np.int32), 5: np.dtype(np.int8),
+    6: np.dtype(np.int64), 7: np.dtype(np.bool_), 8: np.dtype(np.int16),
+    9: np.dtype(np.uint16), 10: np.dtype(np.uint32), 11: np.dtype(np.uint64),
+}
+if _BF16 is not None:
+    CODE_TO_DTYPE[12] = _BF16
+DTYPE_TO_CODE: dict[np.dtype, int] = {v: k for k, v in CODE_TO_DTYPE.items()}
+
+_NAME_ALIASES = {"bfloat16": 12, "bool": 7}
+
+
+def dtype_np(dtype) -> np.dtype:
+    """Turn any dtype spelling (string, NumPy type, type code) into a NumPy dtype."""
+    if dtype is None:
+        return np.dtype(np.float32)
+    if isinstance(dtype, np.dtype):
+        return dtype
+    if isinstance(dtype, int) and not isinstance(dtype, bool):
+        try:
+            return CODE_TO_DTYPE[dtype]
+        except KeyError:
+            raise MXNetError(f"unknown MXNet type code {dtype}") from None
+    if isinstance(dtype, str) and dtype == "bfloat16":
+        if _BF16 is None:
+            raise MXNetError("bfloat16 needs the ml_dtypes package")
+        return _BF16
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        raise MXNetError(f"unknown dtype {dtype!r}") from None
+
+
+def dtype_code(dtype) -> int:
+    """MXNet's integer type code of a dtype."""
+    dt = dtype_np(dtype)
+    try:
+        return DTYPE_TO_CODE[dt]
+    except KeyError:
+        raise MXNetError(f"dtype {dt} has no MXNet type code") from None
+
+
+def dtype_name(dtype) -> str:
+    """The name MXNet prints for a dtype ('float32', 'bool', ...)."""
+    dt = dtype_np(dtype)
+    return "bfloat16" if _BF16 is not None and dt == _BF16 else dt.name
+
+
+def parse_attr(value: str):
+    """Parse one attribute string as MXNet writes it into a Python value.
+
+    ``"(3, 3)"`` gives a tuple, ``"True"`` a bool, ``"None"`` None, ``"[1, 2]"`` a
+    list, numbers give numbers; anything else is returned unchanged.
+    """
+    if not isinstance(value, str):
+        return value
+    s = value.strip()
+    if s in ("True", "true"):
+        return True
+    if s in ("False", "false"):
+        return False
+    if s in ("None", ""):
+        return None
+    try:
+        return ast.literal_eval(s)
+    except (ValueError, SyntaxError):
+        return value
+
+
+def attr_str(value) -> str:
+    """Print a Python value the way MXNet writes attribute strings."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, (tuple, list)):
+        items = ", ".join(attr_str(v) for v in value)
+        if isinstance(value, tuple):
+            return f"({items},)" if len(value) == 1 else f"({items})"
+        return f"[{items}]"
+    if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
+        return dtype_name(value)
+    if isinstance(value, (np.integer,)):
+        return str(int(value))
+    if isinstance(value, (np.floating,)):
+        return repr(float(value))
+    return str(value)
