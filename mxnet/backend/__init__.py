@@ -9,10 +9,18 @@ from ..base import MXNetError
 from ..context import Context
 from .cpu import CPUBackend
 
-__all__ = ["Backend", "get_backend", "gpu_count", "xp_of", "to_numpy"]
+__all__ = ["Backend", "get_backend", "seed_all", "gpu_count", "xp_of", "to_numpy"]
 
 Backend = CPUBackend
 _cache: dict = {}
+_seed_state = {"seed": None}
+
+
+def seed_all(seed):
+    """Seed every existing backend, and every backend created later, with ``seed``."""
+    _seed_state["seed"] = int(seed)
+    for b in _cache.values():
+        b.seed(seed)
 
 
 def get_backend(ctx: Context):
@@ -24,6 +32,8 @@ def get_backend(ctx: Context):
             b = GPUBackend(ctx)
         else:
             b = CPUBackend(ctx)
+        if _seed_state["seed"] is not None:
+            b.seed(_seed_state["seed"])
         _cache[ctx] = b
     return b
 

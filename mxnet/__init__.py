@@ -1,0 +1,14 @@
+"""mxnet-py: a pure-Python reimplementation of Apache MXNet 1.x on NumPy (and CuPy).
+
+``import mxnet as mx`` gives the 1.9.1 API: mx.nd, mx.autograd, mx.context, ...
+"""
+__version__ = "1.9.1"
+
+from . import base, context, engine  # noqa: E402
+from .base import MXNetError  # noqa: E402,F401
+from .context import Context, cpu, cpu_pinned, current_context, gpu  # noqa: E402,F401
+from . import ndarray  # noqa: E402
+from . import ndarray as nd  # noqa: E402,F401
+from . import autograd  # noqa: E402,F401
+from . import random  # noqa: E402,F401
+from . import test_utils  # noqa: E402,F401

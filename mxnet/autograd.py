@@ -1,0 +1,284 @@
+"""Imperative automatic differentiation: record a tape, then run it backward.
+
+Gradient rules come from the operator registry and are written with registered
+operators, so recording the backward pass (``create_graph=True``) gives higher-order
+gradients.
+"""
+from __future__ import annotations
+
+import weakref
+
+from ._mode import mode as _mode
+from .base import MXNetError
+from .ndarray import NDArray
+from .ndarray import op as _F
+from .ndarray.ndarray import _new
+from .ndarray.tape import Leaf, TapeNode
+from .operator.registry import OpDef
+
+__all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training",
+           "set_recording", "set_training", "mark_variables", "backward", "grad", "Function",
+           "get_symbol"]
+
+
+class _Scope:
+    """Sets the recording/training flags for a ``with`` block and restores them after."""
+
+    def __init__(self, recording, training):
+        self._rec, self._train = recording, training
+        self._prev = None
+
+    def __enter__(self):
+        self._prev = (_mode.recording, _mode.training)
+        if self._rec is not None:
+            _mode.recording = self._rec
+        if self._train is not None:
+            _mode.training = self._train
+        return self
+
+    def __exit__(self, *exc):
+        _mode.recording, _mode.training = self._prev
+
+
+def record(train_mode=True):
+    """Record operations for differentiation inside the block (training mode by default)."""
+    return _Scope(True, train_mode)
+
+
+def pause(train_mode=False):
+    """Stop recording inside the block."""
+    return _Scope(False, train_mode)
+
+
+def train_mode():
+    """Run operators in training mode (Dropout active, BatchNorm batch statistics)."""
+    return _Scope(None, True)
+
+
+def predict_mode():
+    """Run operators in inference mode."""
+    return _Scope(None, False)
+
+
+def is_recording() -> bool:
+    return _mode.recording
+
+
+def is_training() -> bool:
+    return _mode.training
+
+
+def set_recording(is_recording):
+    """Set the recording flag; returns the previous value."""
+    prev = _mode.recording
+    _mode.recording = bool(is_recording)
+    return prev
+
+
+def set_training(train_mode):
+    """Set the training flag; returns the previous value."""
+    prev = _mode.training
+    _mode.training = bool(train_mode)
+    return prev
+
+
+def mark_variables(variables, gradients, grad_reqs="write"):
+    """Mark arrays as variables whose gradients go into the given buffers."""
+    if isinstance(variables, NDArray):
+        variables, gradients = [variables], [gradients]
+    if isinstance(grad_reqs, str):
+        grad_reqs = [grad_reqs] * len(variables)
+    for v, g, req in zip(variables, gradients, grad_reqs):
+        v._grad = g
+        v._grad_req = req
+        v._node = (Leaf(v), 0)
+
+
+def _not_in_graph():
+    return MXNetError("Cannot differentiate node because it is not in a computational graph. "
+                      "You need to set is_recording to true or use autograd.record() to save "
+                      "computational graphs for backward. If you want to differentiate the same "
+                      "graph twice, you need to pass retain_graph=True to backward.")
+
+
+def _topo_order(head_entries):
+    """Nodes reachable from the heads, each after every node that consumes it."""
+    order, seen = [], set()
+    stack = [(e[0], False) for e in head_entries]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        if isinstance(node, TapeNode):
+            if node.freed:
+                raise _not_in_graph()
+            for e in node.in_entries:
+                if e is not None and id(e[0]) not in seen:
+                    stack.append((e[0], False))
+    order.reverse()
+    return order
+
+
+def _accumulate(store, key, idx, nouts, g):
+    slot = store.get(key)
+    if slot is None:
+        slot = store[key] = [None] * nouts
+    slot[idx] = g if slot[idx] is None else slot[idx] + g
+
+
+def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, variables=None):
+    if isinstance(heads, NDArray):
+        heads = [heads]
+    if head_grads is None:
+        head_grads = [None] * len(heads)
+    elif isinstance(head_grads, NDArray):
+        head_grads = [head_grads]
+    if len(head_grads) != len(heads):
+        raise MXNetError(f"backward: got {len(heads)} heads but {len(head_grads)} head gradients")
+    entries = []
+    for h in heads:
+        if h._node is None:
+            raise _not_in_graph()
+        entries.append(h._node)
+    prev = (_mode.recording, _mode.training)
+    _mode.recording, _mode.training = create_graph, train_mode
+    try:
+        order = _topo_order(entries)
+        grads: dict = {}
+        for h, e, hg in zip(heads, entries, head_grads):
+            g = hg if hg is not None else _F.ones_like(h.detach())
+            node = e[0]
+            nouts = len(node.out_data) if isinstance(node, TapeNode) else 1
+            _accumulate(grads, id(node), e[1], nouts, g)
+        leaf_grads = {}
+        for node in order:
+            slot = grads.pop(id(node), None)
+            if slot is None:
+                continue
+            if isinstance(node, Leaf):
+                leaf_grads[id(node)] = (node, slot[0])
+                continue
+            outputs = [_new(d, node.ctx, (node, i)) for i, d in enumerate(node.out_data)]
+            ograds = [g if g is not None else _F.zeros_like(o.detach())
+                      for g, o in zip(slot, outputs)]
+            if node.gradient is not None:
+                igrads = node.gradient(ograds)
+            else:
+                rule = node.op.gradient
+                if rule is None:
+                    raise MXNetError(f"Operator {node.op.name} is non-differentiable because it "
+                                     "didn't register a gradient function")
+                igrads = rule(_F, node.attrs, node.inputs, outputs, ograds)
+            for e, ig in zip(node.in_entries, igrads):
+                if e is None or ig is None:
+                    continue
+                src = e[0]
+                nouts = len(src.out_data) if isinstance(src, TapeNode) else 1
+                _accumulate(grads, id(src), e[1], nouts, ig)
+            if not retain_graph:
+                node.free()
+    finally:
+        _mode.recording, _mode.training = prev
+    if variables is not None:
+        out = []
+        for v in variables:
+            e = v._node
+            if e is None or not isinstance(e[0], Leaf):
+                raise MXNetError("grad: every variable must have a gradient buffer; call "
+                                 "attach_grad() (or mark_variables) on it before recording")
+            got = leaf_grads.get(id(e[0]))
+            out.append(got[1] if got is not None else _F.zeros_like(v.detach()))
+        return out
+    for leaf, g in leaf_grads.values():
+        arr = leaf.array
+        if arr is None or arr._grad_req == "null" or arr._grad is None:
+            continue
+        if arr._grad_req == "add":
+            arr._grad._assign(arr._grad._data + g._data)
+        else:
+            arr._grad._assign(g._data)
+    return None
+
+
+def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
+    """Compute the gradients of ``heads`` into the ``.grad`` of every attached variable."""
+    _run_backward(heads, head_grads, retain_graph, train_mode, create_graph=False)
+
+
+def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,
+         train_mode=True):
+    """Return the gradients of ``heads`` with respect to ``variables`` (not written to .grad).
+
+    With ``create_graph=True`` the gradient computation is itself recorded, so the
+    returned arrays can be differentiated again.
+    """
+    single = isinstance(variables, NDArray)
+    if single:
+        variables = [variables]
+    if retain_graph is None:
+        retain_graph = create_graph
+    res = _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, variables)
+    return res
+
+
+def get_symbol(x):
+    """The recorded computation of ``x`` as a Symbol (needs mx.sym)."""
+    raise MXNetError("autograd.get_symbol: Symbol support has not landed yet")
+
+
+_FUNCTION_OP = OpDef("_CustomFunction", None, inputs=lambda attrs: [])
+
+
+class Function:
+    """A user-defined differentiable function.
+
+    Subclass it and override ``forward`` and ``backward`` (both on NDArrays). Use
+    ``save_for_backward`` in ``forward`` to keep arrays for ``backward``.
+    """
+
+    def __init__(self):
+        self._used = False
+        self.saved_tensors = ()
+
+    def save_for_backward(self, *args):
+        self.saved_tensors = args
+
+    def __call__(self, *inputs):
+        if self._used:
+            raise MXNetError("Each Function instance can only be called once; create a new instance")
+        self._used = True
+        with pause(train_mode=_mode.training):
+            outputs = self.forward(*inputs)
+        single = isinstance(outputs, NDArray)
+        outs = [outputs] if single else list(outputs)
+        if _mode.recording:
+            fn_ref = self
+
+            def gradient(ograds, _fn=fn_ref, _n=len(inputs)):
+                with pause(train_mode=_mode.training):
+                    res = _fn.backward(*ograds)
+                res = [res] if isinstance(res, NDArray) else list(res)
+                if len(res) != _n:
+                    raise MXNetError(f"Function.backward returned {len(res)} gradients for "
+                                     f"{_n} inputs")
+                return res
+
+            node = TapeNode(_FUNCTION_OP, {}, list(inputs), [o._data for o in outs],
+                            outs[0].context if outs else None, gradient=gradient)
+            for i, o in enumerate(outs):
+                o._node = (node, i)
+        return outputs
+
+    def forward(self, *inputs):
+        raise NotImplementedError
+
+    def backward(self, *output_grads):
+        raise NotImplementedError
+
+
+_ = weakref  # Leaf keeps a strong reference; see ndarray.tape

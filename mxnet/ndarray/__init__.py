@@ -1,0 +1,141 @@
+"""``mx.nd``: imperative NDArray and one function per registered operator."""
+from __future__ import annotations
+
+import sys
+import types
+
+from .. import operator as _operator  # noqa: F401  (registers every operator)
+from ..base import dtype_np
+from ..context import Context, current_context
+from ..operator.init_ops import arange_values
+from ..operator.registry import get_op
+from . import indexing as _indexing  # noqa: F401  (registers the indexing ops)
+from .ndarray import NDArray, _new, array, empty, invoke, waitall
+from .register import build_namespaces
+
+op, _public, _internal_fns, _subs = build_namespaces()
+globals().update(_public)
+
+_internal = types.ModuleType("mxnet.ndarray._internal", "Internal (underscore) operators.")
+for _k, _v in _internal_fns.items():
+    setattr(_internal, _k, _v)
+sys.modules[_internal.__name__] = _internal
+sys.modules[op.__name__] = op
+
+for _sub, _fns in _subs.items():
+    if _sub == "random":
+        continue
+    _m = types.ModuleType(f"mxnet.ndarray.{_sub}", f"mx.nd.{_sub} operators.")
+    for _k, _v in _fns.items():
+        setattr(_m, _k, _v)
+    sys.modules[_m.__name__] = _m
+    globals()[_sub] = _m
+
+
+def _ctx(ctx):
+    return Context(ctx) if ctx is not None else current_context()
+
+
+def _shape(shape):
+    return (shape,) if isinstance(shape, int) else tuple(shape)
+
+
+def zeros(shape, ctx=None, dtype=None, **kwargs):
+    """An array of zeros (float32 unless ``dtype`` is given)."""
+    return invoke(get_op("_zeros"), [], {"shape": _shape(shape), "ctx": "",
+                                         "dtype": dtype_np(dtype).name}, ctx=_ctx(ctx),
+                  out=kwargs.get("out"))
+
+
+def ones(shape, ctx=None, dtype=None, **kwargs):
+    """An array of ones (float32 unless ``dtype`` is given)."""
+    return invoke(get_op("_ones"), [], {"shape": _shape(shape), "ctx": "",
+                                        "dtype": dtype_np(dtype).name}, ctx=_ctx(ctx),
+                  out=kwargs.get("out"))
+
+
+def full(shape, val, ctx=None, dtype=None, out=None):
+    """An array filled with ``val``."""
+    return invoke(get_op("_full"), [], {"shape": _shape(shape), "ctx": "", "value": float(val),
+                                        "dtype": dtype_np(dtype).name}, ctx=_ctx(ctx), out=out)
+
+
+def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dtype=None):
+    """Evenly spaced values in [start, stop), each repeated ``repeat`` times."""
+    ctx = _ctx(ctx)
+    from ..backend import get_backend
+    vals = arange_values(float(start), None if stop is None else float(stop), float(step),
+                         int(repeat), dtype_np(dtype), get_backend(ctx).xp)
+    return _new(vals, ctx)
+
+
+def eye(N, M=0, k=0, ctx=None, dtype=None, **kwargs):
+    """A 2-D array with ones on the k-th diagonal."""
+    return invoke(get_op("_eye"), [], {"N": int(N), "M": int(M), "k": int(k), "ctx": "",
+                                       "dtype": dtype_np(dtype).name}, ctx=_ctx(ctx))
+
+
+def linspace(start, stop, num, endpoint=True, ctx=None, dtype=None):
+    """``num`` evenly spaced values from start to stop."""
+    return invoke(get_op("_linspace"), [], {"start": float(start), "stop": float(stop),
+                                            "num": int(num), "endpoint": bool(endpoint), "ctx": "",
+                                            "dtype": dtype_np(dtype).name}, ctx=_ctx(ctx))
+
+
+def concatenate(arrays, axis=0, always_copy=True):
+    """Join arrays along an existing axis."""
+    return globals()["concat"](*arrays, dim=axis)
+
+
+def moveaxis(tensor, source, destination):
+    """Move one axis of ``tensor`` to a new position."""
+    axes = list(range(tensor.ndim))
+    src = source % tensor.ndim
+    dst = destination % tensor.ndim
+    axes.pop(src)
+    axes.insert(dst, src)
+    return globals()["transpose"](tensor, axes=tuple(axes))
+
+
+# fluent methods: x.sum(...) == mx.nd.sum(x, ...)
+_FLUENT = """abs sign round rint fix floor ceil trunc sin cos tan arcsin arccos arctan degrees radians
+sinh cosh tanh arcsinh arccosh arctanh exp expm1 log log10 log2 log1p sqrt rsqrt cbrt rcbrt square
+reciprocal relu sigmoid softmax log_softmax softmin sum nansum prod nanprod mean max min norm argmax
+argmin argmax_channel topk sort argsort clip flatten expand_dims squeeze transpose swapaxes flip tile
+repeat pad split slice slice_axis slice_like take pick one_hot broadcast_to broadcast_like
+broadcast_axes reshape_like zeros_like ones_like diag depth_to_space space_to_depth shape_array
+size_array split_v2 where""".split()
+
+
+def _make_fluent(fn):
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    method.__name__ = fn.__name__
+    method.__doc__ = f"Fluent form of :func:`mxnet.ndarray.{fn.__name__}`."
+    return method
+
+
+for _name in _FLUENT:
+    _fn = _public.get(_name)
+    if _fn is not None and not hasattr(NDArray, _name):
+        setattr(NDArray, _name, _make_fluent(_fn))
+
+_optional = {}
+for _modname in ("serialization", "random", "utils"):
+    try:
+        _optional[_modname] = __import__(f"{__name__}.{_modname}", fromlist=["*"])
+    except ModuleNotFoundError as _e:
+        if _e.name != f"{__name__}.{_modname}":
+            raise
+if "serialization" in _optional:
+    from .serialization import load, load_frombuffer, save  # noqa: F401
+
+
+def _like(fn_name):
+    def f(data, **kwargs):
+        return _public[fn_name](data, **kwargs)
+    return f
+
+
+__all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "eye", "linspace",
+           "waitall", "invoke", "op", "concatenate", "moveaxis"] + sorted(_public)

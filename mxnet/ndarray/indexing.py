@@ -1,0 +1,114 @@
+"""``NDArray.__getitem__`` / ``__setitem__``: basic and advanced indexing with 1.9.1's shapes.
+
+A result that would be 0-dimensional has shape (1,), as 1.9.1 has no 0-d arrays. Integer
+or unit-step slices along the first axis return views that share memory (and the engine
+variable) with the source, as in 1.9.1; other keys return copies.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._mode import mode as _mode
+from ..backend import get_backend
+from ..base import MXNetError, numeric_types
+from ..operator.registry import Param, get_op, register
+from .ndarray import NDArray, _new, _sync, invoke
+
+
+def _convert_key(key, xp):
+    if isinstance(key, NDArray):
+        return key._data.astype(np.int64) if key._data.dtype.kind == "f" else key._data
+    if isinstance(key, list):
+        return xp.asarray(key)
+    if isinstance(key, tuple):
+        return tuple(_convert_key(k, xp) for k in key)
+    return key
+
+
+def _is_first_axis_view(key):
+    if isinstance(key, tuple):
+        if len(key) != 1:
+            return False
+        key = key[0]
+    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        return True
+    return isinstance(key, slice) and key.step in (None, 1)
+
+
+def _index_compute(rc, attrs, x):
+    try:
+        out = x[attrs["key"]]
+    except IndexError as e:
+        raise MXNetError(f"NDArray indexing: {e} (array shape {x.shape})") from None
+    if out.ndim == 0:
+        out = out.reshape(1)
+    return rc.xp.array(out, copy=True)
+
+
+def _index_backward_compute(rc, attrs, g, x):
+    xp = rc.xp
+    out = xp.zeros_like(x)
+    key = attrs["key"]
+    target_shape = x[key].shape
+    g = g.reshape(target_shape)
+    if xp is np:
+        np.add.at(out, key, g)
+    else:  # CuPy
+        import cupyx
+        cupyx.scatter_add(out, key, g)
+    return out
+
+
+register("_index", _index_compute, params=(Param("key", "any", None),), nd_hidden=True,
+         gradient=lambda F, a, ins, outs, og: [F._index_backward(og[0], ins[0], key=a["key"])])
+register("_index_backward", _index_backward_compute, params=(Param("key", "any", None),),
+         inputs=("grad", "data"), nd_hidden=True,
+         gradient=lambda F, a, ins, outs, og: [F._index(og[0], key=a["key"]), None])
+_INDEX = get_op("_index")
+
+
+def getitem(arr: NDArray, key):
+    """Read ``arr[key]``."""
+    xp = get_backend(arr._ctx).xp
+    k = _convert_key(key, xp)
+    if _mode.recording:
+        return invoke(_INDEX, [arr], {"key": k})
+    if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
+        _sync(arr)
+    if _is_first_axis_view(k) and arr.ndim > 1:
+        try:
+            view = arr._data[k]
+        except IndexError as e:
+            raise MXNetError(f"NDArray indexing: {e} (array shape {arr.shape})") from None
+        res = _new(view, arr._ctx)
+        res._var = arr.var
+        return res
+    return invoke(_INDEX, [arr], {"key": k})
+
+
+def setitem(arr: NDArray, key, value):
+    """Write ``arr[key] = value`` (scalar, NDArray or array-like, broadcast as NumPy does)."""
+    backend = get_backend(arr._ctx)
+    xp = backend.xp
+    if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
+        _sync(arr)
+    k = _convert_key(key, xp)
+    if isinstance(value, NDArray):
+        value.wait_to_read()
+        v = value._data if value._ctx == arr._ctx else backend.asarray(value._data)
+    elif isinstance(value, numeric_types):
+        v = value
+    else:
+        v = backend.asarray(value)
+    try:
+        if isinstance(v, numeric_types):
+            arr._data[k] = v
+        else:
+            target = arr._data[k]
+            if getattr(target, "shape", None) != getattr(v, "shape", None) and v.size == target.size \
+                    and target.ndim and v.ndim:
+                v = v.reshape(target.shape)
+            arr._data[k] = v
+    except (IndexError, ValueError) as e:
+        raise MXNetError(f"NDArray.__setitem__: {e} (array shape {arr.shape}, "
+                         f"value shape {getattr(v, 'shape', ())})") from None

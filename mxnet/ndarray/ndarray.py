@@ -1,0 +1,533 @@
+"""NDArray: a device array whose operations go through the operator registry.
+
+Imperative calls run inline in the caller when the engine says their inputs are idle
+(the common case); otherwise they first wait on the engine for pending writers. While
+autograd records, each call leaves a :class:`~mxnet.ndarray.tape.TapeNode`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import engine
+from .._mode import mode as _mode
+from ..backend import get_backend
+from ..base import MXNetError, dtype_np, dtype_name, numeric_types
+from ..context import Context, current_context
+from ..operator.registry import RunContext, get_op
+from .tape import Leaf, TapeNode
+
+__all__ = ["NDArray", "invoke", "array", "empty", "waitall", "from_data", "_new"]
+
+_rc_cache: dict = {}
+
+
+def _run_context(ctx, training):
+    rc = _rc_cache.get((ctx, training))
+    if rc is None:
+        rc = _rc_cache[(ctx, training)] = RunContext(get_backend(ctx), training)
+    return rc
+
+
+def _new(data, ctx, node=None):
+    """Wrap a raw device array as an NDArray (no copy)."""
+    a = object.__new__(NDArray)
+    a._data = data
+    a._ctx = ctx
+    a._var = None
+    a._node = node
+    a._grad = None
+    a._grad_req = "null"
+    return a
+
+
+def _sync(arr):
+    """Wait for engine work pending on ``arr`` (raises a failure stored on it)."""
+    engine.wait_for_var(arr._var)
+
+
+def _describe(inputs):
+    return ", ".join(f"{tuple(a.shape)} {a.dtype}" for a in inputs)
+
+
+def invoke(op, inputs, attrs, out=None, ctx=None):
+    """Run one operator imperatively; returns an NDArray or a list of them."""
+    if inputs:
+        ctx = inputs[0]._ctx
+        for a in inputs:
+            v = a._var
+            if v is not None and (v.npending or v.exc is not None):
+                _sync(a)
+            if a._ctx is not ctx and a._ctx != ctx:
+                raise MXNetError(f"{op.name}: all inputs must be on the same context; "
+                                 f"got {ctx} and {a._ctx}")
+    elif ctx is None:
+        ctx = current_context()
+    rc = _rc_cache.get((ctx, _mode.training)) or _run_context(ctx, _mode.training)
+    try:
+        res = op.compute(rc, attrs, *[a._data for a in inputs])
+    except MXNetError:
+        raise
+    except Exception as e:  # a kernel failed on what the user passed
+        raise MXNetError(f"{op.name}: {type(e).__name__}: {e} "
+                         f"(inputs: {_describe(inputs) or 'none'})") from e
+    multi = type(res) is tuple or type(res) is list
+    datas = res if multi else (res,)
+    node = None
+    if _mode.recording:
+        node = TapeNode(op, attrs, list(inputs), list(datas), ctx)
+    if out is not None:
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        for i, (o, d) in enumerate(zip(outs, datas)):
+            o._assign(d)
+            if node is not None:
+                o._node = (node, i)
+        return out
+    if node is not None:
+        outs = [_new(d, ctx, (node, i)) for i, d in enumerate(datas)]
+    else:
+        outs = [_new(d, ctx) for d in datas]
+    if multi:
+        nvis = op.num_visible_outputs(attrs)
+        return outs[0] if nvis == 1 else outs[:nvis]
+    return outs[0]
+
+
+def _invoke_name(name, inputs, **kwargs):
+    op = get_op(name)
+    return invoke(op, inputs, op.parse_attrs(kwargs))
+
+
+class NDArray:
+    """An n-dimensional array on one device, with MXNet 1.x semantics."""
+
+    __slots__ = ("_data", "_ctx", "_var", "_node", "_grad", "_grad_req", "__weakref__")
+    __array_priority__ = 1000.0
+
+    def __init__(self, data, ctx=None):
+        self._ctx = ctx if ctx is not None else current_context()
+        self._data = data
+        self._var = None
+        self._node = None
+        self._grad = None
+        self._grad_req = "null"
+
+    # -- engine --------------------------------------------------------------------------------
+    @property
+    def var(self):
+        """This array's engine variable (created on first use)."""
+        v = self._var
+        if v is None:
+            v = self._var = engine.Var()
+        return v
+
+    def wait_to_read(self):
+        """Block until pending writes to this array finish; raise their failure if any."""
+        v = self._var
+        if v is not None and (v.npending or v.exc is not None):
+            engine.wait_for_var(v)
+        if self._ctx.device_typeid == 2:
+            get_backend(self._ctx).synchronize()
+
+    def _assign(self, data):
+        """Copy raw data into this array's buffer (broadcasting, casting to its dtype)."""
+        v = self._var
+        if v is not None and (v.npending or v.exc is not None):
+            _sync(self)
+        xp = get_backend(self._ctx).xp
+        if type(data).__module__.split(".")[0] != xp.__name__:
+            data = get_backend(self._ctx).asarray(data)
+        try:
+            xp.copyto(self._data, data, casting="unsafe")
+        except ValueError:
+            raise MXNetError(f"cannot assign an array of shape {tuple(np.shape(data))} to an "
+                             f"NDArray of shape {self.shape}") from None
+
+    # -- attributes ------------------------------------------------------------------------------
+    @property
+    def shape(self):
+        """The shape, a tuple of ints."""
+        return self._data.shape
+
+    @property
+    def dtype(self):
+        """The NumPy scalar type of the elements (e.g. ``numpy.float32``)."""
+        return self._data.dtype.type
+
+    @property
+    def size(self):
+        return self._data.size
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def context(self) -> Context:
+        """The device the array lives on."""
+        return self._ctx
+
+    ctx = context
+
+    @property
+    def stype(self):
+        """Storage type; only dense ('default') arrays exist here."""
+        return "default"
+
+    @property
+    def grad(self):
+        """The gradient buffer made by ``attach_grad`` (None before)."""
+        return self._grad
+
+    @property
+    def T(self):
+        """The transpose (only for arrays of at most 2 dimensions, as in 1.9.1)."""
+        if self.ndim > 2:
+            raise MXNetError("NDArray.T: only defined for arrays of up to 2 dimensions; "
+                             f"got shape {self.shape}, use transpose()")
+        return self.transpose()
+
+    @property
+    def handle(self):
+        return id(self)
+
+    @property
+    def writable(self):
+        return True
+
+    # -- conversion --------------------------------------------------------------------------
+    def asnumpy(self) -> np.ndarray:
+        """A NumPy copy of the data (waits for pending writes)."""
+        self.wait_to_read()
+        d = self._data
+        if self._ctx.device_typeid == 2:
+            return d.get()
+        return np.array(d, copy=True)
+
+    def asscalar(self):
+        """The single element as a NumPy scalar; only for arrays of size 1."""
+        if self.size != 1:
+            raise ValueError("The current array is not a scalar")
+        if self.ndim != 1:
+            pass
+        return self.asnumpy().reshape(-1)[0]
+
+    def astype(self, dtype, copy=True):
+        """A copy cast to ``dtype`` (``self`` itself when the dtype matches and copy=False)."""
+        dt = dtype_np(dtype)
+        if not copy and self._data.dtype == dt:
+            return self
+        return _invoke_name("Cast", [self], dtype=dtype_name(dt))
+
+    def copy(self):
+        """A new array with the same data on the same context."""
+        return _invoke_name("_copy", [self])
+
+    def copyto(self, other):
+        """Copy into another NDArray (returned) or onto a Context (a new array)."""
+        if isinstance(other, NDArray):
+            if other is self:
+                return other
+            if other.shape != self.shape:
+                raise MXNetError(f"copyto: shape mismatch, source {self.shape} vs target {other.shape}")
+            self.wait_to_read()
+            other._assign(self._data)
+            return other
+        if isinstance(other, Context):
+            self.wait_to_read()
+            data = get_backend(other).asarray(self._data)
+            if data is self._data:
+                data = data.copy()
+            res = _new(data, other)
+            if _mode.recording:
+                node = TapeNode(get_op("_copyto"), {}, [self], [data], other)
+                res._node = (node, 0)
+            return res
+        raise TypeError(f"copyto does not support type {type(other)}")
+
+    def as_in_context(self, context):
+        """This array on ``context``: itself when already there, else a copy."""
+        if self._ctx == context:
+            return self
+        return self.copyto(context)
+
+    def as_nd_ndarray(self):
+        return self
+
+    def tostype(self, stype):
+        if stype != "default":
+            raise MXNetError(f"tostype: sparse storage type {stype!r} is not supported yet")
+        return self
+
+    # -- autograd --------------------------------------------------------------------------------
+    def attach_grad(self, grad_req="write", stype=None):
+        """Allocate a zero gradient buffer and mark this array as an autograd variable."""
+        if grad_req not in ("write", "add", "null"):
+            raise MXNetError(f"attach_grad: grad_req must be 'write', 'add' or 'null', got {grad_req!r}")
+        self._grad = _new(get_backend(self._ctx).xp.zeros_like(self._data), self._ctx)
+        self._grad_req = grad_req
+        self._node = (Leaf(self), 0)
+
+    def detach(self):
+        """The same data, cut off from the recorded graph."""
+        return _new(self._data, self._ctx)
+
+    def backward(self, out_grad=None, retain_graph=False, train_mode=True):
+        """Back-propagate from this array into the gradients of attached variables."""
+        from ..autograd import backward
+        backward([self], [out_grad] if out_grad is not None else None,
+                 retain_graph=retain_graph, train_mode=train_mode)
+
+    # -- python protocol -------------------------------------------------------------------------
+    def __repr__(self):
+        shape = "x".join(str(s) for s in self.shape)
+        return f"\n{self.asnumpy()!s}\n<NDArray {shape} @{self._ctx}>"
+
+    def __str__(self):
+        return self.__repr__()
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __iter__(self):
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def __bool__(self):
+        if self.size == 0:
+            raise ValueError("The truth value of an empty NDArray is ambiguous.")
+        if self.size > 1:
+            raise ValueError("The truth value of an NDArray with multiple elements is ambiguous.")
+        return bool(self.asnumpy().reshape(-1)[0])
+
+    __nonzero__ = __bool__
+
+    def __float__(self):
+        return float(self.asscalar())
+
+    def __int__(self):
+        return int(self.asscalar())
+
+    def __hash__(self):
+        return id(self)
+
+    def __getstate__(self):
+        return {"data": self.asnumpy(), "ctx": (self._ctx.device_typeid, self._ctx.device_id)}
+
+    def __setstate__(self, state):
+        ctx = Context(*state["ctx"])
+        self._ctx = ctx
+        self._data = get_backend(ctx).asarray(state["data"])
+        self._var = None
+        self._node = None
+        self._grad = None
+        self._grad_req = "null"
+
+    def __reduce__(self):
+        return (_unpickle, (self.__getstate__(),))
+
+    # -- arithmetic -----------------------------------------------------------------------------
+    def _binary(self, other, bname, sname):
+        if isinstance(other, NDArray):
+            return invoke(get_op(bname), [self, other], _EMPTY)
+        if isinstance(other, numeric_types):
+            return invoke(get_op(sname), [self], _scalar_attrs(other))
+        raise TypeError(f"type {type(other).__name__} not supported for NDArray arithmetic")
+
+    def __add__(self, other):
+        return self._binary(other, "broadcast_add", "_plus_scalar")
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return self._binary(other, "broadcast_sub", "_minus_scalar")
+
+    def __rsub__(self, other):
+        return self._rbinary(other, "broadcast_sub", "_rminus_scalar")
+
+    def __mul__(self, other):
+        return self._binary(other, "broadcast_mul", "_mul_scalar")
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        return self._binary(other, "broadcast_div", "_div_scalar")
+
+    def __rtruediv__(self, other):
+        return self._rbinary(other, "broadcast_div", "_rdiv_scalar")
+
+    __div__ = __truediv__
+    __rdiv__ = __rtruediv__
+
+    def __mod__(self, other):
+        return self._binary(other, "broadcast_mod", "_mod_scalar")
+
+    def __rmod__(self, other):
+        return self._rbinary(other, "broadcast_mod", "_rmod_scalar")
+
+    def __pow__(self, other):
+        return self._binary(other, "broadcast_power", "_power_scalar")
+
+    def __rpow__(self, other):
+        return self._rbinary(other, "broadcast_power", "_rpower_scalar")
+
+    def _rbinary(self, other, bname, sname):
+        if isinstance(other, NDArray):
+            return invoke(get_op(bname), [other, self], _EMPTY)
+        if isinstance(other, numeric_types):
+            return invoke(get_op(sname), [self], _scalar_attrs(other))
+        raise TypeError(f"type {type(other).__name__} not supported for NDArray arithmetic")
+
+    def __neg__(self):
+        return invoke(get_op("negative"), [self], _EMPTY)
+
+    def __abs__(self):
+        return invoke(get_op("abs"), [self], _EMPTY)
+
+    def __pos__(self):
+        return self
+
+    def __eq__(self, other):
+        return self._binary(other, "broadcast_equal", "_equal_scalar")
+
+    def __ne__(self, other):
+        return self._binary(other, "broadcast_not_equal", "_not_equal_scalar")
+
+    def __gt__(self, other):
+        return self._binary(other, "broadcast_greater", "_greater_scalar")
+
+    def __ge__(self, other):
+        return self._binary(other, "broadcast_greater_equal", "_greater_equal_scalar")
+
+    def __lt__(self, other):
+        return self._binary(other, "broadcast_lesser", "_lesser_scalar")
+
+    def __le__(self, other):
+        return self._binary(other, "broadcast_lesser_equal", "_lesser_equal_scalar")
+
+    def _inplace(self, other, bname, sname):
+        if isinstance(other, NDArray):
+            return invoke(get_op(bname), [self, other], _EMPTY, out=self)
+        if isinstance(other, numeric_types):
+            return invoke(get_op(sname), [self], _scalar_attrs(other), out=self)
+        raise TypeError(f"type {type(other).__name__} not supported for NDArray arithmetic")
+
+    def __iadd__(self, other):
+        return self._inplace(other, "broadcast_add", "_plus_scalar")
+
+    def __isub__(self, other):
+        return self._inplace(other, "broadcast_sub", "_minus_scalar")
+
+    def __imul__(self, other):
+        return self._inplace(other, "broadcast_mul", "_mul_scalar")
+
+    def __itruediv__(self, other):
+        return self._inplace(other, "broadcast_div", "_div_scalar")
+
+    __idiv__ = __itruediv__
+
+    def __imod__(self, other):
+        return self._inplace(other, "broadcast_mod", "_mod_scalar")
+
+    # -- indexing -------------------------------------------------------------------------------
+    def __getitem__(self, key):
+        from .indexing import getitem
+        return getitem(self, key)
+
+    def __setitem__(self, key, value):
+        from .indexing import setitem
+        setitem(self, key, value)
+
+    # -- shape ----------------------------------------------------------------------------------
+    def reshape(self, *shape, **kwargs):
+        """Reshape with MXNet's special codes (0, -1, -2, -3, -4); ``reverse=True`` reads right to left.
+
+        Outside autograd recording the result shares memory with ``self``.
+        """
+        from ..operator.shape import infer_reshape
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = tuple(shape[0])
+        if "shape" in kwargs:
+            shape = tuple(kwargs.pop("shape"))
+        reverse = bool(kwargs.pop("reverse", False))
+        if kwargs:
+            raise TypeError(f"reshape: unexpected keyword arguments {sorted(kwargs)}")
+        new_shape = infer_reshape("reshape", self.shape, shape, reverse)
+        if _mode.recording:
+            return _invoke_name("Reshape", [self], shape=shape, reverse=reverse)
+        view = _new(self._data.reshape(new_shape), self._ctx)
+        view._var = self.var
+        return view
+
+
+_EMPTY: dict = {}
+_scalar_cache: dict = {}
+
+
+def _scalar_attrs(value):
+    key = (type(value), value)
+    attrs = _scalar_cache.get(key)
+    if attrs is None:
+        is_int = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        attrs = {"scalar": float(value), "is_int": is_int}
+        if len(_scalar_cache) < 4096:
+            _scalar_cache[key] = attrs
+    return attrs
+
+
+def _unpickle(state):
+    a = object.__new__(NDArray)
+    a.__setstate__(state)
+    return a
+
+
+def from_data(data, ctx=None):
+    """Wrap a raw array, moving it to ``ctx`` (default: the current context)."""
+    ctx = ctx or current_context()
+    return _new(get_backend(ctx).asarray(data), ctx)
+
+
+def array(source_array, ctx=None, dtype=None):
+    """Create an NDArray from a list, NumPy array or NDArray.
+
+    As in 1.9.1 the dtype defaults to float32 for Python lists and float64 NumPy input,
+    and to the source's dtype for other NumPy arrays and NDArrays.
+    """
+    ctx = Context(ctx) if ctx is not None else current_context()
+    if isinstance(source_array, NDArray):
+        src = source_array.asnumpy()
+        dt = dtype_np(dtype) if dtype is not None else src.dtype
+    elif isinstance(source_array, np.ndarray):
+        src = source_array
+        dt = dtype_np(dtype) if dtype is not None else (
+            np.dtype(np.float32) if src.dtype == np.float64 else src.dtype)
+    else:
+        if type(source_array).__module__.startswith("cupy"):
+            src = source_array
+            dt = dtype_np(dtype) if dtype is not None else source_array.dtype
+        else:
+            try:
+                src = np.array(source_array)
+            except ValueError as e:
+                raise MXNetError(f"array: cannot convert source of type {type(source_array).__name__}: {e}") from None
+            dt = dtype_np(dtype) if dtype is not None else np.dtype(np.float32)
+    if src.dtype == object:
+        raise MXNetError("array: source must be numeric (got an object array)")
+    data = get_backend(ctx).asarray(src, dtype=dt)
+    if data.ndim == 0:
+        data = data.reshape(1)
+    if data is src or (isinstance(src, np.ndarray) and np.shares_memory(data, src)):
+        data = data.copy()
+    return _new(data, ctx)
+
+
+def empty(shape, ctx=None, dtype=None):
+    """An uninitialised array (zero-filled here)."""
+    if isinstance(shape, int):
+        shape = (shape,)
+    ctx = Context(ctx) if ctx is not None else current_context()
+    return _new(get_backend(ctx).xp.zeros(tuple(shape), dtype=dtype_np(dtype)), ctx)
+
+
+def waitall():
+    """Wait for all pending engine work; raises the first failure stored since the last wait."""
+    engine.wait_all()

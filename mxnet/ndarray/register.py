@@ -1,0 +1,156 @@
+"""Build ``mx.nd.X`` functions from the operator registry.
+
+Each function is a real closure with an ``inspect.Signature`` and a docstring generated
+from the operator's parameter schema (no ``exec``), so tracebacks and IDEs see it.
+"""
+from __future__ import annotations
+
+import inspect
+import types
+
+from ..base import MXNetError
+from ..operator.registry import REQUIRED, OpDef, all_ops
+from .ndarray import NDArray, invoke
+
+__all__ = ["make_function", "build_namespaces", "PREFIXES"]
+
+# registry-name prefix -> submodule of mx.nd
+PREFIXES = {"_contrib_": "contrib", "_linalg_": "linalg", "_random_": "random",
+            "_sample_": "random", "_image_": "image", "_sparse_": "sparse"}
+
+
+def _signature(op: OpDef):
+    P = inspect.Parameter
+    params = []
+    if op.variadic:
+        params.append(P("data", P.VAR_POSITIONAL))
+    elif not callable(op._inputs):
+        for name in op._inputs:
+            params.append(P(name, P.POSITIONAL_OR_KEYWORD, default=None))
+    else:
+        params.append(P("data", P.POSITIONAL_OR_KEYWORD, default=None))
+    kind = P.KEYWORD_ONLY if op.variadic else P.POSITIONAL_OR_KEYWORD
+    for p in op.params.values():
+        if op.variadic and p.name == op.variadic:
+            continue
+        default = P.empty if p.default is REQUIRED else p.default
+        if kind is P.POSITIONAL_OR_KEYWORD and default is P.empty and any(
+                q.default is not P.empty for q in params):
+            default = None
+        params.append(P(p.name, kind, default=default))
+    params.append(P("out", P.KEYWORD_ONLY, default=None))
+    params.append(P("name", P.KEYWORD_ONLY, default=None))
+    params.append(P("kwargs", P.VAR_KEYWORD))
+    return inspect.Signature(params)
+
+
+def _docstring(op: OpDef, public_name):
+    lines = [op.doc.strip() or f"The {op.name} operator.", "", "Parameters", "----------"]
+    if op.variadic:
+        lines.append("*data : NDArray\n    The input arrays.")
+    elif not callable(op._inputs):
+        for n in op._inputs:
+            lines.append(f"{n} : NDArray\n    Input ``{n}``.")
+    for p in op.params.values():
+        d = "required" if p.default is REQUIRED else f"default={p.default!r}"
+        extra = f", one of {list(p.choices)}" if p.choices else ""
+        lines.append(f"{p.name} : {p.kind}, {d}{extra}\n    {p.doc}".rstrip())
+    lines += ["out : NDArray, optional\n    Write the result into this array.", "",
+              "Returns", "-------", "NDArray or list of NDArray"]
+    return "\n".join(lines)
+
+
+def make_function(op: OpDef, public_name: str):
+    """The ``mx.nd`` function for one operator."""
+    param_order = [p for p in op.params if p != op.variadic]
+    static_inputs = None if (op.variadic or callable(op._inputs)) else list(op._inputs)
+    n_static = len(static_inputs) if static_inputs is not None else 0
+
+    def fn(*args, out=None, name=None, **kwargs):
+        if not kwargs and static_inputs is not None and len(args) == n_static:
+            for a in args:
+                if type(a) is not NDArray and not isinstance(a, NDArray):
+                    break
+            else:
+                return invoke(op, list(args), op.parse_attrs({}), out=out)
+        nd_pos = []
+        i = 0
+        if op.variadic:
+            for a in args:
+                if isinstance(a, (list, tuple)) and all(isinstance(x, NDArray) for x in a):
+                    nd_pos.extend(a)
+                elif isinstance(a, NDArray):
+                    nd_pos.append(a)
+                else:
+                    raise MXNetError(f"{public_name}: positional arguments must be NDArrays, "
+                                     f"got {type(a).__name__}")
+            i = len(args)
+        else:
+            limit = n_static if static_inputs is not None else len(args)
+            while i < len(args) and i < max(limit, 1) and (isinstance(args[i], NDArray) or
+                                                             args[i] is None):
+                nd_pos.append(args[i])
+                i += 1
+        kw_inputs = {}
+        attrs_kw = {}
+        for k, v in kwargs.items():
+            if isinstance(v, NDArray):
+                kw_inputs[k] = v
+            elif v is None and k not in op.params:
+                continue
+            else:
+                attrs_kw[k] = v
+        rest = args[i:]
+        if len(rest) > len(param_order):
+            raise MXNetError(f"{public_name}: too many positional arguments ({len(args)})")
+        for pname, v in zip(param_order, rest):
+            if pname in attrs_kw:
+                raise MXNetError(f"{public_name}: got multiple values for argument '{pname}'")
+            attrs_kw[pname] = v
+        if op.variadic:
+            attrs_kw[op.variadic] = len(nd_pos)
+        attrs = op.parse_attrs(attrs_kw)
+        names = op.input_names(attrs)
+        inputs = list(nd_pos)
+        if kw_inputs or len(inputs) < len(names):
+            inputs += [None] * (len(names) - len(inputs))
+            for k, v in kw_inputs.items():
+                if k not in names:
+                    raise MXNetError(f"{public_name}: unknown input '{k}'; inputs are {names}")
+                inputs[names.index(k)] = v
+        missing = [names[j] for j, a in enumerate(inputs[:len(names)]) if a is None]
+        if missing:
+            raise MXNetError(f"{public_name}: required input(s) {missing} not given")
+        if len(inputs) > len(names):
+            raise MXNetError(f"{public_name}: expected {len(names)} input(s) {names}, "
+                             f"got {len(inputs)}")
+        return invoke(op, inputs, attrs, out=out)
+
+    fn.__name__ = public_name
+    fn.__qualname__ = public_name
+    fn.__module__ = "mxnet.ndarray"
+    fn.__signature__ = _signature(op)
+    fn.__doc__ = _docstring(op, public_name)
+    return fn
+
+
+def build_namespaces():
+    """All generated functions: (every-name module, public dict, internal dict, submodule dicts)."""
+    op_mod = types.ModuleType("mxnet.ndarray.op", "Every registered operator as an nd function.")
+    public, internal = {}, {}
+    subs: dict[str, dict] = {v: {} for v in PREFIXES.values()}
+    made = {}
+    for name, op in all_ops().items():
+        key = (id(op), name)
+        fn = made.get(key) or make_function(op, name)
+        made[key] = fn
+        setattr(op_mod, name, fn)
+        for prefix, sub in PREFIXES.items():
+            if name.startswith(prefix):
+                subs[sub][name[len(prefix):]] = fn
+                break
+        if name.startswith("_"):
+            internal[name] = fn
+        elif not op.nd_hidden:
+            public[name] = fn
+    return op_mod, public, internal, subs

@@ -1,0 +1,56 @@
+"""The autograd tape's data: nodes that remember how each recorded array was made.
+
+An NDArray produced while recording gets ``_node = (TapeNode, output_index)``; an array
+with ``attach_grad`` gets ``(Leaf, 0)``. ``mxnet.autograd`` walks these to run backward.
+"""
+from __future__ import annotations
+
+import weakref
+
+__all__ = ["TapeNode", "Leaf"]
+
+
+class Leaf:
+    """A variable whose gradient is wanted: the array, its grad buffer and grad_req."""
+
+    __slots__ = ("_ref", "__weakref__")
+
+    def __init__(self, array):
+        self._ref = weakref.ref(array)  # weak: the array holds its Leaf; no cycle
+
+    @property
+    def array(self):
+        """The variable array, or None once it has been garbage collected."""
+        return self._ref()
+
+
+class TapeNode:
+    """One recorded operator call.
+
+    ``gradient`` overrides the operator's rule (custom Functions); ``inputs`` keeps the
+    input arrays, ``in_entries`` the (node, index) they had when recorded. Outputs are
+    kept as raw device arrays (``out_data``), not NDArrays, so that no reference cycle
+    ties an output to its node.
+    """
+
+    __slots__ = ("op", "attrs", "inputs", "in_entries", "out_data", "ctx", "gradient",
+                 "__weakref__")
+
+    def __init__(self, op, attrs, inputs, out_data, ctx, gradient=None):
+        self.op = op
+        self.attrs = attrs
+        self.inputs = inputs
+        self.in_entries = [a._node for a in inputs]
+        self.out_data = out_data
+        self.ctx = ctx
+        self.gradient = gradient
+
+    @property
+    def freed(self) -> bool:
+        return self.inputs is None
+
+    def free(self):
+        """Drop the saved arrays once backward no longer needs them."""
+        self.inputs = None
+        self.in_entries = None
+        self.out_data = None

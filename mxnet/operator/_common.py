@@ -1,0 +1,51 @@
+"""Small helpers shared by operator definitions."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import MXNetError
+
+__all__ = ["cast_scalar", "same_dtype", "shape_err", "normalize_axis", "norm_axes", "errstate"]
+
+errstate = np.errstate
+
+
+def cast_scalar(value, dtype):
+    """A Python scalar converted to ``dtype`` the way MXNet's scalar ops do (C cast)."""
+    try:
+        return dtype.type(value)
+    except (OverflowError, ValueError, TypeError):
+        return np.array(value).astype(dtype)[()]
+
+
+def same_dtype(opname, a, b):
+    """Raise MXNetError unless two input arrays share a dtype, as 1.9.1's legacy ops require."""
+    if a.dtype != b.dtype:
+        raise MXNetError(f"{opname}: incompatible input types: lhs is {a.dtype} {a.shape}, "
+                         f"rhs is {b.dtype} {b.shape}; both inputs must have the same dtype")
+
+
+def shape_err(opname, msg, *arrays):
+    """An MXNetError naming the operator and the shapes/dtypes it saw."""
+    seen = ", ".join(f"{tuple(a.shape)} {a.dtype}" for a in arrays)
+    return MXNetError(f"{opname}: {msg} (inputs: {seen})")
+
+
+def normalize_axis(opname, axis, ndim):
+    """One axis made non-negative; MXNetError when out of range."""
+    if not -ndim <= axis < max(ndim, 1):
+        raise MXNetError(f"{opname}: axis {axis} is out of range for an array of ndim {ndim}")
+    return axis % ndim if ndim else 0
+
+
+def norm_axes(opname, axis, ndim, exclude=False):
+    """A tuple of non-negative axes from MXNet's ``axis`` (None, int or tuple) and ``exclude``."""
+    if axis is None or axis == ():
+        axes = tuple(range(ndim))
+        return () if exclude else axes
+    if isinstance(axis, int):
+        axis = (axis,)
+    axes = tuple(sorted({normalize_axis(opname, a, ndim) for a in axis}))
+    if exclude:
+        axes = tuple(i for i in range(ndim) if i not in axes)
+    return axes

@@ -1,0 +1,396 @@
+"""Elementwise operators: unary math, binary (same-shape and broadcasting) and scalar forms.
+
+Binary ops follow 1.9.1: both inputs must share a dtype; a scalar is first cast to the
+array's dtype (so ``int32 * 1.5`` multiplies by 1); comparisons return 0/1 in the
+input dtype; integer division truncates toward zero.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..base import MXNetError
+from ._common import cast_scalar, errstate, same_dtype, shape_err
+from .registry import Param, register
+
+# ---------------------------------------------------------------------------------------------
+# shape / type inference shared by elementwise ops
+
+
+def _same_shape(attrs, in_shapes, out_shapes):
+    known = next((s for s in list(in_shapes) + list(out_shapes) if s is not None), None)
+    return [known] * len(in_shapes), [known] * len(out_shapes), []
+
+
+def _same_type(attrs, in_types, out_types):
+    known = next((t for t in list(in_types) + list(out_types) if t is not None), None)
+    return [known] * len(in_types), [known] * len(out_types), []
+
+
+def _broadcast_shape(attrs, in_shapes, out_shapes):
+    a, b = in_shapes
+    if a is None or b is None:
+        return in_shapes, out_shapes, []
+    try:
+        out = tuple(np.broadcast_shapes(tuple(a), tuple(b)))
+    except ValueError:
+        raise MXNetError(f"broadcast: operands could not be broadcast together with shapes "
+                         f"{tuple(a)} {tuple(b)}") from None
+    return [a, b], [out], []
+
+
+# ---------------------------------------------------------------------------------------------
+# unary operators
+
+def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
+    def compute(rc, attrs, x):
+        return fn(rc.xp, x)
+    compute.__name__ = name
+    register(name, compute, gradient=grad, infer_shape=_same_shape, infer_type=_same_type,
+             inplace=((0, 0),), aliases=aliases, doc=doc)
+
+
+def _float_unary(xp_fn):
+    """A float kernel that keeps the input dtype (integer inputs compute in float64, cast back)."""
+    def fn(xp, x):
+        with errstate(all="ignore"):
+            out = xp_fn(xp, x)
+        return out if out.dtype == x.dtype else out.astype(x.dtype)
+    return fn
+
+
+def _zero_grad(F, attrs, inputs, outputs, og):
+    return [F.zeros_like(inputs[0])]
+
+
+_LN2, _LN10 = math.log(2.0), math.log(10.0)
+
+_UNARY = [
+    # name, kernel, gradient(F, x, y, g)
+    ("negative", lambda xp, x: xp.negative(x), lambda F, x, y, g: -g),
+    ("abs", lambda xp, x: xp.abs(x), lambda F, x, y, g: g * F.sign(x)),
+    ("sign", lambda xp, x: xp.sign(x), None),
+    ("round", lambda xp, x: _round_half_away(xp, x), None),
+    ("rint", lambda xp, x: xp.rint(x), None),
+    ("ceil", lambda xp, x: xp.ceil(x), None),
+    ("floor", lambda xp, x: xp.floor(x), None),
+    ("trunc", lambda xp, x: xp.trunc(x), None),
+    ("fix", lambda xp, x: xp.trunc(x), None),
+    ("square", lambda xp, x: xp.square(x), lambda F, x, y, g: g * x * 2),
+    ("sqrt", _float_unary(lambda xp, x: xp.sqrt(x)), lambda F, x, y, g: g / (y * 2)),
+    ("rsqrt", _float_unary(lambda xp, x: 1.0 / xp.sqrt(x)), lambda F, x, y, g: g * y * y * y * -0.5),
+    ("cbrt", _float_unary(lambda xp, x: xp.cbrt(x)), lambda F, x, y, g: g / (y * y * 3)),
+    ("rcbrt", _float_unary(lambda xp, x: 1.0 / xp.cbrt(x)), lambda F, x, y, g: -g * y / (x * 3)),
+    ("exp", _float_unary(lambda xp, x: xp.exp(x)), lambda F, x, y, g: g * y),
+    ("log", _float_unary(lambda xp, x: xp.log(x)), lambda F, x, y, g: g / x),
+    ("log10", _float_unary(lambda xp, x: xp.log10(x)), lambda F, x, y, g: g / (x * _LN10)),
+    ("log2", _float_unary(lambda xp, x: xp.log2(x)), lambda F, x, y, g: g / (x * _LN2)),
+    ("log1p", _float_unary(lambda xp, x: xp.log1p(x)), lambda F, x, y, g: g / (x + 1)),
+    ("expm1", _float_unary(lambda xp, x: xp.expm1(x)), lambda F, x, y, g: g * (y + 1)),
+    ("reciprocal", _float_unary(lambda xp, x: 1.0 / x), lambda F, x, y, g: -g * y * y),
+    ("sin", _float_unary(lambda xp, x: xp.sin(x)), lambda F, x, y, g: g * F.cos(x)),
+    ("cos", _float_unary(lambda xp, x: xp.cos(x)), lambda F, x, y, g: -g * F.sin(x)),
+    ("tan", _float_unary(lambda xp, x: xp.tan(x)), lambda F, x, y, g: g * (y * y + 1)),
+    ("arcsin", _float_unary(lambda xp, x: xp.arcsin(x)),
+     lambda F, x, y, g: g * F.rsqrt(1 - x * x)),
+    ("arccos", _float_unary(lambda xp, x: xp.arccos(x)),
+     lambda F, x, y, g: -g * F.rsqrt(1 - x * x)),
+    ("arctan", _float_unary(lambda xp, x: xp.arctan(x)), lambda F, x, y, g: g / (x * x + 1)),
+    ("sinh", _float_unary(lambda xp, x: xp.sinh(x)), lambda F, x, y, g: g * F.cosh(x)),
+    ("cosh", _float_unary(lambda xp, x: xp.cosh(x)), lambda F, x, y, g: g * F.sinh(x)),
+    ("tanh", _float_unary(lambda xp, x: xp.tanh(x)), lambda F, x, y, g: g * (1 - y * y)),
+    ("arcsinh", _float_unary(lambda xp, x: xp.arcsinh(x)),
+     lambda F, x, y, g: g * F.rsqrt(x * x + 1)),
+    ("arccosh", _float_unary(lambda xp, x: xp.arccosh(x)),
+     lambda F, x, y, g: g * F.rsqrt(x * x - 1)),
+    ("arctanh", _float_unary(lambda xp, x: xp.arctanh(x)), lambda F, x, y, g: g / (1 - x * x)),
+    ("degrees", _float_unary(lambda xp, x: xp.degrees(x)), lambda F, x, y, g: g * (180 / math.pi)),
+    ("radians", _float_unary(lambda xp, x: xp.radians(x)), lambda F, x, y, g: g * (math.pi / 180)),
+    ("sigmoid", _float_unary(lambda xp, x: _sigmoid(xp, x)), lambda F, x, y, g: g * y * (1 - y)),
+    ("relu", lambda xp, x: xp.maximum(x, x.dtype.type(0)), lambda F, x, y, g: g * (y > 0)),
+    ("softsign", _float_unary(lambda xp, x: x / (1 + xp.abs(x))),
+     lambda F, x, y, g: g / F.square(F.abs(x) + 1)),
+]
+
+
+def _sigmoid(xp, x):
+    return 1.0 / (1.0 + xp.exp(-x))
+
+
+def _round_half_away(xp, x):
+    if x.dtype.kind not in "fc":
+        return x.copy()
+    return xp.trunc(x + xp.copysign(x.dtype.type(0.5), x))
+
+
+def _make_grad(rule):
+    def grad(F, attrs, inputs, outputs, og):
+        return [rule(F, inputs[0], outputs[0], og[0])]
+    return grad
+
+
+for _name, _fn, _rule in _UNARY:
+    _unary(_name, _fn, _make_grad(_rule) if _rule else _zero_grad)
+
+
+def _identity_compute(rc, attrs, x):
+    return x.copy()
+
+
+register("_copy", _identity_compute, gradient=lambda F, a, i, o, og: [og[0]],
+         infer_shape=_same_shape, infer_type=_same_type, aliases=("identity",))
+register("BlockGrad", _identity_compute, gradient=_zero_grad, infer_shape=_same_shape,
+         infer_type=_same_type, aliases=("stop_gradient",))
+
+
+def _zeros_like(rc, attrs, x):
+    return rc.xp.zeros_like(x)
+
+
+def _ones_like(rc, attrs, x):
+    return rc.xp.ones_like(x)
+
+
+register("zeros_like", _zeros_like, gradient=_zero_grad, infer_shape=_same_shape, infer_type=_same_type)
+register("ones_like", _ones_like, gradient=_zero_grad, infer_shape=_same_shape, infer_type=_same_type)
+
+
+# ---------------------------------------------------------------------------------------------
+# binary kernels
+
+
+def _int_div(xp, a, b):
+    """C-style integer division (truncation toward zero); division by zero gives 0."""
+    safe = xp.where(b == 0, b.dtype.type(1), b)
+    q = a // safe
+    fix = (q < 0) & (q * safe != a)
+    q = q + fix.astype(q.dtype)
+    return xp.where(b == 0, q.dtype.type(0), q)
+
+
+def _div(xp, a, b):
+    if a.dtype.kind in "iub":
+        return _int_div(xp, a, b)
+    with errstate(divide="ignore", invalid="ignore"):
+        return xp.true_divide(a, b)
+
+
+def _mod(xp, a, b):
+    with errstate(divide="ignore", invalid="ignore"):
+        if a.dtype.kind in "iub":
+            safe = xp.where(b == 0, b.dtype.type(1), b)
+            return xp.where(b == 0, a.dtype.type(0), xp.mod(a, safe))
+        out = xp.mod(a, b)
+        return xp.where(b == 0, a.dtype.type(0), out)
+
+
+def _power(xp, a, b):
+    with errstate(all="ignore"):
+        if a.dtype.kind in "iu":
+            return xp.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
+        return xp.power(a, b)
+
+
+def _cmp(fn):
+    def k(xp, a, b):
+        out = fn(a, b)
+        return out.astype(a.dtype) if a.dtype != np.bool_ else out
+    return k
+
+
+def _logical(fn):
+    def k(xp, a, b):
+        return fn(a != 0, b != 0).astype(a.dtype)
+    return k
+
+
+_BINARY_KERNELS = {
+    "add": lambda xp, a, b: xp.add(a, b),
+    "sub": lambda xp, a, b: xp.subtract(a, b),
+    "mul": lambda xp, a, b: xp.multiply(a, b),
+    "div": _div,
+    "mod": _mod,
+    "power": _power,
+    "maximum": lambda xp, a, b: xp.maximum(a, b),
+    "minimum": lambda xp, a, b: xp.minimum(a, b),
+    "hypot": lambda xp, a, b: xp.hypot(a, b).astype(a.dtype, copy=False),
+    "equal": _cmp(np.equal),
+    "not_equal": _cmp(np.not_equal),
+    "greater": _cmp(np.greater),
+    "greater_equal": _cmp(np.greater_equal),
+    "lesser": _cmp(np.less),
+    "lesser_equal": _cmp(np.less_equal),
+    "logical_and": _logical(np.logical_and),
+    "logical_or": _logical(np.logical_or),
+    "logical_xor": _logical(np.logical_xor),
+}
+
+
+def _binary_grads(kind):
+    """Gradient rule (for lhs, rhs) of a binary op; ``red`` sums a gradient down to an input's shape."""
+    def rule(F, a, b, y, g):
+        if kind == "add":
+            return g, g
+        if kind == "sub":
+            return g, -g
+        if kind == "mul":
+            return g * b, g * a
+        if kind == "div":
+            return g / b, -g * a / (b * b)
+        if kind == "mod":
+            return g, -g * F.floor(a / b)
+        if kind == "power":
+            return g * b * F.power(a, b - 1), g * y * F.log(a)
+        if kind == "maximum":
+            return g * (a >= b), g * (a < b)
+        if kind == "minimum":
+            return g * (a <= b), g * (a > b)
+        if kind == "hypot":
+            return g * a / y, g * b / y
+        return F.zeros_like(a), F.zeros_like(b)
+    return rule
+
+
+def _register_binary(kind, kernel):
+    rule = _binary_grads(kind)
+    broadcast_name = f"broadcast_{kind}"
+    elem_name = {"add": "elemwise_add", "sub": "elemwise_sub", "mul": "elemwise_mul",
+                 "div": "elemwise_div"}.get(kind, f"_{kind}")
+
+    def compute_elem(rc, attrs, a, b, _k=kernel, _n=elem_name):
+        same_dtype(_n, a, b)
+        if a.shape != b.shape:
+            raise shape_err(_n, "inputs must have the same shape", a, b)
+        return _k(rc.xp, a, b)
+
+    def compute_bcast(rc, attrs, a, b, _k=kernel, _n=broadcast_name):
+        same_dtype(_n, a, b)
+        try:
+            return _k(rc.xp, a, b)
+        except ValueError:
+            raise shape_err(_n, "operands could not be broadcast together", a, b) from None
+
+    def grad_elem(F, attrs, ins, outs, og):
+        return list(rule(F, ins[0], ins[1], outs[0], og[0]))
+
+    def grad_bcast(F, attrs, ins, outs, og):
+        ga, gb = rule(F, ins[0], ins[1], outs[0], og[0])
+        return [F._reduce_to_shape_of(ga, ins[0]), F._reduce_to_shape_of(gb, ins[1])]
+
+    aliases = {"add": ("_plus", "_add"), "sub": ("_minus", "_sub"), "mul": ("_mul",),
+               "div": ("_div",)}.get(kind, ())
+    register(elem_name, compute_elem, inputs=("lhs", "rhs"), gradient=grad_elem,
+             infer_shape=_same_shape, infer_type=_same_type, inplace=((0, 0), (1, 0)),
+             aliases=aliases)
+    register(broadcast_name, compute_bcast, inputs=("lhs", "rhs"), gradient=grad_bcast,
+             infer_shape=_broadcast_shape, infer_type=_same_type,
+             aliases=(("broadcast_plus",) if kind == "add" else
+                      ("broadcast_minus",) if kind == "sub" else ()))
+
+
+for _kind, _kernel in _BINARY_KERNELS.items():
+    _register_binary(_kind, _kernel)
+
+
+def _reduce_to_shape_of(rc, attrs, g, like):
+    """Sum a broadcast gradient down to the shape of ``like``."""
+    if g.shape == like.shape:
+        return g
+    nd_extra = g.ndim - like.ndim
+    axes = tuple(range(nd_extra)) + tuple(
+        i + nd_extra for i, s in enumerate(like.shape) if s == 1 and g.shape[i + nd_extra] != 1)
+    out = g.sum(axis=axes, keepdims=True) if axes else g
+    return out.reshape(like.shape)
+
+
+register("_reduce_to_shape_of", _reduce_to_shape_of, inputs=("data", "like"),
+         gradient=lambda F, a, ins, outs, og: [F.broadcast_like(og[0], ins[0]), None],
+         nd_hidden=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# scalar operators
+
+_SCALAR_PARAMS = (Param("scalar", "float", 1.0), Param("is_int", "bool", True))
+
+
+def _register_scalar(name, kernel, rule, reverse=False):
+    if reverse:
+        def compute(rc, attrs, x, _k=kernel):
+            return _k(rc.xp, cast_scalar(attrs["scalar"], x.dtype), x)
+    else:
+        def compute(rc, attrs, x, _k=kernel):
+            return _k(rc.xp, x, cast_scalar(attrs["scalar"], x.dtype))
+
+    def grad(F, attrs, ins, outs, og):
+        return [rule(F, ins[0], attrs["scalar"], outs[0], og[0])]
+
+    register(name, compute, params=_SCALAR_PARAMS, gradient=grad, infer_shape=_same_shape,
+             infer_type=_same_type, inplace=((0, 0),))
+
+
+def _scalar_kernel(kind):
+    return _BINARY_KERNELS[kind]
+
+
+def _zero(F, x, s, y, g):
+    return F.zeros_like(x)
+
+
+_SCALAR = [
+    ("_plus_scalar", "add", lambda F, x, s, y, g: g, False),
+    ("_minus_scalar", "sub", lambda F, x, s, y, g: g, False),
+    ("_rminus_scalar", "sub", lambda F, x, s, y, g: -g, True),
+    ("_mul_scalar", "mul", lambda F, x, s, y, g: g * s, False),
+    ("_div_scalar", "div", lambda F, x, s, y, g: g / s, False),
+    ("_rdiv_scalar", "div", lambda F, x, s, y, g: -g * y / x, True),
+    ("_mod_scalar", "mod", lambda F, x, s, y, g: g, False),
+    ("_rmod_scalar", "mod", lambda F, x, s, y, g: -g * F.floor(s / x), True),
+    ("_power_scalar", "power", lambda F, x, s, y, g: g * s * (x ** (s - 1)), False),
+    ("_rpower_scalar", "power", lambda F, x, s, y, g: g * y * math.log(s), True),
+    ("_maximum_scalar", "maximum", lambda F, x, s, y, g: g * (x >= s), False),
+    ("_minimum_scalar", "minimum", lambda F, x, s, y, g: g * (x <= s), False),
+    ("_hypot_scalar", "hypot", lambda F, x, s, y, g: g * x / y, False),
+    ("_equal_scalar", "equal", _zero, False),
+    ("_not_equal_scalar", "not_equal", _zero, False),
+    ("_greater_scalar", "greater", _zero, False),
+    ("_greater_equal_scalar", "greater_equal", _zero, False),
+    ("_lesser_scalar", "lesser", _zero, False),
+    ("_lesser_equal_scalar", "lesser_equal", _zero, False),
+    ("_logical_and_scalar", "logical_and", _zero, False),
+    ("_logical_or_scalar", "logical_or", _zero, False),
+    ("_logical_xor_scalar", "logical_xor", _zero, False),
+]
+
+for _name, _kind, _rule, _rev in _SCALAR:
+    _register_scalar(_name, _scalar_kernel(_kind), _rule, reverse=_rev)
+
+
+def _logical_not(rc, attrs, x):
+    return (x == 0).astype(x.dtype)
+
+
+register("logical_not", _logical_not, gradient=_zero_grad, infer_shape=_same_shape,
+         infer_type=_same_type)
+
+
+# ---------------------------------------------------------------------------------------------
+# n-ary sum
+
+
+def _add_n(rc, attrs, *arrays):
+    if not arrays:
+        raise MXNetError("add_n: needs at least one input")
+    out = arrays[0].copy()
+    for a in arrays[1:]:
+        same_dtype("add_n", arrays[0], a)
+        if a.shape != out.shape:
+            raise shape_err("add_n", "all inputs must have the same shape", arrays[0], a)
+        out += a
+    return out
+
+
+register("add_n", _add_n, params=(Param("num_args", "int", 1),), variadic="num_args",
+         gradient=lambda F, attrs, ins, outs, og: [og[0]] * len(ins),
+         infer_shape=_same_shape, infer_type=_same_type, aliases=("ElementWiseSum",))

@@ -1,0 +1,90 @@
+"""Operators with no inputs that create arrays: zeros, ones, full, arange, eye, linspace."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import MXNetError, dtype_np
+from .registry import Param, register
+
+_CTX_DTYPE = (Param("ctx", "str", ""), Param("dtype", "dtype", "float32"))
+
+
+def _shape_of(attrs):
+    return tuple(attrs["shape"])
+
+
+def _zeros(rc, attrs):
+    return rc.xp.zeros(_shape_of(attrs), dtype=dtype_np(attrs["dtype"]))
+
+
+def _ones(rc, attrs):
+    return rc.xp.ones(_shape_of(attrs), dtype=dtype_np(attrs["dtype"]))
+
+
+def _full(rc, attrs):
+    return rc.xp.full(_shape_of(attrs), attrs["value"], dtype=dtype_np(attrs["dtype"]))
+
+
+def _const_shape(attrs, ins, outs):
+    return ins, [tuple(attrs["shape"])], []
+
+
+register("_zeros", _zeros, inputs=(), params=(Param("shape", "shape", ()),) + _CTX_DTYPE,
+         infer_shape=_const_shape)
+register("_ones", _ones, inputs=(), params=(Param("shape", "shape", ()),) + _CTX_DTYPE,
+         infer_shape=_const_shape)
+register("_full", _full, inputs=(), params=(Param("shape", "shape", ()),) + _CTX_DTYPE + (
+    Param("value", "float"),), infer_shape=_const_shape)
+
+
+def arange_values(start, stop, step, repeat, dtype, xp=np):
+    """MXNet's arange: ``stop=None`` means [0, start); each value repeated ``repeat`` times."""
+    if stop is None:
+        start, stop = 0.0, start
+    if step == 0:
+        raise MXNetError("arange: step must not be 0")
+    n = int(np.ceil((stop - start) / step))
+    if n < 0:
+        n = 0
+    vals = start + step * xp.arange(n, dtype=np.float64)
+    if repeat > 1:
+        vals = xp.repeat(vals, repeat)
+    return vals.astype(dtype)
+
+
+def _arange(rc, attrs):
+    return arange_values(attrs["start"], attrs["stop"], attrs["step"], attrs["repeat"],
+                         dtype_np(attrs["dtype"]), rc.xp)
+
+
+register("_arange", _arange, inputs=(), params=(
+    Param("start", "float"), Param("stop", "float", None), Param("step", "float", 1.0),
+    Param("repeat", "int", 1), Param("infer_range", "bool", False)) + _CTX_DTYPE)
+
+
+def _eye(rc, attrs):
+    n = attrs["N"]
+    m = attrs["M"] or n
+    return rc.xp.eye(n, m, k=attrs["k"], dtype=dtype_np(attrs["dtype"]))
+
+
+register("_eye", _eye, inputs=(), params=(
+    Param("N", "int"), Param("M", "int", 0), Param("k", "int", 0)) + _CTX_DTYPE)
+
+
+def _linspace(rc, attrs):
+    return rc.xp.linspace(attrs["start"], attrs["stop"], attrs["num"], endpoint=attrs["endpoint"],
+                          dtype=np.float64).astype(dtype_np(attrs["dtype"]))
+
+
+register("_linspace", _linspace, inputs=(), params=(
+    Param("start", "float"), Param("stop", "float"), Param("num", "int"),
+    Param("endpoint", "bool", True)) + _CTX_DTYPE)
+
+
+def _full_like(rc, attrs, x):
+    return rc.xp.full(x.shape, attrs["fill_value"], dtype=x.dtype)
+
+
+register("full_like", _full_like, params=(Param("fill_value", "float"),),
+         gradient=lambda F, a, ins, outs, og: [F.zeros_like(ins[0])])

@@ -1,0 +1,165 @@
+"""Reductions: sum, mean, prod, max, min, nansum, nanprod, norm, argmax, argmin, argmax_channel.
+
+Output dtypes follow 1.9.1: sum/mean/prod keep the input dtype, arg* return float32
+indices. A reduction over every axis gives shape (1,) unless keepdims.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import MXNetError
+from ._common import errstate, norm_axes
+from .registry import Param, register
+
+_AXIS_PARAMS = (Param("axis", "shape", None), Param("keepdims", "bool", False),
+                Param("exclude", "bool", False))
+
+
+def _finish(out, xp, dtype):
+    out = xp.asarray(out)
+    if out.ndim == 0:
+        out = out.reshape(1)
+    return out.astype(dtype, copy=False)
+
+
+def _out_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if i in axes else s for i, s in enumerate(shape))
+    res = tuple(s for i, s in enumerate(shape) if i not in axes)
+    return res or (1,)
+
+
+def _reduce_shape(attrs, ins, outs):
+    s = ins[0]
+    if s is None:
+        return ins, outs, []
+    axes = norm_axes("reduce", attrs["axis"], len(s), attrs["exclude"])
+    return ins, [_out_shape(s, axes, attrs["keepdims"])], []
+
+
+def _bcast_back(F, attrs, g, x):
+    """Reshape a reduced gradient so it broadcasts against ``x``."""
+    axes = norm_axes("reduce", attrs["axis"], len(x.shape), attrs["exclude"])
+    kept = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
+    return F.reshape(g, shape=kept)
+
+
+def _make_reduce(name, kernel, grad_rule, aliases=()):
+    def compute(rc, attrs, x):
+        axes = norm_axes(name, attrs["axis"], x.ndim, attrs["exclude"])
+        with errstate(all="ignore"):
+            out = kernel(rc.xp, x, axes, attrs["keepdims"])
+        return _finish(out, rc.xp, x.dtype)
+
+    def grad(F, attrs, ins, outs, og):
+        x, y = ins[0], outs[0]
+        g = _bcast_back(F, attrs, og[0], x)
+        yb = _bcast_back(F, attrs, y, x)
+        return [grad_rule(F, attrs, x, yb, g)]
+
+    register(name, compute, params=_AXIS_PARAMS, gradient=grad, infer_shape=_reduce_shape,
+             aliases=aliases)
+
+
+def _count(x, axes):
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    return n
+
+
+def _mean_kernel(xp, x, axes, keepdims):
+    if x.dtype.kind in "iu":
+        return xp.sum(x, axis=axes, keepdims=keepdims) // max(_count(x, axes), 1)
+    return xp.mean(x, axis=axes, keepdims=keepdims, dtype=np.float32 if x.dtype == np.float16 else None)
+
+
+_make_reduce("sum", lambda xp, x, a, k: xp.sum(x, axis=a, keepdims=k),
+             lambda F, at, x, y, g: F.broadcast_like(g, x), aliases=("sum_axis",))
+_make_reduce("mean", _mean_kernel,
+             lambda F, at, x, y, g: F.broadcast_like(g, x) * (y.size / x.size))
+_make_reduce("prod", lambda xp, x, a, k: xp.prod(x, axis=a, keepdims=k),
+             lambda F, at, x, y, g: F.broadcast_like(g * y, x) / x)
+_make_reduce("nansum", lambda xp, x, a, k: xp.nansum(x, axis=a, keepdims=k),
+             lambda F, at, x, y, g: F.broadcast_like(g, x) * (x == x))
+_make_reduce("nanprod", lambda xp, x, a, k: xp.nanprod(x, axis=a, keepdims=k),
+             lambda F, at, x, y, g: F.broadcast_like(g * y, x) / F.where(x == x, x, F.ones_like(x)) * (x == x))
+
+
+def _minmax_grad(F, at, x, y, g):
+    mask = F.broadcast_equal(x, F.broadcast_like(y, x))
+    return F.broadcast_like(g, x) * mask
+
+
+def _safe_extreme(fn):
+    def k(xp, x, a, keep):
+        if x.size == 0:
+            raise MXNetError("max/min: cannot reduce an empty array")
+        return fn(x, axis=a, keepdims=keep)
+    return k
+
+
+_make_reduce("max", _safe_extreme(np.max), _minmax_grad, aliases=("max_axis",))
+_make_reduce("min", _safe_extreme(np.min), _minmax_grad, aliases=("min_axis",))
+
+
+# --- norm -----------------------------------------------------------------------------------
+
+def _norm(rc, attrs, x):
+    xp = rc.xp
+    ord_ = attrs["ord"]
+    axes = norm_axes("norm", attrs["axis"], x.ndim)
+    keep = attrs["keepdims"]
+    with errstate(all="ignore"):
+        if ord_ == 1:
+            out = xp.sum(xp.abs(x), axis=axes, keepdims=keep)
+        elif ord_ == 2:
+            out = xp.sqrt(xp.sum(xp.square(x.astype(np.float32) if x.dtype == np.float16 else x),
+                                 axis=axes, keepdims=keep))
+        else:
+            raise MXNetError(f"norm: ord must be 1 or 2, got {ord_}")
+    return _finish(out, xp, x.dtype)
+
+
+def _norm_grad(F, attrs, ins, outs, og):
+    x, y = ins[0], outs[0]
+    at = {"axis": attrs["axis"], "exclude": False}
+    g = _bcast_back(F, at, og[0], x)
+    yb = _bcast_back(F, at, y, x)
+    if attrs["ord"] == 1:
+        return [F.broadcast_like(g, x) * F.sign(x)]
+    return [F.broadcast_like(g / yb, x) * x]
+
+
+register("norm", _norm, params=(Param("ord", "int", 2), Param("axis", "shape", None),
+                                 Param("out_dtype", "dtype", None), Param("keepdims", "bool", False)),
+         gradient=_norm_grad)
+
+
+# --- argmax / argmin --------------------------------------------------------------------------
+
+def _arg(fn, name):
+    def compute(rc, attrs, x):
+        xp = rc.xp
+        axis = attrs["axis"]
+        if axis is None:
+            out = fn(x.reshape(-1))
+            out = xp.asarray(out).reshape(1)
+        else:
+            out = fn(x, axis=axis)
+            if attrs["keepdims"]:
+                out = xp.expand_dims(out, axis)
+        return _finish(out, xp, np.float32)
+    return compute
+
+
+for _name, _fn in (("argmax", np.argmax), ("argmin", np.argmin)):
+    register(_name, _arg(_fn, _name), params=(Param("axis", "int", None), Param("keepdims", "bool", False)),
+             gradient=lambda F, a, ins, outs, og: [F.zeros_like(ins[0])])
+
+
+def _argmax_channel(rc, attrs, x):
+    return _finish(rc.xp.argmax(x, axis=-1), rc.xp, np.float32)
+
+
+register("argmax_channel", _argmax_channel, gradient=lambda F, a, ins, outs, og: [F.zeros_like(ins[0])])

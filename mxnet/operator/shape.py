@@ -1,0 +1,230 @@
+"""Reshape-family operators and MXNet's reshape codes."""
+from __future__ import annotations
+
+from ..base import MXNetError, dtype_np
+from .registry import Param, register
+
+__all__ = ["infer_reshape"]
+
+
+def infer_reshape(opname, src, target, reverse=False):
+    """The output shape of MXNet's Reshape.
+
+    Codes in ``target``: 0 copies the input dim, -1 infers one dim, -2 copies all remaining
+    dims, -3 merges two consecutive input dims, -4 splits one input dim into the next two
+    target values (one of which may be -1). ``reverse`` applies the codes right to left.
+    """
+    src = tuple(src)
+    tgt = list(target)
+    if reverse:
+        src, tgt = src[::-1], tgt[::-1]
+    out: list[int] = []
+    i = 0  # position in src
+    j = 0
+    infer_at = -1
+    try:
+        while j < len(tgt):
+            t = tgt[j]
+            if t > 0:
+                out.append(t)
+                i += 1
+            elif t == 0:
+                out.append(src[i])
+                i += 1
+            elif t == -1:
+                if infer_at >= 0:
+                    raise MXNetError(f"{opname}: at most one -1 may appear in shape {tuple(target)}")
+                infer_at = len(out)
+                out.append(-1)
+                i += 1
+            elif t == -2:
+                out.extend(src[i:])
+                i = len(src)
+            elif t == -3:
+                out.append(src[i] * src[i + 1])
+                i += 2
+            elif t == -4:
+                d = src[i]
+                a, b = tgt[j + 1], tgt[j + 2]
+                if a == -1 and b == -1:
+                    raise MXNetError(f"{opname}: -4 split of dim {d} has two -1 values")
+                if a == -1:
+                    a = d // b
+                elif b == -1:
+                    b = d // a
+                if a * b != d:
+                    raise MXNetError(f"{opname}: cannot split dim {d} into ({a}, {b})")
+                out.extend([a, b])
+                i += 1
+                j += 2
+            else:
+                raise MXNetError(f"{opname}: invalid shape code {t} in {tuple(target)}")
+            j += 1
+    except IndexError:
+        raise MXNetError(f"{opname}: shape {tuple(target)} does not fit input shape "
+                         f"{tuple(src[::-1] if reverse else src)}") from None
+    total = 1
+    for s in src:
+        total *= s
+    if infer_at >= 0:
+        known = 1
+        for k, s in enumerate(out):
+            if k != infer_at:
+                known *= s
+        if known == 0 or total % known:
+            raise MXNetError(f"{opname}: cannot reshape array of shape "
+                             f"{tuple(src[::-1] if reverse else src)} into {tuple(target)}")
+        out[infer_at] = total // known
+    prod = 1
+    for s in out:
+        prod *= s
+    if prod != total:
+        raise MXNetError(f"{opname}: cannot reshape array of shape "
+                         f"{tuple(src[::-1] if reverse else src)} (size {total}) into "
+                         f"{tuple(target)} (size {prod})")
+    return tuple(out[::-1] if reverse else out)
+
+
+def _reshape_target(attrs):
+    shape = attrs["shape"]
+    if not shape and attrs.get("target_shape"):
+        shape = attrs["target_shape"]
+    return shape
+
+
+def _reshape(rc, attrs, x):
+    new = infer_reshape("Reshape", x.shape, _reshape_target(attrs), attrs["reverse"])
+    return x.reshape(new).copy()
+
+
+def _reshape_shape(attrs, ins, outs):
+    if ins[0] is None or None in ins[0]:
+        return ins, outs, []
+    return ins, [infer_reshape("Reshape", ins[0], _reshape_target(attrs), attrs["reverse"])], []
+
+
+def _reshape_grad(F, attrs, ins, outs, og):
+    return [F.reshape_like(og[0], ins[0])]
+
+
+register("Reshape", _reshape, params=(
+    Param("shape", "shape", ()), Param("reverse", "bool", False),
+    Param("target_shape", "shape", ()), Param("keep_highest", "bool", False)),
+    infer_shape=_reshape_shape, gradient=_reshape_grad, inplace=((0, 0),),
+    aliases=("reshape",))
+
+
+def _reshape_like(rc, attrs, x, like):
+    if x.size != like.size:
+        raise MXNetError(f"reshape_like: cannot reshape {x.shape} (size {x.size}) like "
+                         f"{like.shape} (size {like.size})")
+    return x.reshape(like.shape).copy()
+
+
+register("reshape_like", _reshape_like, inputs=("lhs", "rhs"),
+         gradient=lambda F, a, ins, outs, og: [F.reshape_like(og[0], ins[0]), F.zeros_like(ins[1])])
+
+
+def _flatten(rc, attrs, x):
+    n = x.shape[0] if x.ndim else 1
+    rest = 1
+    for s in x.shape[1:]:
+        rest *= s
+    return x.reshape(n, rest).copy()
+
+
+register("Flatten", _flatten, gradient=_reshape_grad, aliases=("flatten",),
+         infer_shape=lambda a, i, o: (i, [None if i[0] is None else
+                                         (i[0][0], int(__import__("math").prod(i[0][1:])))], []))
+
+
+def _cast(rc, attrs, x):
+    return x.astype(dtype_np(attrs["dtype"]))
+
+
+def _cast_grad(F, attrs, ins, outs, og):
+    return [F.Cast(og[0], dtype=ins[0].dtype.__name__ if hasattr(ins[0].dtype, "__name__")
+                   else str(ins[0].dtype))]
+
+
+register("Cast", _cast, params=(Param("dtype", "dtype"),), gradient=_cast_grad,
+         aliases=("cast",),
+         infer_type=lambda a, i, o: (i, [dtype_np(a["dtype"])], []))
+
+
+def _copyto(rc, attrs, x):
+    return x.copy()
+
+
+register("_copyto", _copyto, nd_hidden=True,
+         gradient=lambda F, a, ins, outs, og: [og[0].as_in_context(ins[0].context)])
+
+
+# --- broadcasting --------------------------------------------------------------------------
+
+def _broadcast_to_shape(opname, src, target):
+    if len(target) != len(src):
+        raise MXNetError(f"{opname}: target shape {tuple(target)} must have the same number of "
+                         f"dimensions as the input {tuple(src)}")
+    out = []
+    for s, t in zip(src, target):
+        t = s if t == 0 else t
+        if s != t and s != 1:
+            raise MXNetError(f"{opname}: cannot broadcast input of shape {tuple(src)} to "
+                             f"{tuple(target)}")
+        out.append(t)
+    return tuple(out)
+
+
+def _bcast_grad(F, attrs, ins, outs, og):
+    return [F._reduce_to_shape_of(og[0], ins[0])]
+
+
+def _broadcast_to(rc, attrs, x):
+    return rc.xp.broadcast_to(x, _broadcast_to_shape("broadcast_to", x.shape, attrs["shape"])).copy()
+
+
+register("broadcast_to", _broadcast_to, params=(Param("shape", "shape", ()),),
+         gradient=_bcast_grad,
+         infer_shape=lambda a, i, o: (i, [None if i[0] is None else
+                                         _broadcast_to_shape("broadcast_to", i[0], a["shape"])], []))
+
+
+def _broadcast_axis(rc, attrs, x):
+    axes = attrs["axis"] or ()
+    sizes = attrs["size"] or ()
+    if len(axes) != len(sizes):
+        raise MXNetError(f"broadcast_axis: axis {axes} and size {sizes} must have the same length")
+    target = list(x.shape)
+    for a, s in zip(axes, sizes):
+        a = a % x.ndim
+        if x.shape[a] != 1:
+            raise MXNetError(f"broadcast_axis: axis {a} of input {x.shape} must have size 1")
+        target[a] = s
+    return rc.xp.broadcast_to(x, tuple(target)).copy()
+
+
+register("broadcast_axis", _broadcast_axis, params=(Param("axis", "shape", ()),
+                                                    Param("size", "shape", ())),
+         gradient=_bcast_grad, aliases=("broadcast_axes",))
+
+
+def _broadcast_like(rc, attrs, x, like):
+    la, ra = attrs["lhs_axes"], attrs["rhs_axes"]
+    if la is None:
+        target = like.shape
+    else:
+        target = list(x.shape)
+        for a, b in zip(la, ra):
+            target[a % x.ndim] = like.shape[b % like.ndim]
+        target = tuple(target)
+    try:
+        return rc.xp.broadcast_to(x, target).copy()
+    except ValueError:
+        raise MXNetError(f"broadcast_like: cannot broadcast {x.shape} like {like.shape}") from None
+
+
+register("broadcast_like", _broadcast_like, inputs=("lhs", "rhs"),
+         params=(Param("lhs_axes", "shape", None), Param("rhs_axes", "shape", None)),
+         gradient=lambda F, a, ins, outs, og: [F._reduce_to_shape_of(og[0], ins[0]),
+                                               F.zeros_like(ins[1])])

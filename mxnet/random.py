@@ -1,0 +1,26 @@
+"""Global random state: ``mx.random.seed``; the samplers live in ``mx.nd.random``."""
+from __future__ import annotations
+
+from .backend import get_backend, seed_all
+from .context import Context
+
+__all__ = ["seed"]
+
+
+def seed(seed_state, ctx="all"):
+    """Seed the generator of every device (``ctx='all'``) or of one context.
+
+    The same seed gives the same samples on the same device kind.
+    """
+    if ctx == "all":
+        seed_all(int(seed_state))
+    else:
+        get_backend(Context(ctx)).seed(int(seed_state))
+
+
+def __getattr__(name):
+    from .ndarray import random as _r
+    try:
+        return getattr(_r, name)
+    except AttributeError:
+        raise AttributeError(f"module 'mxnet.random' has no attribute {name!r}") from None
