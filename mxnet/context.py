@@ -19,7 +19,7 @@ class Context:
     devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned", 5: "cpu_shared"}
     devstr2type = {v: k for k, v in devtype2str.items()}
     _local = threading.local()
-    __slots__ = ("device_typeid", "device_id", "_old_ctx", "_hash")
+    __slots__ = ("device_typeid", "device_id", "_old_ctx", "_hash", "_rc")
 
     def __init__(self, device_type, device_id=0):
         if isinstance(device_type, Context):
@@ -35,6 +35,7 @@ class Context:
         self.device_id = int(device_id)
         self._old_ctx = None
         self._hash = hash((self.device_typeid, self.device_id))
+        self._rc = [None, None]  # RunContext per training flag, filled by the NDArray layer
 
     @property
     def device_type(self) -> str:

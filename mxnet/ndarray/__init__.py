@@ -127,6 +127,7 @@ for _modname in ("serialization", "random", "utils"):
     except ModuleNotFoundError as _e:
         if _e.name != f"{__name__}.{_modname}":
             raise
+globals().update(_optional)
 if "serialization" in _optional:
     from .serialization import load, load_frombuffer, save  # noqa: F401
 

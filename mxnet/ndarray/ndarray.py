@@ -25,6 +25,7 @@ def _run_context(ctx, training):
     rc = _rc_cache.get((ctx, training))
     if rc is None:
         rc = _rc_cache[(ctx, training)] = RunContext(get_backend(ctx), training)
+    ctx._rc[training] = rc
     return rc
 
 
@@ -62,9 +63,15 @@ def invoke(op, inputs, attrs, out=None, ctx=None):
                                  f"got {ctx} and {a._ctx}")
     elif ctx is None:
         ctx = current_context()
-    rc = _rc_cache.get((ctx, _mode.training)) or _run_context(ctx, _mode.training)
+    training = _mode.training
+    rc = ctx._rc[training] or _run_context(ctx, training)
     try:
-        res = op.compute(rc, attrs, *[a._data for a in inputs])
+        if len(inputs) == 1:
+            res = op.compute(rc, attrs, inputs[0]._data)
+        elif len(inputs) == 2:
+            res = op.compute(rc, attrs, inputs[0]._data, inputs[1]._data)
+        else:
+            res = op.compute(rc, attrs, *[a._data for a in inputs])
     except MXNetError:
         raise
     except Exception as e:  # a kernel failed on what the user passed
@@ -328,9 +335,9 @@ class NDArray:
     # -- arithmetic -----------------------------------------------------------------------------
     def _binary(self, other, bname, sname):
         if isinstance(other, NDArray):
-            return invoke(get_op(bname), [self, other], _EMPTY)
+            return invoke(_op(bname), [self, other], _EMPTY)
         if isinstance(other, numeric_types):
-            return invoke(get_op(sname), [self], _scalar_attrs(other))
+            return invoke(_op(sname), [self], _scalar_attrs(other))
         raise TypeError(f"type {type(other).__name__} not supported for NDArray arithmetic")
 
     def __add__(self, other):
@@ -372,9 +379,9 @@ class NDArray:
 
     def _rbinary(self, other, bname, sname):
         if isinstance(other, NDArray):
-            return invoke(get_op(bname), [other, self], _EMPTY)
+            return invoke(_op(bname), [other, self], _EMPTY)
         if isinstance(other, numeric_types):
-            return invoke(get_op(sname), [self], _scalar_attrs(other))
+            return invoke(_op(sname), [self], _scalar_attrs(other))
         raise TypeError(f"type {type(other).__name__} not supported for NDArray arithmetic")
 
     def __neg__(self):
@@ -461,6 +468,14 @@ class NDArray:
 
 _EMPTY: dict = {}
 _scalar_cache: dict = {}
+_op_cache: dict = {}
+
+
+def _op(name):
+    op = _op_cache.get(name)
+    if op is None:
+        op = _op_cache[name] = get_op(name)
+    return op
 
 
 def _scalar_attrs(value):

@@ -1,6 +1,8 @@
 """Small helpers shared by operator definitions."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..base import MXNetError
@@ -8,6 +10,11 @@ from ..base import MXNetError
 __all__ = ["cast_scalar", "same_dtype", "shape_err", "normalize_axis", "norm_axes", "errstate"]
 
 errstate = np.errstate
+
+# Kernels compute on whatever values users pass (log(0), 0/0, overflow) and, like MXNet,
+# return inf/nan silently. A filter scoped to this package is free on the hot path,
+# unlike entering np.errstate around every kernel.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"mxnet\.")
 
 
 def cast_scalar(value, dtype):

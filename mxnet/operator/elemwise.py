@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..base import MXNetError
-from ._common import cast_scalar, errstate, same_dtype, shape_err
+from ._common import cast_scalar, same_dtype, shape_err
 from .registry import Param, register
 
 # ---------------------------------------------------------------------------------------------
@@ -54,8 +54,7 @@ def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
 def _float_unary(xp_fn):
     """A float kernel that keeps the input dtype (integer inputs compute in float64, cast back)."""
     def fn(xp, x):
-        with errstate(all="ignore"):
-            out = xp_fn(xp, x)
+        out = xp_fn(xp, x)
         return out if out.dtype == x.dtype else out.astype(x.dtype)
     return fn
 
@@ -172,24 +171,21 @@ def _int_div(xp, a, b):
 def _div(xp, a, b):
     if a.dtype.kind in "iub":
         return _int_div(xp, a, b)
-    with errstate(divide="ignore", invalid="ignore"):
-        return xp.true_divide(a, b)
+    return xp.true_divide(a, b)
 
 
 def _mod(xp, a, b):
-    with errstate(divide="ignore", invalid="ignore"):
-        if a.dtype.kind in "iub":
-            safe = xp.where(b == 0, b.dtype.type(1), b)
-            return xp.where(b == 0, a.dtype.type(0), xp.mod(a, safe))
-        out = xp.mod(a, b)
-        return xp.where(b == 0, a.dtype.type(0), out)
+    if a.dtype.kind in "iub":
+        safe = xp.where(b == 0, b.dtype.type(1), b)
+        return xp.where(b == 0, a.dtype.type(0), xp.mod(a, safe))
+    out = xp.mod(a, b)
+    return xp.where(b == 0, a.dtype.type(0), out)
 
 
 def _power(xp, a, b):
-    with errstate(all="ignore"):
-        if a.dtype.kind in "iu":
-            return xp.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
-        return xp.power(a, b)
+    if a.dtype.kind in "iu":
+        return xp.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
+    return xp.power(a, b)
 
 
 def _cmp(fn):
@@ -241,7 +237,7 @@ def _binary_grads(kind):
         if kind == "mod":
             return g, -g * F.floor(a / b)
         if kind == "power":
-            return g * b * F.power(a, b - 1), g * y * F.log(a)
+            return g * b * F.broadcast_power(a, b - 1), g * y * F.log(a)
         if kind == "maximum":
             return g * (a >= b), g * (a < b)
         if kind == "minimum":
@@ -265,7 +261,8 @@ def _register_binary(kind, kernel):
         return _k(rc.xp, a, b)
 
     def compute_bcast(rc, attrs, a, b, _k=kernel, _n=broadcast_name):
-        same_dtype(_n, a, b)
+        if a.dtype != b.dtype:
+            same_dtype(_n, a, b)
         try:
             return _k(rc.xp, a, b)
         except ValueError:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
-from ._common import errstate, norm_axes
+from ._common import norm_axes
 from .registry import Param, register
 
 _AXIS_PARAMS = (Param("axis", "shape", None), Param("keepdims", "bool", False),
@@ -16,10 +16,9 @@ _AXIS_PARAMS = (Param("axis", "shape", None), Param("keepdims", "bool", False),
 
 
 def _finish(out, xp, dtype):
-    out = xp.asarray(out)
     if out.ndim == 0:
-        out = out.reshape(1)
-    return out.astype(dtype, copy=False)
+        out = xp.asarray(out).reshape(1)
+    return out if out.dtype == dtype else out.astype(dtype)
 
 
 def _out_shape(shape, axes, keepdims):
@@ -47,8 +46,7 @@ def _bcast_back(F, attrs, g, x):
 def _make_reduce(name, kernel, grad_rule, aliases=()):
     def compute(rc, attrs, x):
         axes = norm_axes(name, attrs["axis"], x.ndim, attrs["exclude"])
-        with errstate(all="ignore"):
-            out = kernel(rc.xp, x, axes, attrs["keepdims"])
+        out = kernel(rc.xp, x, axes, attrs["keepdims"])
         return _finish(out, rc.xp, x.dtype)
 
     def grad(F, attrs, ins, outs, og):
@@ -110,14 +108,13 @@ def _norm(rc, attrs, x):
     ord_ = attrs["ord"]
     axes = norm_axes("norm", attrs["axis"], x.ndim)
     keep = attrs["keepdims"]
-    with errstate(all="ignore"):
-        if ord_ == 1:
-            out = xp.sum(xp.abs(x), axis=axes, keepdims=keep)
-        elif ord_ == 2:
-            out = xp.sqrt(xp.sum(xp.square(x.astype(np.float32) if x.dtype == np.float16 else x),
-                                 axis=axes, keepdims=keep))
-        else:
-            raise MXNetError(f"norm: ord must be 1 or 2, got {ord_}")
+    if ord_ == 1:
+        out = xp.sum(xp.abs(x), axis=axes, keepdims=keep)
+    elif ord_ == 2:
+        out = xp.sqrt(xp.sum(xp.square(x.astype(np.float32) if x.dtype == np.float16 else x),
+                             axis=axes, keepdims=keep))
+    else:
+        raise MXNetError(f"norm: ord must be 1 or 2, got {ord_}")
     return _finish(out, xp, x.dtype)
 
 
