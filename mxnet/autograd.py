@@ -192,7 +192,10 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
                 raise MXNetError("grad: every variable must have a gradient buffer; call "
                                  "attach_grad() (or mark_variables) on it before recording")
             got = leaf_grads.get(id(e[0]))
-            out.append(got[1] if got is not None else _F.zeros_like(v.detach()))
+            if got is None:
+                raise MXNetError("grad: one of the variables is not used in computing the heads, "
+                                 "so it has no gradient")
+            out.append(got[1])
         return out
     for leaf, g in leaf_grads.values():
         arr = leaf.array

@@ -40,11 +40,11 @@ def get_backend(ctx: Context):
 
 def gpu_count() -> int:
     """Number of visible GPUs, 0 without CuPy or without a GPU."""
+    from .gpu import device_count
     try:
-        from .gpu import device_count
-    except MXNetError:
+        return device_count()
+    except MXNetError:  # CuPy missing
         return 0
-    return device_count()
 
 
 def xp_of(array):

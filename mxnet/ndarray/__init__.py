@@ -32,6 +32,12 @@ for _sub, _fns in _subs.items():
     globals()[_sub] = _m
 
 
+from .ufuncs import (  # noqa: E402,F401  (front ends that accept scalars too)
+    add, divide, equal, greater, greater_equal, hypot, lesser, lesser_equal, logical_and,
+    logical_or, logical_xor, maximum, minimum, modulo, multiply, not_equal, power, subtract,
+    true_divide)
+
+
 def _ctx(ctx):
     return Context(ctx) if ctx is not None else current_context()
 

@@ -12,14 +12,18 @@ from .._mode import mode as _mode
 from ..backend import get_backend
 from ..base import MXNetError, numeric_types
 from ..operator.registry import Param, get_op, register
-from .ndarray import NDArray, _new, _sync, invoke
+from .ndarray import NDArray, _check_not_in_graph, _new, _sync, invoke
 
 
 def _convert_key(key, xp):
+    # 1.9.1 reads boolean masks as 0/1 integer indices, and float indices as integers
     if isinstance(key, NDArray):
-        return key._data.astype(np.int64) if key._data.dtype.kind == "f" else key._data
-    if isinstance(key, list):
-        return xp.asarray(key)
+        return key._data.astype(np.int64) if key._data.dtype.kind in "fb" else key._data
+    if isinstance(key, (list, np.ndarray)):
+        arr = xp.asarray(key)
+        return arr.astype(np.int64) if arr.dtype.kind == "b" else arr
+    if isinstance(key, float):
+        raise ValueError(f"NDArray indexing: float index {key} is not supported; use an integer")
     if isinstance(key, tuple):
         return tuple(_convert_key(k, xp) for k in key)
     return key
@@ -39,7 +43,7 @@ def _index_compute(rc, attrs, x):
     try:
         out = x[attrs["key"]]
     except IndexError as e:
-        raise MXNetError(f"NDArray indexing: {e} (array shape {x.shape})") from None
+        raise IndexError(f"NDArray indexing: {e} (array shape {x.shape})") from None
     if out.ndim == 0:
         out = out.reshape(1)
     return rc.xp.array(out, copy=True)
@@ -71,6 +75,9 @@ def getitem(arr: NDArray, key):
     """Read ``arr[key]``."""
     xp = get_backend(arr._ctx).xp
     k = _convert_key(key, xp)
+    for part in (k if isinstance(k, tuple) else (k,)):
+        if isinstance(part, slice) and part.step == 0:
+            raise ValueError("NDArray indexing: slice step cannot be zero")
     if _mode.recording:
         return invoke(_INDEX, [arr], {"key": k})
     if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
@@ -79,7 +86,7 @@ def getitem(arr: NDArray, key):
         try:
             view = arr._data[k]
         except IndexError as e:
-            raise MXNetError(f"NDArray indexing: {e} (array shape {arr.shape})") from None
+            raise IndexError(f"NDArray indexing: {e} (array shape {arr.shape})") from None
         res = _new(view, arr._ctx)
         res._var = arr.var
         return res
@@ -90,6 +97,8 @@ def setitem(arr: NDArray, key, value):
     """Write ``arr[key] = value`` (scalar, NDArray or array-like, broadcast as NumPy does)."""
     backend = get_backend(arr._ctx)
     xp = backend.xp
+    if _mode.recording:
+        _check_not_in_graph([arr])
     if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
         _sync(arr)
     k = _convert_key(key, xp)
@@ -97,11 +106,12 @@ def setitem(arr: NDArray, key, value):
         value.wait_to_read()
         v = value._data if value._ctx == arr._ctx else backend.asarray(value._data)
     elif isinstance(value, numeric_types):
-        v = value
+        # C-style cast, as 1.9.1 does (257 into uint8 wraps to 1)
+        v = np.array(value).astype(arr._data.dtype)[()]
     else:
         v = backend.asarray(value)
     try:
-        if isinstance(v, numeric_types):
+        if isinstance(v, np.generic):
             arr._data[k] = v
         else:
             target = arr._data[k]
@@ -110,5 +120,5 @@ def setitem(arr: NDArray, key, value):
                 v = v.reshape(target.shape)
             arr._data[k] = v
     except (IndexError, ValueError) as e:
-        raise MXNetError(f"NDArray.__setitem__: {e} (array shape {arr.shape}, "
-                         f"value shape {getattr(v, 'shape', ())})") from None
+        raise type(e)(f"NDArray.__setitem__: {e} (array shape {arr.shape}, "
+                      f"value shape {getattr(v, 'shape', ())})") from None

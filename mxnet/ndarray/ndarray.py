@@ -72,7 +72,7 @@ def invoke(op, inputs, attrs, out=None, ctx=None):
             res = op.compute(rc, attrs, inputs[0]._data, inputs[1]._data)
         else:
             res = op.compute(rc, attrs, *[a._data for a in inputs])
-    except MXNetError:
+    except (MXNetError, IndexError):
         raise
     except Exception as e:  # a kernel failed on what the user passed
         raise MXNetError(f"{op.name}: {type(e).__name__}: {e} "
@@ -81,9 +81,15 @@ def invoke(op, inputs, attrs, out=None, ctx=None):
     datas = res if multi else (res,)
     node = None
     if _mode.recording:
-        node = TapeNode(op, attrs, list(inputs), list(datas), ctx)
+        # like 1.9.1, only calls that touch the graph (a variable or a recorded array) are taped
+        for a in inputs:
+            if a._node is not None:
+                node = TapeNode(op, attrs, list(inputs), list(datas), ctx)
+                break
     if out is not None:
         outs = out if isinstance(out, (list, tuple)) else [out]
+        if _mode.recording:
+            _check_not_in_graph(outs)
         for i, (o, d) in enumerate(zip(outs, datas)):
             o._assign(d)
             if node is not None:
@@ -97,6 +103,13 @@ def invoke(op, inputs, attrs, out=None, ctx=None):
         nvis = op.num_visible_outputs(attrs)
         return outs[0] if nvis == 1 else outs[:nvis]
     return outs[0]
+
+
+def _check_not_in_graph(arrays):
+    for o in arrays:
+        if o._node is not None:
+            raise MXNetError("Inplace operations (+=, -=, x[:]=, etc) are not supported when "
+                             "recording with autograd: the array is part of the recorded graph")
 
 
 def _invoke_name(name, inputs, **kwargs):
@@ -187,10 +200,9 @@ class NDArray:
 
     @property
     def T(self):
-        """The transpose (only for arrays of at most 2 dimensions, as in 1.9.1)."""
-        if self.ndim > 2:
-            raise MXNetError("NDArray.T: only defined for arrays of up to 2 dimensions; "
-                             f"got shape {self.shape}, use transpose()")
+        """The array with its axes reversed."""
+        if self.ndim < 2:
+            return self
         return self.transpose()
 
     @property
@@ -233,7 +245,9 @@ class NDArray:
         """Copy into another NDArray (returned) or onto a Context (a new array)."""
         if isinstance(other, NDArray):
             if other is self:
-                return other
+                import warnings
+                warnings.warn("You are attempting to copy an array to itself", stacklevel=2)
+                return False
             if other.shape != self.shape:
                 raise MXNetError(f"copyto: shape mismatch, source {self.shape} vs target {other.shape}")
             self.wait_to_read()
@@ -272,7 +286,7 @@ class NDArray:
             raise MXNetError(f"attach_grad: grad_req must be 'write', 'add' or 'null', got {grad_req!r}")
         self._grad = _new(get_backend(self._ctx).xp.zeros_like(self._data), self._ctx)
         self._grad_req = grad_req
-        self._node = (Leaf(self), 0)
+        self._node = None if grad_req == "null" else (Leaf(self), 0)
 
     def detach(self):
         """The same data, cut off from the recorded graph."""
@@ -301,7 +315,7 @@ class NDArray:
 
     def __bool__(self):
         if self.size == 0:
-            raise ValueError("The truth value of an empty NDArray is ambiguous.")
+            return False
         if self.size > 1:
             raise ValueError("The truth value of an NDArray with multiple elements is ambiguous.")
         return bool(self.asnumpy().reshape(-1)[0])
@@ -513,8 +527,7 @@ def array(source_array, ctx=None, dtype=None):
         dt = dtype_np(dtype) if dtype is not None else src.dtype
     elif isinstance(source_array, np.ndarray):
         src = source_array
-        dt = dtype_np(dtype) if dtype is not None else (
-            np.dtype(np.float32) if src.dtype == np.float64 else src.dtype)
+        dt = dtype_np(dtype) if dtype is not None else np.dtype(np.float32)
     else:
         if type(source_array).__module__.startswith("cupy"):
             src = source_array
@@ -523,13 +536,12 @@ def array(source_array, ctx=None, dtype=None):
             try:
                 src = np.array(source_array)
             except ValueError as e:
-                raise MXNetError(f"array: cannot convert source of type {type(source_array).__name__}: {e}") from None
+                raise TypeError(f"array: source_array must be array like, got a ragged or "
+                                f"invalid {type(source_array).__name__}: {e}") from None
             dt = dtype_np(dtype) if dtype is not None else np.dtype(np.float32)
     if src.dtype == object:
         raise MXNetError("array: source must be numeric (got an object array)")
     data = get_backend(ctx).asarray(src, dtype=dt)
-    if data.ndim == 0:
-        data = data.reshape(1)
     if data is src or (isinstance(src, np.ndarray) and np.shares_memory(data, src)):
         data = data.copy()
     return _new(data, ctx)

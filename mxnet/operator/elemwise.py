@@ -67,11 +67,13 @@ _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
 _UNARY = [
     # name, kernel, gradient(F, x, y, g)
-    ("negative", lambda xp, x: xp.negative(x), lambda F, x, y, g: -g),
+    ("negative", lambda xp, x: xp.negative(x.astype(np.int64) if x.dtype == np.bool_ else x),
+     lambda F, x, y, g: -g),
     ("abs", lambda xp, x: xp.abs(x), lambda F, x, y, g: g * F.sign(x)),
-    ("sign", lambda xp, x: xp.sign(x), None),
+    ("sign", lambda xp, x: xp.nan_to_num(xp.sign(x), nan=0.0) if x.dtype.kind == "f" else xp.sign(x),
+     None),
     ("round", lambda xp, x: _round_half_away(xp, x), None),
-    ("rint", lambda xp, x: xp.rint(x), None),
+    ("rint", lambda xp, x: _rint_half_down(xp, x), None),
     ("ceil", lambda xp, x: xp.ceil(x), None),
     ("floor", lambda xp, x: xp.floor(x), None),
     ("trunc", lambda xp, x: xp.trunc(x), None),
@@ -115,6 +117,14 @@ _UNARY = [
 
 def _sigmoid(xp, x):
     return 1.0 / (1.0 + xp.exp(-x))
+
+
+def _rint_half_down(xp, x):
+    """1.9.1's rint: ties go to the lower integer (-2.5 -> -3, 2.5 -> 2)."""
+    if x.dtype.kind not in "fc":
+        return x.copy()
+    f = xp.floor(x)
+    return xp.where(x - f <= 0.5, f, f + 1).astype(x.dtype, copy=False)
 
 
 def _round_half_away(xp, x):
@@ -313,11 +323,16 @@ _SCALAR_PARAMS = (Param("scalar", "float", 1.0), Param("is_int", "bool", True))
 
 
 def _register_scalar(name, kernel, rule, reverse=False):
+    # 1.9.1 computes scalar ops on boolean arrays in int64
     if reverse:
         def compute(rc, attrs, x, _k=kernel):
+            if x.dtype == np.bool_:
+                x = x.astype(np.int64)
             return _k(rc.xp, cast_scalar(attrs["scalar"], x.dtype), x)
     else:
         def compute(rc, attrs, x, _k=kernel):
+            if x.dtype == np.bool_:
+                x = x.astype(np.int64)
             return _k(rc.xp, x, cast_scalar(attrs["scalar"], x.dtype))
 
     def grad(F, attrs, ins, outs, og):

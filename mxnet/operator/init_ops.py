@@ -46,6 +46,9 @@ def arange_values(start, stop, step, repeat, dtype, xp=np):
     n = int(np.ceil((stop - start) / step))
     if n < 0:
         n = 0
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iub":  # 1.9.1 casts start and step to the integer dtype first
+        start, step = float(np.array(start).astype(dtype)), float(np.array(step).astype(dtype))
     vals = start + step * xp.arange(n, dtype=np.float64)
     if repeat > 1:
         vals = xp.repeat(vals, repeat)

@@ -1,7 +1,7 @@
 """Reductions: sum, mean, prod, max, min, nansum, nanprod, norm, argmax, argmin, argmax_channel.
 
-Output dtypes follow 1.9.1: sum/mean/prod keep the input dtype, arg* return float32
-indices. A reduction over every axis gives shape (1,) unless keepdims.
+Output dtypes follow 1.9.1: every reduction keeps the input dtype, including the
+indices returned by argmax/argmin. A reduction over every axis gives shape (1,) unless keepdims.
 """
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def _arg(fn, name):
             out = fn(x, axis=axis)
             if attrs["keepdims"]:
                 out = xp.expand_dims(out, axis)
-        return _finish(out, xp, np.float32)
+        return _finish(out, xp, x.dtype)
     return compute
 
 
@@ -156,7 +156,7 @@ for _name, _fn in (("argmax", np.argmax), ("argmin", np.argmin)):
 
 
 def _argmax_channel(rc, attrs, x):
-    return _finish(rc.xp.argmax(x, axis=-1), rc.xp, np.float32)
+    return _finish(rc.xp.argmax(x, axis=1 if x.ndim > 1 else 0), rc.xp, x.dtype)
 
 
 register("argmax_channel", _argmax_channel, gradient=lambda F, a, ins, outs, og: [F.zeros_like(ins[0])])

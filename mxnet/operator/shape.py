@@ -104,7 +104,7 @@ def _reshape_shape(attrs, ins, outs):
 
 
 def _reshape_grad(F, attrs, ins, outs, og):
-    return [F.reshape_like(og[0], ins[0])]
+    return [F.reshape(og[0], shape=ins[0].shape)]
 
 
 register("Reshape", _reshape, params=(
@@ -114,14 +114,30 @@ register("Reshape", _reshape, params=(
     aliases=("reshape",))
 
 
+def _reshape_like_shape(attrs, lshape, rshape):
+    def span(begin, end, n):
+        b = 0 if begin is None else (begin % n if n else 0)
+        e = n if end is None else (end % n if end < 0 else end)
+        return b, e
+    lb, le = span(attrs["lhs_begin"], attrs["lhs_end"], len(lshape))
+    rb, re_ = span(attrs["rhs_begin"], attrs["rhs_end"], len(rshape))
+    return tuple(lshape[:lb]) + tuple(rshape[rb:re_]) + tuple(lshape[le:])
+
+
 def _reshape_like(rc, attrs, x, like):
-    if x.size != like.size:
-        raise MXNetError(f"reshape_like: cannot reshape {x.shape} (size {x.size}) like "
-                         f"{like.shape} (size {like.size})")
-    return x.reshape(like.shape).copy()
+    target = _reshape_like_shape(attrs, x.shape, like.shape)
+    size = 1
+    for s in target:
+        size *= s
+    if x.size != size:
+        raise MXNetError(f"reshape_like: cannot reshape {x.shape} (size {x.size}) to {target} "
+                         f"taken from {like.shape}")
+    return x.reshape(target).copy()
 
 
 register("reshape_like", _reshape_like, inputs=("lhs", "rhs"),
+         params=(Param("lhs_begin", "int", None), Param("lhs_end", "int", None),
+                 Param("rhs_begin", "int", None), Param("rhs_end", "int", None)),
          gradient=lambda F, a, ins, outs, og: [F.reshape_like(og[0], ins[0]), F.zeros_like(ins[1])])
 
 

@@ -114,3 +114,40 @@ def test_int_division_truncates():
 def test_bad_param_raises():
     expect_error(nd.sum, nd.ones((2, 2)), axis=5, match="axis")
     expect_error(lambda: nd.sum(nd.ones((2, 2)), bogus=1), match="bogus")
+
+
+# piecewise-constant ops: the analytic gradient is zero, and so is the difference quotient
+# away from ties (inputs are drawn so no element sits on a boundary)
+_CMP = ["equal", "not_equal", "greater", "greater_equal", "lesser", "lesser_equal",
+        "logical_and", "logical_or", "logical_xor"]
+for _c in _CMP:
+    GRAD_CASES.append(GradCase(f"broadcast_{_c}", (lambda f: (lambda p, q: f(p, q)))(
+        getattr(nd, f"broadcast_{_c}")), [rand(2, 3), rand(1, 3, seed=9)], ops=(f"broadcast_{_c}",)))
+    GRAD_CASES.append(GradCase(f"_{_c}", (lambda f: (lambda p, q: f(p, q)))(getattr(nd.op, f"_{_c}")),
+                               [rand(2, 3), rand(2, 3, seed=9)], ops=(f"_{_c}",)))
+    GRAD_CASES.append(GradCase(f"_{_c}_scalar", (lambda f: (lambda p: f(p, scalar=0.25)))(
+        getattr(nd.op, f"_{_c}_scalar")), [rand(2, 3)], ops=(f"_{_c}_scalar",)))
+GRAD_CASES += [
+    GradCase("logical_not", lambda p: nd.logical_not(p), [rand(2, 3)], ops=("logical_not",)),
+    GradCase("argmax", lambda p: nd.argmax(p, axis=1), [rand(3, 4)], ops=("argmax",)),
+    GradCase("argmin", lambda p: nd.argmin(p, axis=0), [rand(3, 4)], ops=("argmin",)),
+    GradCase("argmax_channel", lambda p: nd.argmax_channel(p), [rand(3, 4)], ops=("argmax_channel",)),
+    GradCase("zeros_like", lambda p: nd.zeros_like(p) + p * 0, [rand(2, 2)], ops=("zeros_like",)),
+    GradCase("ones_like", lambda p: nd.ones_like(p) * p, [rand(2, 2)], ops=("ones_like",)),
+    GradCase("full_like", lambda p: nd.full_like(p, fill_value=3.0) * p, [rand(2, 2)], ops=("full_like",)),
+    GradCase("copyto_cpu1", lambda p: (p.copyto(mx.cpu(1)) * 2).copyto(mx.cpu(0)), [rand(2, 2)],
+             ops=("_copyto",)),
+    GradCase("reduce_to_shape_of", lambda p, q: nd.op._reduce_to_shape_of(p, q), [rand(3, 4), rand(1, 4)],
+             ops=("_reduce_to_shape_of",), wrt=[0]),
+]
+
+NON_DIFFERENTIABLE = ("BlockGrad",)
+
+
+def test_blockgrad_stops_gradient():
+    x = nd.array([1.0, 2.0])
+    x.attach_grad()
+    with mx.autograd.record():
+        y = (nd.BlockGrad(x * 2) + x).sum()
+    y.backward()
+    assert x.grad.asnumpy().tolist() == [1.0, 1.0]
