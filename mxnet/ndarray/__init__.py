@@ -42,8 +42,13 @@ def _ctx(ctx):
     return Context(ctx) if ctx is not None else current_context()
 
 
-def _shape(shape):
-    return (shape,) if isinstance(shape, int) else tuple(shape)
+def _shape(shape, fn="zeros"):
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if 0 in shape:  # 1.9.1's legacy shapes read 0 as "unknown", so creation fails
+        from ..base import MXNetError
+        raise MXNetError(f"{fn}: shape {shape} has a zero dimension, which MXNet 1.x reads as "
+                         "unknown; create empty arrays with mx.nd.array(np.zeros(shape))")
+    return shape
 
 
 def zeros(shape, ctx=None, dtype=None, **kwargs):
@@ -72,6 +77,9 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dty
     from ..backend import get_backend
     vals = arange_values(float(start), None if stop is None else float(stop), float(step),
                          int(repeat), dtype_np(dtype), get_backend(ctx).xp)
+    if vals.size == 0:
+        from ..base import MXNetError
+        raise MXNetError(f"arange: the range start={start}, stop={stop}, step={step} is empty")
     return _new(vals, ctx)
 
 

@@ -18,7 +18,10 @@ from .ndarray import NDArray, _check_not_in_graph, _new, _sync, invoke
 def _convert_key(key, xp):
     # 1.9.1 reads boolean masks as 0/1 integer indices, and float indices as integers
     if isinstance(key, NDArray):
-        return key._data.astype(np.int64) if key._data.dtype.kind in "fb" else key._data
+        if key._data.dtype == np.bool_:
+            raise ValueError("NDArray indexing: boolean NDArray indices are not supported; "
+                             "use integer indices")
+        return key._data.astype(np.int64) if key._data.dtype.kind == "f" else key._data
     if isinstance(key, (list, np.ndarray)):
         arr = xp.asarray(key)
         return arr.astype(np.int64) if arr.dtype.kind == "b" else arr
@@ -82,6 +85,11 @@ def getitem(arr: NDArray, key):
         return invoke(_INDEX, [arr], {"key": k})
     if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
         _sync(arr)
+    if isinstance(k, slice) and arr.ndim:
+        start, stop, step = k.indices(arr.shape[0])
+        if step == 1 and stop < start:
+            raise MXNetError(f"NDArray indexing: slice [{k.start}:{k.stop}] selects a negative "
+                             f"extent on axis 0 of size {arr.shape[0]}")
     if _is_first_axis_view(k) and arr.ndim > 1:
         try:
             view = arr._data[k]

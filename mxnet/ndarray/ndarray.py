@@ -472,7 +472,12 @@ class NDArray:
         reverse = bool(kwargs.pop("reverse", False))
         if kwargs:
             raise TypeError(f"reshape: unexpected keyword arguments {sorted(kwargs)}")
-        new_shape = infer_reshape("reshape", self.shape, shape, reverse)
+        try:
+            new_shape = infer_reshape("reshape", self.shape, shape, reverse)
+        except MXNetError as e:
+            if reverse:  # 1.9.1 reports reversed-shape failures from Python, as ValueError
+                raise ValueError(str(e)) from None
+            raise
         if _mode.recording:
             return _invoke_name("Reshape", [self], shape=shape, reverse=reverse)
         view = _new(self._data.reshape(new_shape), self._ctx)

@@ -273,6 +273,8 @@ def _register_binary(kind, kernel):
     def compute_bcast(rc, attrs, a, b, _k=kernel, _n=broadcast_name):
         if a.dtype != b.dtype:
             same_dtype(_n, a, b)
+        if a.dtype == np.bool_:
+            raise shape_err(_n, "boolean inputs are not supported by 1.9.1's binary operators", a, b)
         try:
             return _k(rc.xp, a, b)
         except ValueError:

@@ -184,7 +184,8 @@ def _broadcast_to_shape(opname, src, target):
                          f"dimensions as the input {tuple(src)}")
     out = []
     for s, t in zip(src, target):
-        t = s if t == 0 else t
+        if t == 0:
+            raise ValueError(f"{opname}: a 0 in the target shape {tuple(target)} is not allowed")
         if s != t and s != 1:
             raise MXNetError(f"{opname}: cannot broadcast input of shape {tuple(src)} to "
                              f"{tuple(target)}")
