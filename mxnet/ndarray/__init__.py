@@ -101,6 +101,21 @@ def concatenate(arrays, axis=0, always_copy=True):
     return globals()["concat"](*arrays, dim=axis)
 
 
+def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
+    """Split an array into pieces at the given indices, or into equal sections."""
+    size = ary.shape[axis]
+    if isinstance(indices_or_sections, int):
+        if size % indices_or_sections:
+            raise ValueError(f"split_v2: array split does not result in an equal division "
+                             f"({size} into {indices_or_sections})")
+        indices = [i * (size // indices_or_sections) for i in range(indices_or_sections)]
+    elif isinstance(indices_or_sections, (list, tuple)):
+        indices = [0] + list(indices_or_sections)
+    else:
+        raise ValueError("split_v2: indices_or_sections must be an int or a tuple of ints")
+    return _internal._split_v2(ary, indices=tuple(indices), axis=axis, squeeze_axis=squeeze_axis)
+
+
 def moveaxis(tensor, source, destination):
     """Move one axis of ``tensor`` to a new position."""
     axes = list(range(tensor.ndim))
@@ -130,7 +145,7 @@ def _make_fluent(fn):
 
 
 for _name in _FLUENT:
-    _fn = _public.get(_name)
+    _fn = _public.get(_name) or globals().get(_name)
     if _fn is not None and not hasattr(NDArray, _name):
         setattr(NDArray, _name, _make_fluent(_fn))
 

@@ -102,7 +102,7 @@ def make_function(op: OpDef, public_name: str):
                 attrs_kw[k] = v
         rest = args[i:]
         if len(rest) > len(param_order):
-            raise MXNetError(f"{public_name}: too many positional arguments ({len(args)})")
+            raise TypeError(f"{public_name}: too many positional arguments ({len(args)})")
         for pname, v in zip(param_order, rest):
             if pname in attrs_kw:
                 raise MXNetError(f"{public_name}: got multiple values for argument '{pname}'")
