@@ -77,32 +77,38 @@ def invoke(op, inputs, attrs, out=None, ctx=None):
     except Exception as e:  # a kernel failed on what the user passed
         raise MXNetError(f"{op.name}: {type(e).__name__}: {e} "
                          f"(inputs: {_describe(inputs) or 'none'})") from e
-    multi = type(res) is tuple or type(res) is list
-    datas = res if multi else (res,)
-    node = None
-    if _mode.recording:
-        # like 1.9.1, only calls that touch the graph (a variable or a recorded array) are taped
-        for a in inputs:
-            if a._node is not None:
-                node = TapeNode(op, attrs, list(inputs), list(datas), ctx)
-                break
+    if type(res) is not tuple and type(res) is not list:
+        # single output: the hot path
+        node = _record(op, attrs, inputs, (res,), ctx) if _mode.recording else None
+        if out is not None:
+            return _write_out(out, (res,), node)
+        return _new(res, ctx, None if node is None else (node, 0))
+    datas = res
+    node = _record(op, attrs, inputs, datas, ctx) if _mode.recording else None
     if out is not None:
-        outs = out if isinstance(out, (list, tuple)) else [out]
-        if _mode.recording:
-            _check_not_in_graph(outs)
-        for i, (o, d) in enumerate(zip(outs, datas)):
-            o._assign(d)
-            if node is not None:
-                o._node = (node, i)
-        return out
-    if node is not None:
-        outs = [_new(d, ctx, (node, i)) for i, d in enumerate(datas)]
-    else:
-        outs = [_new(d, ctx) for d in datas]
-    if multi:
-        nvis = op.num_visible_outputs(attrs)
-        return outs[0] if nvis == 1 else outs[:nvis]
-    return outs[0]
+        return _write_out(out, datas, node)
+    outs = [_new(d, ctx, None if node is None else (node, i)) for i, d in enumerate(datas)]
+    nvis = op.num_visible_outputs(attrs)
+    return outs[0] if nvis == 1 else outs[:nvis]
+
+
+def _record(op, attrs, inputs, datas, ctx):
+    """A tape node, when some input is part of the graph (as 1.9.1 decides what to tape)."""
+    for a in inputs:
+        if a._node is not None:
+            return TapeNode(op, attrs, list(inputs), list(datas), ctx)
+    return None
+
+
+def _write_out(out, datas, node):
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    if _mode.recording:
+        _check_not_in_graph(outs)
+    for i, (o, d) in enumerate(zip(outs, datas)):
+        o._assign(d)
+        if node is not None:
+            o._node = (node, i)
+    return out
 
 
 def _check_not_in_graph(arrays):

@@ -72,11 +72,11 @@ def _mean_kernel(xp, x, axes, keepdims):
     return xp.mean(x, axis=axes, keepdims=keepdims, dtype=np.float32 if x.dtype == np.float16 else None)
 
 
-_make_reduce("sum", lambda xp, x, a, k: xp.sum(x, axis=a, keepdims=k),
+_make_reduce("sum", lambda xp, x, a, k: x.sum(axis=a, keepdims=k),
              lambda F, at, x, y, g: F.broadcast_like(g, x), aliases=("sum_axis",))
 _make_reduce("mean", _mean_kernel,
              lambda F, at, x, y, g: F.broadcast_like(g, x) * (y.size / x.size))
-_make_reduce("prod", lambda xp, x, a, k: xp.prod(x, axis=a, keepdims=k),
+_make_reduce("prod", lambda xp, x, a, k: x.prod(axis=a, keepdims=k),
              lambda F, at, x, y, g: F.broadcast_like(g * y, x) / x)
 _make_reduce("nansum", lambda xp, x, a, k: xp.nansum(x, axis=a, keepdims=k),
              lambda F, at, x, y, g: F.broadcast_like(g, x) * (x == x))
