@@ -201,7 +201,12 @@ def _broadcast_to(rc, attrs, x):
     return rc.xp.broadcast_to(x, _broadcast_to_shape("broadcast_to", x.shape, attrs["shape"])).copy()
 
 
-register("broadcast_to", _broadcast_to, params=(Param("shape", "shape", ()),),
+def _no_zero_dims(opname, attrs):
+    if 0 in attrs["shape"]:
+        raise ValueError(f"{opname}: a 0 in the target shape {attrs['shape']} is not allowed")
+
+
+register("broadcast_to", _broadcast_to, params=(Param("shape", "shape", ()),), attr_check=_no_zero_dims,
          gradient=_bcast_grad,
          infer_shape=lambda a, i, o: (i, [None if i[0] is None else
                                          _broadcast_to_shape("broadcast_to", i[0], a["shape"])], []))
