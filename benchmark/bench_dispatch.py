@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 OPS = ["add", "mul_scalar", "exp", "sum", "dot", "chain3"]
 
@@ -99,7 +98,8 @@ def main():
                "numpy": run(sys.executable, "numpy", args.repeat, env)}
     ref_env = dict(os.environ, OMP_NUM_THREADS="1", MXNET_ENGINE_TYPE="ThreadedEnginePerDevice")
     ref_env.pop("PYTHONPATH", None)
-    results["mxnet-1.9.1"] = run(args.ref, "mxnet", args.repeat, ref_env, cwd="/") if os.path.exists(args.ref) else None
+    have_ref = os.path.exists(args.ref)
+    results["mxnet-1.9.1"] = run(args.ref, "mxnet", args.repeat, ref_env, cwd="/") if have_ref else None
     results["torch"] = run(sys.executable, "torch", args.repeat, env)
     rows = OPS + [o + "@record" for o in OPS]
     cols = [k for k, v in results.items() if v]

@@ -21,7 +21,7 @@ w = mx.nd.zeros((1, 1))
 b = mx.nd.zeros((1,))
 for p in (w, b):
     p.attach_grad()
-for step in range(200):
+for _step in range(200):
     with mx.autograd.record():
         pred = mx.nd.dot(data, w) + b
         loss = ((pred - label) ** 2).mean()

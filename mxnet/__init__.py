@@ -4,10 +4,10 @@
 """
 __version__ = "1.9.1"
 
-from . import base, context, engine  # noqa: E402
+from . import base, context, engine  # noqa: E402,F401
 from .base import MXNetError  # noqa: E402,F401
 from .context import Context, cpu, cpu_pinned, current_context, gpu  # noqa: E402,F401
-from . import ndarray  # noqa: E402
+from . import ndarray  # noqa: E402,F401
 from . import ndarray as nd  # noqa: E402,F401
 from . import autograd  # noqa: E402,F401
 from . import random  # noqa: E402,F401

@@ -81,7 +81,8 @@ _make_reduce("prod", lambda xp, x, a, k: x.prod(axis=a, keepdims=k),
 _make_reduce("nansum", lambda xp, x, a, k: xp.nansum(x, axis=a, keepdims=k),
              lambda F, at, x, y, g: F.broadcast_like(g, x) * (x == x))
 _make_reduce("nanprod", lambda xp, x, a, k: xp.nanprod(x, axis=a, keepdims=k),
-             lambda F, at, x, y, g: F.broadcast_like(g * y, x) / F.where(x == x, x, F.ones_like(x)) * (x == x))
+             lambda F, at, x, y, g: (F.broadcast_like(g * y, x)
+                                     / F.where(x == x, x, F.ones_like(x)) * (x == x)))
 
 
 def _minmax_grad(F, at, x, y, g):

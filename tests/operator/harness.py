@@ -7,7 +7,7 @@ table and fails when a differentiable registered operator has no case.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -29,7 +29,7 @@ def test_every_differentiable_op_has_a_gradient_case():
     covered, nondiff = _tables()
     missing = []
     seen = set()
-    for name, op in all_ops().items():
+    for _name, op in all_ops().items():
         if id(op) in seen:
             continue
         seen.add(id(op))
