@@ -9,6 +9,7 @@ import inspect
 import types
 
 from ..base import MXNetError
+from ..context import Context
 from ..operator.registry import REQUIRED, OpDef, all_ops
 from .ndarray import NDArray, invoke
 
@@ -60,6 +61,12 @@ def _docstring(op: OpDef, public_name):
     return "\n".join(lines)
 
 
+def _parse_ctx(text):
+    """'cpu(1)' -> Context('cpu', 1)."""
+    kind, _, rest = text.partition("(")
+    return Context(kind, int(rest.rstrip(")") or 0))
+
+
 def make_function(op: OpDef, public_name: str):
     """The ``mx.nd`` function for one operator."""
     param_order = [p for p in op.params if p != op.variadic]
@@ -67,7 +74,8 @@ def make_function(op: OpDef, public_name: str):
     n_static = len(static_inputs) if static_inputs is not None else 0
 
     def fn(*args, out=None, name=None, **kwargs):
-        if not kwargs and static_inputs is not None and len(args) == n_static:
+        if (not kwargs and static_inputs is not None and len(args) == n_static
+                and (n_static or out is None)):
             for a in args:
                 if type(a) is not NDArray and not isinstance(a, NDArray):
                     break
@@ -109,6 +117,9 @@ def make_function(op: OpDef, public_name: str):
             attrs_kw[pname] = v
         if op.variadic:
             attrs_kw[op.variadic] = len(nd_pos)
+        no_inputs = not nd_pos and not kw_inputs
+        if no_inputs and out is not None and "shape" in op.params and attrs_kw.get("shape") is None:
+            attrs_kw["shape"] = out.shape
         attrs = op.parse_attrs(attrs_kw)
         names = op.input_names(attrs)
         inputs = list(nd_pos)
@@ -124,7 +135,11 @@ def make_function(op: OpDef, public_name: str):
         if len(inputs) > len(names):
             raise MXNetError(f"{public_name}: expected {len(names)} input(s) {names}, "
                              f"got {len(inputs)}")
-        return invoke(op, inputs, attrs, out=out)
+        ctx = None
+        given = attrs_kw.get("ctx") if not inputs else None
+        if given:
+            ctx = _parse_ctx(given) if isinstance(given, str) else Context(given)
+        return invoke(op, inputs, attrs, out=out, ctx=ctx)
 
     fn.__name__ = public_name
     fn.__qualname__ = public_name
