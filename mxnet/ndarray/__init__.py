@@ -137,7 +137,11 @@ size_array split_v2 where""".split()
 
 
 def _make_fluent(fn):
+    reg_op = getattr(fn, "_op", None)
+
     def method(self, *args, **kwargs):
+        if reg_op is not None and not args and not kwargs:
+            return invoke(reg_op, [self], reg_op.parse_attrs({}))
         return fn(self, *args, **kwargs)
     method.__name__ = fn.__name__
     method.__doc__ = f"Fluent form of :func:`mxnet.ndarray.{fn.__name__}`."

@@ -141,6 +141,7 @@ def make_function(op: OpDef, public_name: str):
             ctx = _parse_ctx(given) if isinstance(given, str) else Context(given)
         return invoke(op, inputs, attrs, out=out, ctx=ctx)
 
+    fn._op = op
     fn.__name__ = public_name
     fn.__qualname__ = public_name
     fn.__module__ = "mxnet.ndarray"

@@ -167,7 +167,15 @@ def _dot_operands(xp, lhs, rhs, ta, tb, opname="dot"):
     return (a.T if ta else a), (b.T if tb else b), out
 
 
+_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 def _dot(rc, attrs, lhs, rhs):
+    # the common 2-D case goes straight to BLAS; everything else takes the general path
+    if (lhs.ndim == 2 and rhs.ndim == 2 and lhs.shape[1] == rhs.shape[0]
+            and not attrs["transpose_a"] and not attrs["transpose_b"]
+            and lhs.dtype == rhs.dtype and lhs.dtype in _BLAS_FLOATS):
+        return rc.xp.matmul(lhs, rhs)
     _check_float("dot", lhs, rhs, half_on_gpu=True)
     a, b, out = _dot_operands(rc.xp, lhs, rhs, attrs["transpose_a"], attrs["transpose_b"])
     return rc.xp.matmul(a, b).reshape(out)

@@ -17,7 +17,7 @@ _AXIS_PARAMS = (Param("axis", "shape", None), Param("keepdims", "bool", False),
 
 def _finish(out, xp, dtype):
     if out.ndim == 0:
-        out = xp.asarray(out).reshape(1)
+        out = out.reshape(1)
     return out if out.dtype == dtype else out.astype(dtype)
 
 
@@ -45,7 +45,10 @@ def _bcast_back(F, attrs, g, x):
 
 def _make_reduce(name, kernel, grad_rule, aliases=()):
     def compute(rc, attrs, x):
-        axes = norm_axes(name, attrs["axis"], x.ndim, attrs["exclude"])
+        if attrs["axis"] is None and not attrs["exclude"]:
+            axes = None  # whole-array reduction: NumPy's fastest path
+        else:
+            axes = norm_axes(name, attrs["axis"], x.ndim, attrs["exclude"])
         out = kernel(rc.xp, x, axes, attrs["keepdims"])
         return _finish(out, rc.xp, x.dtype)
 
@@ -60,6 +63,8 @@ def _make_reduce(name, kernel, grad_rule, aliases=()):
 
 
 def _count(x, axes):
+    if axes is None:
+        return x.size
     n = 1
     for a in axes:
         n *= x.shape[a]
