@@ -26,7 +26,7 @@ def _signature(op: OpDef):
     if op.variadic:
         params.append(P("data", P.VAR_POSITIONAL))
     elif not callable(op._inputs):
-        for name in op._inputs:
+        for name in list(op._inputs) + ([] if callable(op._aux) else list(op._aux)):
             params.append(P(name, P.POSITIONAL_OR_KEYWORD, default=None))
     else:
         params.append(P("data", P.POSITIONAL_OR_KEYWORD, default=None))
@@ -70,7 +70,9 @@ def _parse_ctx(text):
 def make_function(op: OpDef, public_name: str):
     """The ``mx.nd`` function for one operator."""
     param_order = [p for p in op.params if p != op.variadic]
-    static_inputs = None if (op.variadic or callable(op._inputs)) else list(op._inputs)
+    # auxiliary states (BatchNorm's moving statistics) are passed after the inputs
+    static_inputs = None if (op.variadic or callable(op._inputs) or callable(op._aux)) else (
+        list(op._inputs) + list(op._aux))
     n_static = len(static_inputs) if static_inputs is not None else 0
 
     def fn(*args, out=None, name=None, **kwargs):
@@ -121,7 +123,7 @@ def make_function(op: OpDef, public_name: str):
         if no_inputs and out is not None and "shape" in op.params and attrs_kw.get("shape") is None:
             attrs_kw["shape"] = out.shape
         attrs = op.parse_attrs(attrs_kw)
-        names = op.input_names(attrs)
+        names = op.input_names(attrs) + op.aux_names(attrs)
         inputs = list(nd_pos)
         if kw_inputs or len(inputs) < len(names):
             inputs += [None] * (len(names) - len(inputs))
