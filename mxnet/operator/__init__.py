@@ -6,7 +6,10 @@ operator API (CustomOp, CustomOpProp, register) once it lands.
 from . import _common, elemwise, init_ops, reduce, shape  # noqa: F401  (registration side effects)
 from .registry import OpDef, Param, all_ops, get_op, register  # noqa: F401
 
-for _mod in ("indexing_ops", "sort", "linalg", "random_ops", "shape_ops", "special", "nn"):
+_FAMILIES = ("indexing_ops", "sort", "linalg", "random_ops", "shape_ops", "special",
+             "nn_dense", "nn_conv", "nn_pool", "nn_activation", "nn_output", "nn_norm", "nn_misc",
+             "nn_rnn", "nn_spatial", "nn_loss", "contrib", "custom")
+for _mod in _FAMILIES:
     try:
         __import__(f"{__name__}.{_mod}")
     except ModuleNotFoundError as _e:  # families still being written are optional
