@@ -84,11 +84,11 @@ def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=
     with np.errstate(all="ignore"):
         err = np.abs(af - bf) / (atol + rtol * np.abs(bf))
     err = np.where(np.isnan(err), np.inf, err)
-    idx = np.unravel_index(np.argmax(err), err.shape) if err.ndim else ()
+    idx = tuple(int(i) for i in np.unravel_index(np.argmax(err), err.shape)) if err.ndim else ()
     raise AssertionError(
         f"Items are not equal: error {float(err[idx]) if err.ndim else float(err):.6g} exceeds "
         f"tolerance rtol={rtol:.3g}, atol={atol:.3g}. Location of maximum error: {idx}, "
-        f"{names[0]}={af[idx]!r}, {names[1]}={bf[idx]!r}\n"
+        f"{names[0]}={float(af[idx])!r}, {names[1]}={float(bf[idx])!r}\n"
         f" {names[0]}: {a!r}\n {names[1]}: {b!r}")
 
 
