@@ -1,0 +1,1 @@
+"""Graph passes over Symbols (shape/type inference, memory planning) and the Executor."""
