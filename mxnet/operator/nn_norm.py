@@ -1,0 +1,715 @@
+"""Normalisation operators: BatchNorm, _contrib_SyncBatchNorm, LayerNorm, GroupNorm,
+InstanceNorm, L2Normalization and LRN.
+
+Behaviour follows 1.9.1's CPU kernels, including its less obvious choices:
+
+- BatchNorm and SyncBatchNorm update ``moving_mean``/``moving_var`` in the *backward*
+  pass, not the forward one (a training-mode forward alone leaves them untouched), and
+  store the biased batch variance. The update runs whenever the backward pass runs in
+  training mode without ``use_global_stats``, with the statistics saved by the forward
+  pass (after an inference-mode forward those are the moving statistics themselves).
+- ``fix_gamma=True`` (the default) writes 1 into ``gamma`` in place, and gamma's
+  gradient is zero.
+- BatchNorm's second and third outputs are the mean and the *inverse* standard deviation
+  ``1/sqrt(var + eps)``; SyncBatchNorm's are the mean and the biased variance. LayerNorm
+  and GroupNorm give the mean and the standard deviation ``sqrt(var + eps)``.
+- GroupNorm's gamma and beta hold one value per group, shape ``(num_groups,)``.
+- LRN sums squares over the ``2 * ((nsize - 1) // 2) + 1`` channels centred on each
+  channel but divides alpha by ``nsize``.
+
+Half-precision inputs are computed in float32 (BatchNorm's gamma, beta and moving
+statistics are float32 then, as in 1.9.1). InstanceNorm and LRN also accept float16
+and float64, where 1.9.1 computes only float32.
+
+Backward passes are dedicated ``_backward_*`` operators: composing them from
+elementwise operators would make several extra passes over the activations.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import MXNetError
+from .registry import Param, register
+
+# ---------------------------------------------------------------------------------------------
+# shared helpers
+
+
+def _f32(v):
+    """A value as 1.9.1 sees a ``float`` (not ``double``) parameter."""
+    return float(np.float32(v))
+
+
+def _prod(shape):
+    n = 1
+    for s in shape:
+        n *= int(s)
+    return n
+
+
+def _acc(dtype):
+    """The dtype statistics are computed in: float32 for half precision."""
+    return np.dtype(np.float32) if dtype.itemsize < 4 else dtype
+
+
+def _desc(*arrays):
+    return ", ".join(f"{tuple(a.shape)} {a.dtype}" for a in arrays)
+
+
+def _check_float(opname, x):
+    if x.dtype.kind != "f" and x.dtype.name != "bfloat16":
+        raise MXNetError(f"{opname}: data must be a floating point array, got {x.dtype} "
+                         f"of shape {tuple(x.shape)}")
+
+
+def _check_param(opname, name, arr, shape, dtype, data):
+    if tuple(arr.shape) != tuple(shape):
+        raise MXNetError(f"{opname}: {name} must have shape {tuple(shape)} for data of shape "
+                         f"{tuple(data.shape)}, got {tuple(arr.shape)}")
+    if arr.dtype != dtype:
+        raise MXNetError(f"{opname}: {name} must have dtype {dtype} for data of dtype "
+                         f"{data.dtype}, got {arr.dtype}")
+
+
+def _axis(opname, axis, ndim):
+    if not -ndim <= axis < ndim:
+        raise MXNetError(f"{opname}: axis {axis} is out of range for data of rank {ndim}; "
+                         f"expected an axis in [{-ndim}, {ndim - 1}]")
+    return axis % ndim
+
+
+def _split3(shape, axis):
+    """(elements before axis, size of axis, elements after axis)."""
+    return _prod(shape[:axis]), int(shape[axis]), _prod(shape[axis + 1:])
+
+
+def _as(x, dtype):
+    return x if x.dtype == dtype else x.astype(dtype)
+
+
+def _chan_sum(xp, a):
+    """Per-channel sum of a (P, C, Q) array."""
+    return xp.einsum("pcq->c", a)
+
+
+def _chan_dot(xp, a, b):
+    """Per-channel sum of a * b for (P, C, Q) arrays, without a temporary."""
+    return xp.einsum("pcq,pcq->c", a, b)
+
+
+# ---------------------------------------------------------------------------------------------
+# BatchNorm and SyncBatchNorm
+
+
+def _bn_checks(opname, x, gamma, beta, mm, mv, axis):
+    _check_float(opname, x)
+    if x.ndim == 0:
+        raise MXNetError(f"{opname}: data must have at least one dimension")
+    axis = _axis(opname, axis, x.ndim)
+    c = x.shape[axis]
+    pdt = _acc(x.dtype)
+    for name, arr in (("gamma", gamma), ("beta", beta), ("moving_mean", mm), ("moving_var", mv)):
+        _check_param(opname, name, arr, (c,), pdt, x)
+    return axis
+
+
+def _make_bn_forward(opname, saved_is_var, axis_of):
+    """The forward kernel; ``saved_is_var`` picks SyncBatchNorm's (mean, var) outputs."""
+
+    def compute(rc, attrs, x, gamma, beta, mm, mv):
+        xp = rc.xp
+        axis = _bn_checks(opname, x, gamma, beta, mm, mv, axis_of(attrs))
+        if attrs["fix_gamma"]:
+            gamma[...] = 1  # 1.9.1 overwrites gamma in place
+        acc = _acc(x.dtype)
+        x3 = _as(x.reshape(_split3(x.shape, axis)), acc)
+        eps = attrs["eps"]
+        if rc.is_train and not attrs["use_global_stats"]:
+            n = x3.shape[0] * x3.shape[2]
+            mean = _chan_sum(xp, x3) / n
+            out = x3 - mean[:, None]
+            var = _chan_dot(xp, out, out) / n
+            invstd = 1.0 / xp.sqrt(var + eps)
+            scale = invstd if attrs["fix_gamma"] else gamma * invstd
+            out *= scale[:, None]
+            out += beta[:, None]
+            saved = (mean, var if saved_is_var else invstd)
+        else:
+            invstd = 1.0 / xp.sqrt(mv + eps)
+            scale = invstd if attrs["fix_gamma"] else gamma * invstd
+            out = x3 * scale[:, None]
+            out += (beta - mm * scale)[:, None]
+            saved = (mm.copy(), mv.copy() if saved_is_var else invstd)
+        out = _as(out, x.dtype).reshape(x.shape)
+        return out, _as(saved[0], acc), _as(saved[1], acc)
+
+    compute.__name__ = f"{opname}_forward"
+    return compute
+
+
+def _make_bn_backward(opname, saved_is_var, axis_of):
+    """Gradients of data, gamma and beta; updates the moving statistics in training mode."""
+
+    def compute(rc, attrs, og, x, gamma, mean, saved, mm, mv):
+        xp = rc.xp
+        axis = _axis(opname, axis_of(attrs), x.ndim)
+        acc = _acc(x.dtype)
+        shp = _split3(x.shape, axis)
+        x3 = _as(x.reshape(shp), acc)
+        g3 = _as(og.reshape(shp), acc)
+        eps = attrs["eps"]
+        invstd = 1.0 / xp.sqrt(saved + eps) if saved_is_var else saved
+        w = xp.ones_like(invstd) if attrs["fix_gamma"] else gamma
+        sum_g = _chan_sum(xp, g3)
+        xc = x3 - mean[:, None]
+        dot = _chan_dot(xp, g3, xc)  # sum of g * (x - mean) per channel
+        a = w * invstd
+        if rc.is_train and not attrs["use_global_stats"]:
+            m = np.float32(attrs["momentum"])
+            var = saved if saved_is_var else 1.0 / (invstd * invstd) - eps
+            mm *= m
+            mm += (np.float32(1) - m) * mean
+            mv *= m
+            mv += (np.float32(1) - m) * var
+            n = x3.shape[0] * x3.shape[2]
+            k = dot * invstd * invstd / n
+            dx = g3 * a[:, None]
+            xc *= (-a * k)[:, None]
+            dx += xc
+            dx -= (a * sum_g / n)[:, None]
+        else:
+            dx = g3 * a[:, None]
+        dgamma = xp.zeros_like(invstd) if attrs["fix_gamma"] else dot * invstd
+        return _as(dx, x.dtype).reshape(x.shape), _as(dgamma, gamma.dtype), _as(sum_g, gamma.dtype)
+
+    compute.__name__ = f"{opname}_backward"
+    return compute
+
+
+def _bn_shape(axis_of):
+    def infer(attrs, in_shapes, out_shapes):
+        d = in_shapes[0] if in_shapes[0] is not None else (out_shapes[0] if out_shapes else None)
+        if d is None:
+            c = next((s for s in list(in_shapes[1:3]) + list(out_shapes[1:3]) if s is not None),
+                     None)
+            p = None if c is None else tuple(c)
+            return [None, p, p], [None, p, p], [p, p]
+        d = tuple(d)
+        axis = _axis("BatchNorm", axis_of(attrs), len(d))
+        p = (d[axis],)
+        for name, s in zip(("gamma", "beta"), in_shapes[1:3]):
+            if s is not None and tuple(s) != p:
+                raise MXNetError(f"BatchNorm: {name} has shape {tuple(s)} but data of shape {d} "
+                                 f"needs {p}")
+        return [d, p, p], [d, p, p], [p, p]
+    return infer
+
+
+def _bn_type(attrs, in_types, out_types):
+    t = in_types[0] if in_types[0] is not None else (out_types[0] if out_types else None)
+    if t is None:
+        return in_types, out_types, [None, None]
+    p = _acc(np.dtype(t))
+    return [t, p, p], [t, p, p], [p, p]
+
+
+def _bn_outputs(attrs):
+    return 3 if attrs["output_mean_var"] else 1
+
+
+def _make_bn_gradient(backward_name):
+    def gradient(F, attrs, ins, outs, og):
+        x, gamma, _beta, mm, mv = ins
+        res = getattr(F, backward_name)(og[0], x, gamma, outs[1], outs[2], mm, mv, **attrs)
+        return list(res)
+    return gradient
+
+
+def _bn_backward_shape(attrs, in_shapes, out_shapes):
+    return in_shapes, [in_shapes[1], in_shapes[2], in_shapes[2]], []
+
+
+def _bn_backward_type(attrs, in_types, out_types):
+    return in_types, [in_types[1], in_types[2], in_types[2]], []
+
+
+_BN_INPUTS = ("data", "gamma", "beta")
+_BN_AUX = ("moving_mean", "moving_var")
+_BN_BACKWARD_INPUTS = ("ograd", "data", "gamma", "mean", "var", "moving_mean", "moving_var")
+
+_BN_PARAMS = (
+    Param("eps", "float", 1e-3, doc="Added to the variance before the square root."),
+    Param("momentum", "float", 0.9, doc="Weight of the old value in the moving averages."),
+    Param("fix_gamma", "bool", True, doc="Use gamma = 1 (written into gamma) and give it no "
+                                         "gradient."),
+    Param("use_global_stats", "bool", False, doc="Normalise with the moving statistics even "
+                                                 "in training mode."),
+    Param("output_mean_var", "bool", False, doc="Also return the mean and 1/sqrt(var + eps)."),
+    Param("axis", "int", 1, doc="The channel axis."),
+    Param("cudnn_off", "bool", False, doc="Accepted for compatibility."),
+    Param("min_calib_range", "float", None, doc="Quantisation calibration (unused)."),
+    Param("max_calib_range", "float", None, doc="Quantisation calibration (unused)."),
+)
+
+_bn_axis = lambda attrs: attrs["axis"]  # noqa: E731
+
+register("BatchNorm", _make_bn_forward("BatchNorm", False, _bn_axis), params=_BN_PARAMS,
+         inputs=_BN_INPUTS, aux=_BN_AUX, num_outputs=3, num_visible_outputs=_bn_outputs,
+         output_names=lambda a: ["output", "mean", "var"][:_bn_outputs(a)],
+         infer_shape=_bn_shape(_bn_axis), infer_type=_bn_type,
+         gradient=_make_bn_gradient("_backward_BatchNorm"),
+         doc="Batch normalisation over every axis but ``axis``, with learnable gamma and beta "
+             "and moving statistics (auxiliary states) for inference.")
+
+register("_backward_BatchNorm", _make_bn_backward("BatchNorm", False, _bn_axis),
+         params=_BN_PARAMS, inputs=_BN_BACKWARD_INPUTS, num_outputs=3, nd_hidden=True,
+         infer_shape=_bn_backward_shape, infer_type=_bn_backward_type)
+
+_SYNC_PARAMS = (
+    Param("eps", "float", 1e-3, doc="Added to the variance before the square root."),
+    Param("momentum", "float", 0.9, doc="Weight of the old value in the moving averages."),
+    Param("fix_gamma", "bool", True, doc="Use gamma = 1 and give it no gradient."),
+    Param("use_global_stats", "bool", False, doc="Normalise with the moving statistics."),
+    Param("output_mean_var", "bool", False, doc="Also return the mean and the variance."),
+    Param("ndev", "int", 1, doc="Number of devices synchronised (one here)."),
+    Param("key", "str", doc="Name shared by the synchronised copies."),
+)
+
+
+def _sync_forward(rc, attrs, x, gamma, beta, mm, mv):
+    attrs = dict(attrs, eps=_f32(attrs["eps"]))
+    return _sync_forward_kernel(rc, attrs, x, gamma, beta, mm, mv)
+
+
+def _sync_backward(rc, attrs, og, x, gamma, mean, var, mm, mv):
+    attrs = dict(attrs, eps=_f32(attrs["eps"]))
+    return _sync_backward_kernel(rc, attrs, og, x, gamma, mean, var, mm, mv)
+
+
+_sync_axis = lambda attrs: 1  # noqa: E731
+_sync_forward_kernel = _make_bn_forward("SyncBatchNorm", True, _sync_axis)
+_sync_backward_kernel = _make_bn_backward("SyncBatchNorm", True, _sync_axis)
+
+register("_contrib_SyncBatchNorm", _sync_forward, params=_SYNC_PARAMS, inputs=_BN_INPUTS,
+         aux=_BN_AUX, num_outputs=3, num_visible_outputs=_bn_outputs,
+         output_names=lambda a: ["output", "mean", "var"][:_bn_outputs(a)],
+         infer_shape=_bn_shape(_sync_axis), infer_type=_bn_type,
+         gradient=_make_bn_gradient("_backward__contrib_SyncBatchNorm"),
+         doc="Batch normalisation whose statistics would be reduced across ``ndev`` devices; "
+             "on one device it is BatchNorm over axis 1.")
+
+register("_backward__contrib_SyncBatchNorm", _sync_backward, params=_SYNC_PARAMS,
+         inputs=_BN_BACKWARD_INPUTS, num_outputs=3, nd_hidden=True,
+         infer_shape=_bn_backward_shape, infer_type=_bn_backward_type)
+
+
+# ---------------------------------------------------------------------------------------------
+# Normalisation over one axis of a (P, R, Q) view: LayerNorm, GroupNorm, InstanceNorm
+
+
+def _moments(xp, x3, eps):
+    """(x - mean) / std over axis 1 (a new array), mean and 1/std shaped (P, 1, Q)."""
+    r = x3.shape[1]
+    mean = xp.einsum("prq->pq", x3)[:, None, :] / r
+    xhat = x3 - mean
+    var = xp.einsum("prq,prq->pq", xhat, xhat)[:, None, :] / r
+    rstd = 1.0 / xp.sqrt(var + eps)
+    xhat *= rstd
+    return xhat, mean, var, rstd
+
+
+def _normalized_backward(xp, dxhat, xhat, rstd):
+    """Data gradient from d(loss)/d(xhat); reductions over axis 1. Reuses both buffers."""
+    r = xhat.shape[1]
+    m1 = xp.einsum("prq->pq", dxhat)[:, None, :] / r
+    m2 = xp.einsum("prq,prq->pq", dxhat, xhat)[:, None, :] / r
+    dxhat -= m1
+    xhat *= m2
+    dxhat -= xhat
+    dxhat *= rstd
+    return dxhat
+
+
+def _check_affine(opname, x, gamma, beta, n):
+    for name, arr in (("gamma", gamma), ("beta", beta)):
+        _check_param(opname, name, arr, (n,), x.dtype, x)
+
+
+# -- LayerNorm ---------------------------------------------------------------------------------
+
+def _layer_norm(rc, attrs, x, gamma, beta):
+    xp = rc.xp
+    _check_float("LayerNorm", x)
+    axis = _axis("LayerNorm", attrs["axis"], x.ndim)
+    p, c, q = _split3(x.shape, axis)
+    _check_affine("LayerNorm", x, gamma, beta, c)
+    acc = _acc(x.dtype)
+    xhat, mean, var, rstd = _moments(xp, _as(x.reshape(p, c, q), acc), _f32(attrs["eps"]))
+    xhat *= _as(gamma, acc)[:, None]
+    xhat += _as(beta, acc)[:, None]
+    kept = tuple(1 if i == axis else s for i, s in enumerate(x.shape))
+    std = xp.sqrt(var + _f32(attrs["eps"]))
+    return (_as(xhat, x.dtype).reshape(x.shape), _as(mean, x.dtype).reshape(kept),
+            _as(std, x.dtype).reshape(kept))
+
+
+def _backward_layer_norm(rc, attrs, og, x, gamma, mean, std):
+    xp = rc.xp
+    axis = _axis("LayerNorm", attrs["axis"], x.ndim)
+    p, c, q = _split3(x.shape, axis)
+    acc = _acc(x.dtype)
+    x3 = _as(x.reshape(p, c, q), acc)
+    g3 = _as(og.reshape(p, c, q), acc)
+    rstd = 1.0 / _as(std.reshape(p, 1, q), acc)
+    xhat = x3 - _as(mean.reshape(p, 1, q), acc)
+    xhat *= rstd
+    dgamma = _chan_dot(xp, g3, xhat)
+    dbeta = _chan_sum(xp, g3)
+    dx = _normalized_backward(xp, g3 * _as(gamma, acc)[:, None], xhat, rstd)
+    return _as(dx, x.dtype).reshape(x.shape), _as(dgamma, gamma.dtype), _as(dbeta, gamma.dtype)
+
+
+def _ln_shape(attrs, in_shapes, out_shapes):
+    d = in_shapes[0] if in_shapes[0] is not None else (out_shapes[0] if out_shapes else None)
+    if d is None:
+        return in_shapes, out_shapes, []
+    d = tuple(d)
+    axis = _axis("LayerNorm", attrs["axis"], len(d))
+    p = (d[axis],)
+    for name, s in zip(("gamma", "beta"), in_shapes[1:3]):
+        if s is not None and tuple(s) != p:
+            raise MXNetError(f"LayerNorm: {name} has shape {tuple(s)} but data of shape {d} "
+                             f"needs {p}")
+    kept = tuple(1 if i == axis else s for i, s in enumerate(d))
+    return [d, p, p], [d, kept, kept], []
+
+
+def _same_types(attrs, in_types, out_types):
+    t = next((t for t in list(in_types) + list(out_types) if t is not None), None)
+    return [t] * len(in_types), [t] * len(out_types), []
+
+
+def _mean_std_outputs(attrs):
+    return 3 if attrs["output_mean_var"] else 1
+
+
+def _affine_gradient(backward_name, param_names):
+    def gradient(F, attrs, ins, outs, og):
+        kw = {k: attrs[k] for k in param_names}
+        return list(getattr(F, backward_name)(og[0], ins[0], ins[1], outs[1], outs[2], **kw))
+    return gradient
+
+
+def _backward_affine_shape(attrs, in_shapes, out_shapes):
+    return in_shapes, [in_shapes[1], in_shapes[2], in_shapes[2]], []
+
+
+def _backward_affine_type(attrs, in_types, out_types):
+    return in_types, [in_types[1], in_types[2], in_types[2]], []
+
+
+_LN_PARAMS = (Param("axis", "int", -1, doc="The axis normalised over."),
+              Param("eps", "float", 1e-5, doc="Added to the variance before the square root."),
+              Param("output_mean_var", "bool", False, doc="Also return the mean and std."))
+
+register("LayerNorm", _layer_norm, params=_LN_PARAMS, inputs=("data", "gamma", "beta"),
+         num_outputs=3, num_visible_outputs=_mean_std_outputs,
+         output_names=lambda a: ["output", "mean", "std"][:_mean_std_outputs(a)],
+         infer_shape=_ln_shape, infer_type=_same_types,
+         gradient=_affine_gradient("_backward_LayerNorm", ("axis", "eps", "output_mean_var")),
+         doc="Normalise along ``axis`` to zero mean and unit variance, then scale by gamma and "
+             "shift by beta (both of length ``data.shape[axis]``).")
+
+register("_backward_LayerNorm", _backward_layer_norm, params=_LN_PARAMS,
+         inputs=("ograd", "data", "gamma", "mean", "std"), num_outputs=3, nd_hidden=True,
+         infer_shape=_backward_affine_shape, infer_type=_backward_affine_type)
+
+
+# -- GroupNorm and InstanceNorm ----------------------------------------------------------------
+
+def _group_view(opname, x, groups):
+    if x.ndim < 3:
+        raise MXNetError(f"{opname}: data must have at least 3 dimensions (N, C, ...), got "
+                         f"shape {tuple(x.shape)}")
+    n, c = x.shape[0], x.shape[1]
+    if groups <= 0 or c % groups:
+        raise MXNetError(f"{opname}: the {c} channels of data {tuple(x.shape)} cannot be split "
+                         f"into {groups} groups")
+    return n, c, _prod(x.shape[2:])
+
+
+def _group_norm(rc, attrs, x, gamma, beta):
+    xp = rc.xp
+    _check_float("GroupNorm", x)
+    g = attrs["num_groups"]
+    n, c, m = _group_view("GroupNorm", x, g)
+    _check_affine("GroupNorm", x, gamma, beta, g)
+    acc = _acc(x.dtype)
+    eps = _f32(attrs["eps"])
+    xhat, mean, var, _ = _moments(xp, _as(x.reshape(n * g, (c // g) * m, 1), acc), eps)
+    out = xhat.reshape(n, g, -1)
+    out *= _as(gamma, acc)[:, None]
+    out += _as(beta, acc)[:, None]
+    std = xp.sqrt(var + eps)
+    return (_as(out, x.dtype).reshape(x.shape), _as(mean, x.dtype).reshape(n, g),
+            _as(std, x.dtype).reshape(n, g))
+
+
+def _backward_group_norm(rc, attrs, og, x, gamma, mean, std):
+    xp = rc.xp
+    g = attrs["num_groups"]
+    n, c, m = _group_view("GroupNorm", x, g)
+    acc = _acc(x.dtype)
+    k = (c // g) * m
+    rstd = 1.0 / _as(std.reshape(n * g, 1, 1), acc)
+    xhat = _as(x.reshape(n * g, k, 1), acc) - _as(mean.reshape(n * g, 1, 1), acc)
+    xhat *= rstd
+    g3 = _as(og.reshape(n, g, k), acc)
+    xh3 = xhat.reshape(n, g, k)
+    dgamma = xp.einsum("ngk,ngk->g", g3, xh3)
+    dbeta = xp.einsum("ngk->g", g3)
+    dxhat = (g3 * _as(gamma, acc)[:, None]).reshape(n * g, k, 1)
+    dx = _normalized_backward(xp, dxhat, xhat, rstd)
+    return _as(dx, x.dtype).reshape(x.shape), _as(dgamma, gamma.dtype), _as(dbeta, gamma.dtype)
+
+
+def _gn_shape(attrs, in_shapes, out_shapes):
+    d = in_shapes[0] if in_shapes[0] is not None else (out_shapes[0] if out_shapes else None)
+    g = attrs["num_groups"]
+    p = (g,)
+    if d is None:
+        return [None, p, p], out_shapes, []
+    d = tuple(d)
+    if len(d) < 3:
+        raise MXNetError(f"GroupNorm: data must have at least 3 dimensions, got shape {d}")
+    return [d, p, p], [d, (d[0], g), (d[0], g)], []
+
+
+_GN_PARAMS = (Param("num_groups", "int", 1, doc="Number of channel groups."),
+              Param("eps", "float", 1e-5, doc="Added to the variance before the square root."),
+              Param("output_mean_var", "bool", False, doc="Also return the mean and std."))
+
+register("GroupNorm", _group_norm, params=_GN_PARAMS, inputs=("data", "gamma", "beta"),
+         num_outputs=3, num_visible_outputs=_mean_std_outputs,
+         output_names=lambda a: ["output", "mean", "std"][:_mean_std_outputs(a)],
+         infer_shape=_gn_shape, infer_type=_same_types,
+         gradient=_affine_gradient("_backward_GroupNorm", ("num_groups", "eps",
+                                                            "output_mean_var")),
+         doc="Split the channels (axis 1) into ``num_groups`` groups and normalise each group of "
+             "each sample; gamma and beta hold one value per group.")
+
+register("_backward_GroupNorm", _backward_group_norm, params=_GN_PARAMS,
+         inputs=("ograd", "data", "gamma", "mean", "std"), num_outputs=3, nd_hidden=True,
+         infer_shape=_backward_affine_shape, infer_type=_backward_affine_type)
+
+
+def _instance_norm(rc, attrs, x, gamma, beta):
+    xp = rc.xp
+    _check_float("InstanceNorm", x)
+    if x.ndim < 3:
+        raise MXNetError(f"InstanceNorm: data must have at least 3 dimensions (N, C, ...), got "
+                         f"shape {tuple(x.shape)}")
+    n, c, m = x.shape[0], x.shape[1], _prod(x.shape[2:])
+    _check_affine("InstanceNorm", x, gamma, beta, c)
+    acc = _acc(x.dtype)
+    xhat, mean, var, _ = _moments(xp, _as(x.reshape(n * c, m, 1), acc), _f32(attrs["eps"]))
+    out = xhat.reshape(n, c, m)
+    out *= _as(gamma, acc)[:, None]
+    out += _as(beta, acc)[:, None]
+    return (_as(out, x.dtype).reshape(x.shape), _as(mean, x.dtype).reshape(n, c),
+            _as(var, x.dtype).reshape(n, c))
+
+
+def _backward_instance_norm(rc, attrs, og, x, gamma, mean, var):
+    xp = rc.xp
+    n, c, m = x.shape[0], x.shape[1], _prod(x.shape[2:])
+    acc = _acc(x.dtype)
+    rstd = 1.0 / xp.sqrt(_as(var.reshape(n * c, 1, 1), acc) + _f32(attrs["eps"]))
+    xhat = _as(x.reshape(n * c, m, 1), acc) - _as(mean.reshape(n * c, 1, 1), acc)
+    xhat *= rstd
+    g3 = _as(og.reshape(n, c, m), acc)
+    dgamma = _chan_dot(xp, g3, xhat.reshape(n, c, m))
+    dbeta = _chan_sum(xp, g3)
+    dxhat = (g3 * _as(gamma, acc)[:, None]).reshape(n * c, m, 1)
+    dx = _normalized_backward(xp, dxhat, xhat, rstd)
+    return _as(dx, x.dtype).reshape(x.shape), _as(dgamma, gamma.dtype), _as(dbeta, gamma.dtype)
+
+
+def _in_shape(attrs, in_shapes, out_shapes):
+    d = in_shapes[0] if in_shapes[0] is not None else (out_shapes[0] if out_shapes else None)
+    if d is None:
+        return in_shapes, out_shapes, []
+    d = tuple(d)
+    if len(d) < 3:
+        raise MXNetError(f"InstanceNorm: data must have at least 3 dimensions, got shape {d}")
+    p = (d[1],)
+    return [d, p, p], [d, d[:2], d[:2]], []
+
+
+_IN_PARAMS = (Param("eps", "float", 1e-3, doc="Added to the variance before the square root."),)
+
+register("InstanceNorm", _instance_norm, params=_IN_PARAMS, inputs=("data", "gamma", "beta"),
+         num_outputs=3, num_visible_outputs=1, output_names=("output",),
+         infer_shape=_in_shape, infer_type=_same_types,
+         gradient=_affine_gradient("_backward_InstanceNorm", ("eps",)),
+         doc="Normalise each channel of each sample over its spatial axes, then scale by gamma "
+             "and shift by beta (one value per channel).")
+
+register("_backward_InstanceNorm", _backward_instance_norm, params=_IN_PARAMS,
+         inputs=("ograd", "data", "gamma", "mean", "var"), num_outputs=3, nd_hidden=True,
+         infer_shape=_backward_affine_shape, infer_type=_backward_affine_type)
+
+
+# ---------------------------------------------------------------------------------------------
+# L2Normalization
+
+
+def _l2_view(x, mode):
+    """A 3-D view (P, R, Q) of the data whose axis 1 is the one summed over."""
+    if mode == "instance":
+        return (x.shape[0], _prod(x.shape[1:]), 1)
+    if x.ndim < 3:
+        raise MXNetError(f"L2Normalization: {mode} mode needs data of at least 3 dimensions, "
+                         f"got shape {tuple(x.shape)}")
+    n, c, m = x.shape[0], x.shape[1], _prod(x.shape[2:])
+    return (n, c, m) if mode == "channel" else (n * c, m, 1)
+
+
+def _l2_norm_shape(shape, mode):
+    if mode == "instance":
+        return (shape[0],)
+    if mode == "channel":
+        return (shape[0],) + tuple(shape[2:])
+    return (shape[0], shape[1])
+
+
+def _l2_normalization(rc, attrs, x):
+    xp = rc.xp
+    _check_float("L2Normalization", x)
+    if x.ndim == 0:
+        raise MXNetError("L2Normalization: data must have at least one dimension")
+    acc = _acc(x.dtype)
+    x3 = _as(x.reshape(_l2_view(x, attrs["mode"])), acc)
+    norm = xp.sqrt(xp.einsum("prq,prq->pq", x3, x3) + _f32(attrs["eps"]))
+    out = x3 / norm[:, None, :]
+    return (_as(out, x.dtype).reshape(x.shape),
+            _as(norm, x.dtype).reshape(_l2_norm_shape(x.shape, attrs["mode"])))
+
+
+def _backward_l2_normalization(rc, attrs, og, x, norm):
+    xp = rc.xp
+    acc = _acc(x.dtype)
+    view = _l2_view(x, attrs["mode"])
+    x3 = _as(x.reshape(view), acc)
+    g3 = _as(og.reshape(view), acc)
+    inv = 1.0 / _as(norm.reshape(view[0], 1, view[2]), acc)
+    dot = xp.einsum("prq,prq->pq", g3, x3)[:, None, :]
+    dx = x3 * (-dot * inv * inv * inv)
+    dx += g3 * inv
+    return _as(dx, x.dtype).reshape(x.shape)
+
+
+def _l2_shape(attrs, in_shapes, out_shapes):
+    d = in_shapes[0] if in_shapes[0] is not None else (out_shapes[0] if out_shapes else None)
+    if d is None:
+        return in_shapes, out_shapes, []
+    d = tuple(d)
+    if attrs["mode"] != "instance" and len(d) < 3:
+        raise MXNetError(f"L2Normalization: {attrs['mode']} mode needs data of at least 3 "
+                         f"dimensions, got shape {d}")
+    return [d], [d, _l2_norm_shape(d, attrs["mode"])], []
+
+
+_L2_PARAMS = (Param("eps", "float", 1e-10, doc="Added to the sum of squares."),
+              Param("mode", "str", "instance", choices=("channel", "instance", "spatial"),
+                    doc="instance: each sample; channel: across channels at each position; "
+                        "spatial: each channel of each sample."))
+
+register("L2Normalization", _l2_normalization, params=_L2_PARAMS, num_outputs=2,
+         num_visible_outputs=1, output_names=("output",), infer_shape=_l2_shape,
+         infer_type=_same_types,
+         gradient=lambda F, a, ins, outs, og: [
+             F._backward_L2Normalization(og[0], ins[0], outs[1], eps=a["eps"], mode=a["mode"])],
+         doc="Divide the data by its L2 norm ``sqrt(sum(x**2) + eps)`` over the axes ``mode`` "
+             "selects.")
+
+register("_backward_L2Normalization", _backward_l2_normalization, params=_L2_PARAMS,
+         inputs=("ograd", "data", "norm"), nd_hidden=True,
+         infer_shape=lambda a, i, o: (i, [i[1]], []), infer_type=lambda a, i, o: (i, [i[1]], []))
+
+
+# ---------------------------------------------------------------------------------------------
+# LRN
+
+
+def _window_sum(xp, a, half):
+    """Sum of ``a`` over channels c-half .. c+half (axis 1), zero beyond the edges."""
+    s = a.copy()
+    c = a.shape[1]
+    for d in range(1, min(half, c - 1) + 1):  # over window offsets, not channels
+        s[:, d:] += a[:, :-d]
+        s[:, :-d] += a[:, d:]
+    return s
+
+
+def _lrn_check(x, nsize):
+    _check_float("LRN", x)
+    if x.ndim not in (2, 4):
+        raise MXNetError(f"LRN: data must have 4 dimensions (N, C, H, W), got shape "
+                         f"{tuple(x.shape)}")
+    if nsize < 1:
+        raise MXNetError(f"LRN: nsize must be positive, got {nsize}")
+
+
+def _lrn_consts(attrs):
+    salpha = float(np.float32(attrs["alpha"]) / np.float32(attrs["nsize"]))
+    return salpha, _f32(attrs["beta"]), _f32(attrs["knorm"]), (attrs["nsize"] - 1) // 2
+
+
+def _lrn(rc, attrs, x):
+    xp = rc.xp
+    _lrn_check(x, attrs["nsize"])
+    salpha, beta, knorm, half = _lrn_consts(attrs)
+    acc = _acc(x.dtype)
+    xa = _as(x, acc)
+    norm = _window_sum(xp, xa * xa, half)
+    norm *= salpha
+    norm += knorm
+    out = xa * norm ** -beta
+    return _as(out, x.dtype), _as(norm, x.dtype)
+
+
+def _backward_lrn(rc, attrs, og, x, norm):
+    xp = rc.xp
+    salpha, beta, _, half = _lrn_consts(attrs)
+    acc = _acc(x.dtype)
+    xa, ga, na = _as(x, acc), _as(og, acc), _as(norm, acc)
+    p = na ** -beta
+    t = ga * xa
+    t *= p
+    t /= na
+    s = _window_sum(xp, t, half)
+    s *= xa
+    s *= -2.0 * beta * salpha
+    s += ga * p
+    return _as(s, x.dtype)
+
+
+_LRN_PARAMS = (Param("alpha", "float", 1e-4, doc="Scale of the sum of squares."),
+               Param("beta", "float", 0.75, doc="Exponent."),
+               Param("knorm", "float", 2.0, doc="Added to the scaled sum of squares."),
+               Param("nsize", "int", doc="Number of neighbouring channels in the window."))
+
+register("LRN", _lrn, params=_LRN_PARAMS, num_outputs=2, num_visible_outputs=1,
+         output_names=("output",),
+         infer_shape=lambda a, i, o: ([i[0] or o[0]], [i[0] or o[0]] * 2, []),
+         infer_type=_same_types,
+         gradient=lambda F, a, ins, outs, og: [
+             F._backward_LRN(og[0], ins[0], outs[1], alpha=a["alpha"], beta=a["beta"],
+                             knorm=a["knorm"], nsize=a["nsize"])],
+         doc="Local response normalisation across channels: "
+             "``x / (knorm + alpha / nsize * sum of x**2 over nearby channels) ** beta``.")
+
+register("_backward_LRN", _backward_lrn, params=_LRN_PARAMS, inputs=("ograd", "data", "norm"),
+         nd_hidden=True, infer_shape=lambda a, i, o: (i, [i[1]], []),
+         infer_type=lambda a, i, o: (i, [i[1]], []))
