@@ -131,6 +131,8 @@ def make_function(op: OpDef, public_name: str):
                 if k not in names:
                     raise MXNetError(f"{public_name}: unknown input '{k}'; inputs are {names}")
                 inputs[names.index(k)] = v
+        while len(inputs) > len(names) and inputs[-1] is None:
+            inputs.pop()  # a None placeholder for an optional input that attrs switched off
         missing = [names[j] for j, a in enumerate(inputs[:len(names)]) if a is None]
         if missing:
             raise MXNetError(f"{public_name}: required input(s) {missing} not given")

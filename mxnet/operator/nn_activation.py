@@ -1,0 +1,489 @@
+"""Activation layers and the softmax family.
+
+* ``Activation`` (relu, sigmoid, tanh, softrelu, softsign) and ``LeakyReLU`` (leaky, prelu,
+  elu, selu, gelu, rrelu);
+* ``softmax``, ``log_softmax``, ``softmin`` (with ``axis``, ``temperature``, output
+  ``dtype`` and, for softmax, a ``length`` mask) and ``SoftmaxActivation``.
+
+Each forward is one fused array expression, and each has a dedicated ``_backward_X``
+operator, as in 1.9.1 (where none of these backward operators is itself differentiable).
+
+Points where 1.9.1 is followed although it may surprise:
+
+* scalar parameters declared ``float`` in 1.9.1 (``slope``, the rrelu bounds) are rounded to
+  float32 before use, also on float64 data;
+* ``gelu`` is the exact erf form, evaluated in float32 whatever the input dtype; ``selu`` uses
+  float32 constants;
+* the gradients of leaky, elu, selu and rrelu are functions of the *output*. For ``selu``
+  1.9.1 computes ``lambda * (y + alpha)`` below zero, not the true ``y + lambda * alpha``;
+  ``SELU_GRAD_AS_1_9_1`` keeps that behaviour;
+* ``SoftmaxActivation``'s backward always normalises over axis 1, so in instance mode on
+  data of more than 2 dimensions its gradient is not the derivative of its forward (which
+  works over the last axis); ``SOFTMAX_ACTIVATION_GRAD_AS_1_9_1`` keeps that. 1.9.1 also
+  runs it on float32 only; other float dtypes are accepted here;
+* ``rrelu`` returns two arrays, the output and the slope mask. While training the slopes are
+  drawn uniformly from [lower_bound, upper_bound); in predict mode the slope is their mean
+  (1.9.1 leaves the mask uninitialised there; here it holds that mean);
+* ``log_softmax`` and ``softmin`` accept ``use_length`` but take no ``length`` input, so
+  ``use_length=True`` always fails, as in 1.9.1;
+* lengths beyond the axis size are clipped to it (1.9.1 reads past the row).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..base import MXNetError
+from ._common import normalize_axis
+from .registry import Param, register
+from .special import erf as _erf
+
+SELU_GRAD_AS_1_9_1 = True
+SOFTMAX_ACTIVATION_GRAD_AS_1_9_1 = True
+
+_F32 = np.float32
+_SELU_ALPHA = float(_F32(1.6732632423543772848170429916717))
+_SELU_LAMBDA = float(_F32(1.0507009873554804934193349852946))
+_SOFTRELU_LINEAR_FROM = 20.0
+_INV_SQRT2_F32 = _F32(1.0 / math.sqrt(2.0))
+_SQRT2_F32 = _F32(math.sqrt(2.0))
+_INV_SQRT_2PI_F32 = _F32(1.0 / math.sqrt(2.0 * math.pi))
+
+
+def _f32(v):
+    """A parameter declared ``float`` in 1.9.1, rounded the way its C++ struct stores it."""
+    return float(_F32(v))
+
+
+def check_float(opname, *arrays):
+    """MXNetError unless every array has a floating-point dtype (1.9.1's check)."""
+    for a in arrays:
+        if a.dtype.kind != "f":
+            raise MXNetError(f"{opname}: this operator only supports floating point data, got "
+                             f"an input of dtype {a.dtype} and shape {tuple(a.shape)}")
+
+
+def _work(x):
+    """The array in the precision kernels compute in (float16 is computed in float32)."""
+    return x.astype(_F32) if x.dtype == np.float16 else x
+
+
+def _like_inputs(*idx):
+    """infer_shape/infer_type: output k has the shape/type of input ``idx[k]``."""
+    def infer(attrs, ins, outs):
+        return list(ins), [ins[i] if ins[i] is not None else o for i, o in zip(idx, outs)], []
+    return infer
+
+
+def _same(attrs, ins, outs):
+    known = next((s for s in list(ins) + list(outs) if s is not None), None)
+    return [known] * len(ins), [known] * len(outs), []
+
+
+# ---------------------------------------------------------------------------------------------
+# Activation
+
+_ACT_TYPES = ("relu", "sigmoid", "softrelu", "softsign", "tanh")
+
+
+def _act_forward(xp, kind, x):
+    if kind == "relu":
+        return xp.where(x > 0, x, x.dtype.type(0))
+    if kind == "sigmoid":
+        return 1.0 / (1.0 + xp.exp(-x))
+    if kind == "tanh":
+        return xp.tanh(x)
+    if kind == "softrelu":
+        lin = x > _SOFTRELU_LINEAR_FROM
+        return xp.where(lin, x, xp.log1p(xp.exp(xp.where(lin, 0.0, x))))
+    return x / (1.0 + xp.abs(x))                                     # softsign
+
+
+def _act_derivative(xp, kind, x, y):
+    if kind == "relu":
+        return (y > 0).astype(y.dtype)
+    if kind == "sigmoid":
+        return y * (1.0 - y)
+    if kind == "tanh":
+        return 1.0 - y * y
+    if kind == "softrelu":
+        return -xp.expm1(-y)
+    d = 1.0 + xp.abs(x)                                             # softsign
+    return 1.0 / (d * d)
+
+
+def _activation(rc, attrs, x):
+    check_float("Activation", x)
+    return _act_forward(rc.xp, attrs["act_type"], _work(x)).astype(x.dtype, copy=False)
+
+
+def _activation_backward(rc, attrs, og, x, y):
+    d = _act_derivative(rc.xp, attrs["act_type"], _work(x), _work(y))
+    return (_work(og) * d).astype(x.dtype, copy=False)
+
+
+_ACT_PARAMS = (Param("act_type", "str", choices=_ACT_TYPES,
+                     doc="The activation function: relu, sigmoid, softrelu, softsign or tanh."),)
+
+register("Activation", _activation, params=_ACT_PARAMS, infer_shape=_same, infer_type=_same,
+         gradient=lambda F, a, ins, outs, og: [
+             F._backward_Activation(og[0], ins[0], outs[0], act_type=a["act_type"])],
+         inplace=((0, 0),),
+         doc="Apply an elementwise activation function (relu, sigmoid, tanh, softrelu or "
+             "softsign).")
+register("_backward_Activation", _activation_backward, params=_ACT_PARAMS,
+         inputs=("ograd", "data", "output"), infer_shape=_like_inputs(1),
+         infer_type=_like_inputs(1), doc="The gradient of Activation.")
+
+
+# ---------------------------------------------------------------------------------------------
+# LeakyReLU
+
+_LEAKY_TYPES = ("elu", "gelu", "leaky", "prelu", "rrelu", "selu")
+_LEAKY_PARAMS = (
+    Param("act_type", "str", "leaky", choices=_LEAKY_TYPES, doc="The activation function."),
+    Param("slope", "float", 0.25, doc="The negative slope of leaky and the scale of elu."),
+    Param("lower_bound", "float", 0.125, doc="The smallest random slope of rrelu."),
+    Param("upper_bound", "float", 0.334, doc="The largest random slope of rrelu."),
+)
+
+
+def prelu_gamma_shape(opname, gshape, dshape):
+    """Where gamma's axes sit in data: aligned from the right, onto axes 0 and 1 only.
+
+    Returns gamma's shape padded with ones to data's rank, as 1.9.1 broadcasts it.
+    """
+    out = [1] * len(dshape)
+    s = len(gshape) - 1
+    for i in range(len(dshape) - 1, -1, -1):
+        if s >= 0 and i <= 1 and (dshape[i] == gshape[s] or gshape[s] == 1):
+            out[i] = gshape[s]
+            s -= 1
+    if s != -1:
+        raise MXNetError(f"{opname}: cannot broadcast gamma of shape {tuple(gshape)} to data of "
+                         f"shape {tuple(dshape)}; gamma's axes must match data's axes 0 and 1 "
+                         f"(a per-channel gamma has shape ({dshape[1] if len(dshape) > 1 else '?'},))")
+    return tuple(out)
+
+
+def _gelu_f32(xp, x):
+    """0.5 x (1 + erf(x / sqrt 2)) in float32, as 1.9.1 computes it for every dtype."""
+    xf = x.astype(_F32)
+    e = _erf(xp, (xf / _SQRT2_F32).astype(np.float64)).astype(_F32)
+    return _F32(0.5) * xf * (_F32(1.0) + e)
+
+
+def _gelu_grad_f32(xp, x):
+    xf = x.astype(_F32)
+    e = _erf(xp, (xf / _SQRT2_F32).astype(np.float64)).astype(_F32)
+    return _F32(0.5) * (_F32(1.0) + e) + xf * xp.exp(_F32(-0.5) * xf * xf) * _INV_SQRT_2PI_F32
+
+
+def _leaky_inputs(attrs):
+    return ["data", "gamma"] if attrs["act_type"] == "prelu" else ["data"]
+
+
+def _rrelu_mean(attrs):
+    return float((_F32(attrs["lower_bound"]) + _F32(attrs["upper_bound"])) / _F32(2.0))
+
+
+def _leaky_relu(rc, attrs, x, gamma=None):
+    check_float("LeakyReLU", x)
+    xp, kind = rc.xp, attrs["act_type"]
+    xw = _work(x)
+    dt = xw.dtype.type
+    if kind == "leaky":
+        y = xp.where(x > 0, xw, xw * dt(_f32(attrs["slope"])))
+    elif kind == "elu":
+        y = xp.where(x > 0, xw, dt(_f32(attrs["slope"])) * xp.expm1(xp.minimum(xw, 0)))
+    elif kind == "selu":
+        y = dt(_SELU_LAMBDA) * xp.where(x > 0, xw, dt(_SELU_ALPHA) * xp.expm1(xp.minimum(xw, 0)))
+    elif kind == "gelu":
+        y = _gelu_f32(xp, x)
+    elif kind == "prelu":
+        check_float("LeakyReLU", gamma)
+        if x.ndim < 2:
+            raise MXNetError(f"LeakyReLU: prelu needs data with at least 2 dimensions "
+                             f"(batch, channel, ...), got shape {tuple(x.shape)}")
+        g = _work(gamma).reshape(prelu_gamma_shape("LeakyReLU", gamma.shape, x.shape))
+        y = xp.where(x > 0, xw, xw * g)
+    else:                                                           # rrelu
+        if rc.is_train:
+            lo, hi = _f32(attrs["lower_bound"]), _f32(attrs["upper_bound"])
+            draw = rc.rng.random(x.shape, dtype=np.float64 if x.dtype == np.float64 else _F32)
+            mask = (lo + (hi - lo) * draw).astype(x.dtype, copy=False)
+        else:
+            mask = xp.full(x.shape, _rrelu_mean(attrs), dtype=x.dtype)
+        y = xp.where(x > 0, x, x * mask)
+        return y, mask
+    return y.astype(x.dtype, copy=False)
+
+
+def _leaky_backward(rc, attrs, og, x, y, extra=None):
+    xp, kind = rc.xp, attrs["act_type"]
+    g = _work(og)
+    yw = _work(y)
+    dt = yw.dtype.type
+    if kind == "leaky":
+        d = xp.where(y > 0, dt(1), dt(_f32(attrs["slope"])))
+    elif kind == "elu":
+        d = xp.where(y > 0, dt(1), yw + dt(_f32(attrs["slope"])))
+    elif kind == "selu":
+        if SELU_GRAD_AS_1_9_1:
+            d = dt(_SELU_LAMBDA) * xp.where(y > 0, dt(1), yw + dt(_SELU_ALPHA))
+        else:
+            d = xp.where(y > 0, dt(_SELU_LAMBDA), yw + dt(_SELU_LAMBDA * _SELU_ALPHA))
+    elif kind == "gelu":
+        d = _gelu_grad_f32(xp, x)
+    elif kind == "prelu":
+        gshape = prelu_gamma_shape("LeakyReLU", extra.shape, x.shape)
+        gam = _work(extra).reshape(gshape)
+        xw = _work(x)
+        dx = g * xp.where(x > 0, dt(1), gam)
+        axes = tuple(i for i, s in enumerate(gshape) if s == 1)
+        dg = xp.sum(g * xp.where(x > 0, dt(0), xw), axis=axes, keepdims=True)
+        return (dx.astype(x.dtype, copy=False),
+                dg.reshape(extra.shape).astype(extra.dtype, copy=False))
+    else:                                                           # rrelu
+        d = xp.where(y > 0, dt(1), _work(extra))
+    return (g * d).astype(x.dtype, copy=False)
+
+
+def _leaky_shape(attrs, ins, outs):
+    d = ins[0] if ins[0] is not None else outs[0]
+    ins = list(ins)
+    n_out = 2 if attrs["act_type"] == "rrelu" else 1
+    if attrs["act_type"] == "prelu" and d is not None:
+        if len(d) < 2:
+            raise MXNetError(f"LeakyReLU: prelu needs data with at least 2 dimensions, got "
+                             f"shape {tuple(d)}")
+        if ins[1] is None:
+            ins[1] = (d[1],)
+        else:
+            prelu_gamma_shape("LeakyReLU", ins[1], d)
+    ins[0] = d
+    return ins, [d] * n_out, []
+
+
+def _leaky_type(attrs, ins, outs):
+    t = next((s for s in list(ins) + list(outs) if s is not None), None)
+    return [t] * len(ins), [t] * len(outs), []
+
+
+def _leaky_grad(F, attrs, ins, outs, og):
+    kind = attrs["act_type"]
+    args = [og[0], ins[0], outs[0]]
+    if kind == "prelu":
+        args.append(ins[1])
+    elif kind == "rrelu":
+        args.append(outs[1])
+    res = F._backward_LeakyReLU(*args, **attrs)
+    return list(res) if kind == "prelu" else [res]
+
+
+def _leaky_n_out(attrs):
+    return 2 if attrs["act_type"] == "rrelu" else 1
+
+
+register("LeakyReLU", _leaky_relu, params=_LEAKY_PARAMS, inputs=_leaky_inputs,
+         num_outputs=_leaky_n_out,
+         output_names=lambda a: ["output", "mask"] if a["act_type"] == "rrelu" else ["output"],
+         infer_shape=_leaky_shape, infer_type=_leaky_type, gradient=_leaky_grad, needs_rng=True,
+         doc="Leaky rectifiers and their relatives: leaky, prelu (learned slope ``gamma``), "
+             "elu, selu, gelu and rrelu (random slope while training).")
+
+
+def _leaky_backward_inputs(attrs):
+    kind = attrs["act_type"]
+    extra = ["gamma"] if kind == "prelu" else ["mask"] if kind == "rrelu" else []
+    return ["ograd", "data", "output"] + extra
+
+
+def _leaky_backward_shape(attrs, ins, outs):
+    res = [ins[1]]
+    if attrs["act_type"] == "prelu":
+        res.append(ins[3])
+    return list(ins), res, []
+
+
+register("_backward_LeakyReLU", _leaky_backward, params=_LEAKY_PARAMS,
+         inputs=_leaky_backward_inputs,
+         num_outputs=lambda a: 2 if a["act_type"] == "prelu" else 1,
+         infer_shape=_leaky_backward_shape, infer_type=_leaky_backward_shape,
+         doc="The gradient of LeakyReLU (data, and gamma for prelu).")
+
+
+# ---------------------------------------------------------------------------------------------
+# softmax, log_softmax, softmin
+
+_SOFTMAX_DTYPES = ("float16", "float32", "float64")
+
+
+def _softmax_params():
+    return (Param("axis", "int", -1, doc="The axis to normalise over."),
+            Param("temperature", "float", None, doc="Divides the input (None means 1)."),
+            Param("dtype", "dtype", None, choices=_SOFTMAX_DTYPES,
+                  doc="The output dtype (default: the input's)."),
+            Param("use_length", "bool", False, optional=True,
+                  doc="Mask each row beyond ``length`` (softmax only)."))
+
+
+def _out_dtype(attrs, x):
+    return np.dtype(attrs["dtype"]) if attrs["dtype"] else x.dtype
+
+
+def _length_mask(xp, opname, length, shape, axis):
+    """Boolean mask of the positions each row's length keeps, shaped like data."""
+    if length.dtype.kind not in "iu":
+        raise MXNetError(f"{opname}: length must have an integer dtype, got {length.dtype}")
+    want = tuple(s for i, s in enumerate(shape) if i != axis)
+    if tuple(length.shape) != want:
+        raise MXNetError(f"{opname}: length has shape {tuple(length.shape)} but data of shape "
+                         f"{tuple(shape)} needs {want} (data's shape without axis {axis})")
+    n = shape[axis]
+    lim = xp.expand_dims(xp.clip(length.astype(np.int64), 0, n), axis)
+    pos = xp.arange(n).reshape(tuple(n if i == axis else 1 for i in range(len(shape))))
+    return pos < lim
+
+
+def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, out_dtype=None):
+    """Numerically stable softmax / log_softmax / softmin of ``x`` along ``axis``.
+
+    Computes in the input's dtype (float16 in float32), then casts to ``out_dtype``, as 1.9.1
+    does; ``mask`` (boolean, like ``x``) zeroes the positions it excludes.
+    """
+    out_dtype = np.dtype(out_dtype or x.dtype)
+    wdt = np.result_type(x.dtype, _F32)
+    z = x.astype(wdt, copy=False)
+    if kind == "softmin":
+        z = -z
+    if mask is not None:
+        z = xp.where(mask, z, -xp.inf)
+    m = xp.max(z, axis=axis, keepdims=True)
+    if mask is not None:
+        m = xp.where(xp.any(mask, axis=axis, keepdims=True), m, 0)
+    z = z - m
+    if temperature is not None and temperature != 1.0:
+        z = z / wdt.type(temperature)
+    e = xp.exp(z)
+    s = xp.sum(e, axis=axis, keepdims=True)
+    if kind == "log_softmax":
+        out = z - xp.log(s)
+    else:
+        if mask is not None:
+            s = xp.where(s == 0, 1, s)
+        out = e / s
+    return out.astype(out_dtype, copy=False)
+
+
+def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype=None):
+    """The input gradient of softmax_forward from its output ``y`` and head gradient ``og``."""
+    wdt = np.result_type(og.dtype, y.dtype, _F32)
+    g = og.astype(wdt, copy=False)
+    yw = y.astype(wdt, copy=False)
+    if kind == "log_softmax":
+        dx = g - xp.exp(yw) * xp.sum(g, axis=axis, keepdims=True)
+    else:
+        gy = g * yw
+        dx = gy - yw * xp.sum(gy, axis=axis, keepdims=True)
+        if kind == "softmin":
+            dx = -dx
+    if temperature is not None and temperature != 1.0:
+        dx = dx / wdt.type(temperature)
+    return dx.astype(in_dtype or og.dtype, copy=False)
+
+
+def _make_softmax(kind):
+    def compute(rc, attrs, x, length=None):
+        check_float(kind, x)
+        axis = normalize_axis(kind, attrs["axis"], x.ndim)
+        if attrs["use_length"] and kind != "softmax":
+            raise MXNetError(f"{kind}: use_length=True needs a length input, which {kind} does "
+                             f"not take (only softmax does)")
+        mask = None
+        if attrs["use_length"]:
+            mask = _length_mask(rc.xp, kind, length, x.shape, axis)
+        return softmax_forward(rc.xp, x, axis, attrs["temperature"], kind, mask,
+                               _out_dtype(attrs, x))
+
+    def backward(rc, attrs, og, x, y, length=None):
+        axis = normalize_axis(kind, attrs["axis"], x.ndim)
+        return softmax_backward(rc.xp, og, y, axis, attrs["temperature"], kind, x.dtype)
+
+    def gradient(F, attrs, ins, outs, og):
+        dx = getattr(F, f"_backward_{kind}")(og[0], ins[0], outs[0], **attrs)
+        return [dx] + [None] * (len(ins) - 1)
+
+    def infer_shape(attrs, ins, outs):
+        d = ins[0] if ins[0] is not None else outs[0]
+        ins = list(ins)
+        if d is not None and len(ins) > 1 and ins[1] is None:
+            ax = normalize_axis(kind, attrs["axis"], len(d))
+            ins[1] = tuple(s for i, s in enumerate(d) if i != ax)
+        ins[0] = d
+        return ins, [d], []
+
+    def infer_type(attrs, ins, outs):
+        ins = list(ins)
+        if attrs["dtype"]:
+            return ins, [np.dtype(attrs["dtype"])], []
+        if ins[0] is None:
+            ins[0] = outs[0]
+        return ins, [ins[0]], []
+
+    if kind == "softmax":
+        def inputs(attrs):
+            return ["data", "length"] if attrs["use_length"] else ["data"]
+    else:
+        inputs = ("data",)
+    docs = {"softmax": "exp(x / t) normalised to sum to one along ``axis``.",
+            "log_softmax": "The logarithm of softmax along ``axis``.",
+            "softmin": "softmax of the negated input along ``axis``."}
+    register(kind, compute, params=_softmax_params(), inputs=inputs, gradient=gradient,
+             infer_shape=infer_shape, infer_type=infer_type, doc=docs[kind])
+    register(f"_backward_{kind}", backward, params=_softmax_params(),
+             inputs=("ograd", "data", "output"), infer_shape=_like_inputs(1),
+             infer_type=_like_inputs(1), doc=f"The gradient of {kind}.")
+
+
+for _kind in ("softmax", "log_softmax", "softmin"):
+    _make_softmax(_kind)
+
+
+# ---------------------------------------------------------------------------------------------
+# SoftmaxActivation
+
+_SA_PARAMS = (Param("mode", "str", "instance", choices=("channel", "instance"),
+                    doc="instance: softmax over the last axis; channel: over axis 1."),)
+
+
+def _sa_axis(attrs, x):
+    if attrs["mode"] == "channel":
+        if x.ndim < 3:
+            raise MXNetError(f"SoftmaxActivation: mode='channel' needs data with at least 3 "
+                             f"dimensions, got shape {tuple(x.shape)}")
+        return 1
+    return x.ndim - 1
+
+
+def _softmax_activation(rc, attrs, x):
+    check_float("SoftmaxActivation", x)
+    return softmax_forward(rc.xp, x, _sa_axis(attrs, x))
+
+
+def _softmax_activation_backward(rc, attrs, og, y):
+    axis = _sa_axis(attrs, y)
+    if SOFTMAX_ACTIVATION_GRAD_AS_1_9_1 and y.ndim > 1:
+        axis = 1
+    return softmax_backward(rc.xp, og, y, axis, in_dtype=y.dtype)
+
+
+register("SoftmaxActivation", _softmax_activation, params=_SA_PARAMS, infer_shape=_same,
+         infer_type=_same,
+         gradient=lambda F, a, ins, outs, og: [
+             F._backward_SoftmaxActivation(og[0], outs[0], mode=a["mode"])],
+         doc="softmax over each instance's last axis, or over the channel axis (1).")
+register("_backward_SoftmaxActivation", _softmax_activation_backward, params=_SA_PARAMS,
+         inputs=("ograd", "output"), infer_shape=_like_inputs(1), infer_type=_like_inputs(1),
+         doc="The gradient of SoftmaxActivation.")
