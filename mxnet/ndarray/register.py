@@ -119,6 +119,7 @@ def make_function(op: OpDef, public_name: str):
             attrs_kw[pname] = v
         if op.variadic:
             attrs_kw[op.variadic] = len(nd_pos)
+        nd_pos = [a for a in nd_pos if a is not None]  # None marks a skipped optional input
         no_inputs = not nd_pos and not kw_inputs
         if no_inputs and out is not None and "shape" in op.params and attrs_kw.get("shape") is None:
             attrs_kw["shape"] = out.shape

@@ -15,3 +15,7 @@ for _mod in _FAMILIES:
     except ModuleNotFoundError as _e:  # families still being written are optional
         if _e.name != f"{__name__}.{_mod}":
             raise
+
+# the public custom-operator API (mx.operator.register is the CustomOpProp decorator, as in 1.9.1)
+from .custom import (CustomOp, CustomOpProp, OperatorArguments,  # noqa: E402,F401,F811
+                     get_all_registered_operators, get_operator_arguments, register)

@@ -1,0 +1,636 @@
+"""Contrib operators used by Gluon models, losses and common scripts (``mx.nd.contrib.X``).
+
+Registered under their 1.9.1 names (``_contrib_X``): div_sqrt_dim, arange_like, quadratic,
+boolean_mask, index_copy, index_array, gradientmultiplier, allclose, round_ste, sign_ste,
+AdaptiveAvgPooling2D and BilinearResize2D.
+
+AdaptiveAvgPooling2D and BilinearResize2D are separable linear maps of the two spatial
+axes: each builds a small (out, in) weight matrix per axis and applies ``Mh @ x @ Mw^T``.
+Their backward operators apply the transposed matrices, and are themselves differentiable
+(the adjoint of the adjoint is the forward map).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..base import MXNetError
+from ._common import normalize_axis, same_dtype, shape_err
+from .registry import Param, register
+
+__all__ = []
+
+
+def _same_shape(attrs, in_shapes, out_shapes):
+    known = next((s for s in list(in_shapes[:1]) + list(out_shapes) if s is not None), None)
+    return [known] + list(in_shapes[1:]), [known] * len(out_shapes), []
+
+
+def _same_type(attrs, in_types, out_types):
+    known = next((t for t in list(in_types[:1]) + list(out_types) if t is not None), None)
+    return [known] + list(in_types[1:]), [known] * len(out_types), []
+
+
+def _zero_grad(F, attrs, inputs, outputs, out_grads):
+    return [F.zeros_like(x) for x in inputs]
+
+
+def _require_float(opname, *arrays):
+    for a in arrays:
+        if a.dtype.kind != "f":
+            raise MXNetError(f"{opname}: this operation only supports floating point types, "
+                             f"not {a.dtype}")
+
+
+# ---------------------------------------------------------------------------------------------
+# elementwise helpers
+
+
+def _div_sqrt_dim(rc, attrs, data):
+    if data.ndim == 0:
+        raise shape_err("_contrib_div_sqrt_dim", "data must have at least one axis", data)
+    # 1.9.1 converts sqrt(last dim) to the data's dtype before dividing (so int data is
+    # divided by the truncated root)
+    root = data.dtype.type(math.sqrt(data.shape[-1]))
+    if data.dtype.kind == "f":
+        return data / root
+    return (data / root).astype(data.dtype)
+
+
+register("_contrib_div_sqrt_dim", _div_sqrt_dim, infer_shape=_same_shape, infer_type=_same_type,
+         gradient=lambda F, a, ins, outs, og: [F._contrib_div_sqrt_dim(og[0])],
+         doc="Divide the input by the square root of its last dimension.")
+
+
+_QUAD_PARAMS = (Param("a", "float", 0.0, doc="Coefficient of the quadratic term."),
+                Param("b", "float", 0.0, doc="Coefficient of the linear term."),
+                Param("c", "float", 0.0, doc="Constant term."))
+
+
+def _quadratic(rc, attrs, data):
+    a, b, c = attrs["a"], attrs["b"], attrs["c"]
+    if data.dtype.kind == "f":
+        return (data * a + b) * data + data.dtype.type(c)
+    x = data.astype(np.float64)
+    return ((x * a + b) * x + c).astype(data.dtype)
+
+
+def _quadratic_grad(F, attrs, inputs, outputs, out_grads):
+    # d/dx (a x^2 + b x + c) = 2a x + b, itself a quadratic with coefficients (0, 2a, b)
+    slope = F._contrib_quadratic(inputs[0], a=0.0, b=2.0 * attrs["a"], c=attrs["b"])
+    return [F.elemwise_mul(out_grads[0], slope)]
+
+
+register("_contrib_quadratic", _quadratic, params=_QUAD_PARAMS, infer_shape=_same_shape,
+         infer_type=_same_type, gradient=_quadratic_grad, inplace=((0, 0),),
+         doc="Elementwise a * x^2 + b * x + c.")
+
+
+def _grad_mult(rc, attrs, data):
+    return data.copy()
+
+
+register("_contrib_gradientmultiplier", _grad_mult,
+         params=(Param("scalar", "float", 1.0, doc="Factor applied to the gradient."),
+                 Param("is_int", "bool", True, doc="Whether the scalar is an integer.")),
+         infer_shape=_same_shape, infer_type=_same_type, inplace=((0, 0),),
+         gradient=lambda F, a, ins, outs, og: [F._mul_scalar(og[0], scalar=a["scalar"],
+                                                             is_int=False)],
+         doc="Identity in the forward pass; multiplies the gradient by `scalar` in backward.")
+
+
+def _round_ste(rc, attrs, data):
+    xp = rc.xp
+    if data.dtype.kind != "f":
+        return data.copy()
+    return (xp.sign(data) * xp.floor(xp.abs(data) + 0.5)).astype(data.dtype)
+
+
+def _sign_ste(rc, attrs, data):
+    return rc.xp.sign(data)
+
+
+def _straight_through(F, attrs, inputs, outputs, out_grads):
+    return [F.identity(out_grads[0])]
+
+
+register("_contrib_round_ste", _round_ste, infer_shape=_same_shape, infer_type=_same_type,
+         gradient=_straight_through,
+         doc="Round half away from zero; the gradient passes straight through (identity).")
+register("_contrib_sign_ste", _sign_ste, infer_shape=_same_shape, infer_type=_same_type,
+         gradient=_straight_through,
+         doc="Sign of the input; the gradient passes straight through (identity).")
+
+
+def _allclose(rc, attrs, a, b):
+    if a.shape != b.shape:
+        raise shape_err("_contrib_allclose", "a and b must have the same shape", a, b)
+    xp = rc.xp
+    ok = xp.allclose(a.astype(np.float64), b.astype(np.float64), rtol=attrs["rtol"],
+                     atol=attrs["atol"], equal_nan=attrs["equal_nan"])
+    return xp.asarray(ok, dtype=np.uint8).reshape(())
+
+
+register("_contrib_allclose", _allclose, inputs=("a", "b"),
+         params=(Param("rtol", "float", 1e-5, doc="Relative tolerance."),
+                 Param("atol", "float", 1e-8, doc="Absolute tolerance."),
+                 Param("equal_nan", "bool", True, doc="Whether NaNs compare equal.")),
+         infer_shape=lambda attrs, ins, outs: (ins, [()], []),
+         infer_type=lambda attrs, ins, outs: (ins, [np.dtype(np.uint8)], []),
+         doc="1 (uint8, shape ()) when |a - b| <= atol + rtol * |b| everywhere, else 0.")
+
+
+# ---------------------------------------------------------------------------------------------
+# index generators
+
+
+def _arange_like(rc, attrs, data):
+    xp = rc.xp
+    axis = attrs["axis"]
+    if axis is None:
+        shape = data.shape
+    else:
+        shape = (data.shape[normalize_axis("_contrib_arange_like", axis, data.ndim)],)
+    n = math.prod(shape)
+    idx = xp.arange(n, dtype=np.float64) // max(attrs["repeat"], 1)
+    vals = attrs["start"] + attrs["step"] * idx
+    return vals.astype(data.dtype).reshape(shape)
+
+
+def _arange_like_shape(attrs, in_shapes, out_shapes):
+    d = in_shapes[0]
+    if d is None:
+        return in_shapes, out_shapes, []
+    axis = attrs["axis"]
+    out = tuple(d) if axis is None else (d[normalize_axis("_contrib_arange_like", axis,
+                                                          len(d))],)
+    return in_shapes, [out], []
+
+
+register("_contrib_arange_like", _arange_like,
+         params=(Param("start", "float", 0.0, doc="First value."),
+                 Param("step", "float", 1.0, doc="Spacing between values."),
+                 Param("repeat", "int", 1, doc="How many times each value repeats."),
+                 Param("ctx", "str", "", doc="Context of the output (imperative calls)."),
+                 Param("axis", "int", None, doc="Count along this axis only (default: the "
+                                                "whole shape).")),
+         infer_shape=_arange_like_shape, infer_type=_same_type, gradient=_zero_grad,
+         doc="Evenly spaced values shaped like the input (or like one of its axes).")
+
+
+def _index_array(rc, attrs, data):
+    xp = rc.xp
+    axes = attrs["axes"]
+    if axes is None:
+        axes = tuple(range(data.ndim))
+    else:
+        axes = tuple(normalize_axis("_contrib_index_array", a, data.ndim) for a in axes)
+    grids = xp.indices(data.shape, dtype=np.int64)
+    if not axes:
+        return xp.zeros(data.shape + (0,), dtype=np.int64)
+    return xp.stack([grids[a] for a in axes], axis=-1)
+
+
+def _index_array_shape(attrs, in_shapes, out_shapes):
+    d = in_shapes[0]
+    if d is None:
+        return in_shapes, out_shapes, []
+    n = len(d) if attrs["axes"] is None else len(attrs["axes"])
+    return in_shapes, [tuple(d) + (n,)], []
+
+
+register("_contrib_index_array", _index_array,
+         params=(Param("axes", "shape", None, doc="The axes whose indices are listed "
+                                                  "(default: all)."),),
+         infer_shape=_index_array_shape,
+         infer_type=lambda attrs, ins, outs: (ins, [np.dtype(np.int64)], []),
+         gradient=_zero_grad,
+         doc="For every element, its index along the chosen axes (int64, last axis holds the "
+             "coordinates).")
+
+
+# ---------------------------------------------------------------------------------------------
+# masking and row copies
+
+
+def _mask_positions(xp, opname, data, index, axis):
+    if index.ndim != 1 or index.shape[0] != data.shape[axis]:
+        raise shape_err(opname, f"index must be 1-D with length data.shape[{axis}]="
+                        f"{data.shape[axis]}", data, index)
+    return xp.nonzero(index != 0)[0]
+
+
+def _boolean_mask(rc, attrs, data, index):
+    xp = rc.xp
+    if data.ndim == 0:
+        raise shape_err("_contrib_boolean_mask", "data must have at least one axis", data)
+    axis = normalize_axis("_contrib_boolean_mask", attrs["axis"], data.ndim)
+    pos = _mask_positions(xp, "_contrib_boolean_mask", data, index, axis)
+    return xp.take(data, pos, axis=axis)
+
+
+def _boolean_mask_grad(F, attrs, inputs, outputs, out_grads):
+    return [F._backward_contrib_boolean_mask(out_grads[0], inputs[0], inputs[1],
+                                             axis=attrs["axis"]), None]
+
+
+_MASK_PARAMS = (Param("axis", "int", 0, doc="The axis along which to select."),)
+
+register("_contrib_boolean_mask", _boolean_mask, inputs=("data", "index"), params=_MASK_PARAMS,
+         gradient=_boolean_mask_grad,
+         doc="Keep the slices of `data` along `axis` where `index` is nonzero.")
+
+
+def _backward_boolean_mask(rc, attrs, ograd, data, index):
+    xp = rc.xp
+    axis = normalize_axis("_backward_contrib_boolean_mask", attrs["axis"], data.ndim)
+    pos = _mask_positions(xp, "_backward_contrib_boolean_mask", data, index, axis)
+    out = xp.zeros(data.shape, dtype=ograd.dtype)
+    out[(slice(None),) * axis + (pos,)] = ograd
+    return out
+
+
+register("_backward_contrib_boolean_mask", _backward_boolean_mask,
+         inputs=("ograd", "data", "index"), params=_MASK_PARAMS,
+         gradient=lambda F, a, ins, outs, og: [
+             F._contrib_boolean_mask(og[0], ins[2], axis=a["axis"]), None, None],
+         doc="Scatter the gradient of boolean_mask back to the kept slices.")
+
+
+def _index_copy(rc, attrs, old, index, new):
+    name = "_contrib_index_copy"
+    if index.ndim != 1:
+        raise shape_err(name, "index_vector must be 1-D", old, index, new)
+    if old.ndim == 0 or new.ndim != old.ndim or new.shape[0] != index.shape[0] or \
+            new.shape[1:] != old.shape[1:]:
+        raise shape_err(name, "new_tensor must have shape (len(index_vector),) + "
+                        "old_tensor.shape[1:]", old, index, new)
+    same_dtype(name, old, new)
+    idx = index.astype(np.int64)
+    if bool(((idx < 0) | (idx >= old.shape[0])).any()):
+        raise MXNetError(f"{name}: index_vector values must lie in [0, {old.shape[0] - 1}]; "
+                         f"got {index.tolist()}")
+    out = old.copy()
+    out[idx] = new
+    return out
+
+
+def _index_copy_grad(F, attrs, inputs, outputs, out_grads):
+    og = out_grads[0]
+    old_grad = F._contrib_index_copy(og, inputs[1], F.zeros_like(inputs[2]))
+    return [old_grad, None, F.take(og, inputs[1])]
+
+
+register("_contrib_index_copy", _index_copy, inputs=("old_tensor", "index_vector", "new_tensor"),
+         infer_shape=lambda attrs, ins, outs: (ins, [ins[0]], []),
+         infer_type=lambda attrs, ins, outs: (ins, [ins[0]], []),
+         gradient=_index_copy_grad,
+         doc="A copy of old_tensor whose rows index_vector[i] are replaced by new_tensor[i].")
+
+
+# ---------------------------------------------------------------------------------------------
+# separable spatial resampling (NCHW)
+
+
+def _separable(xp, x, mh, mw):
+    """``mh @ x @ mw.T`` over the last two axes, accumulated in at least float32."""
+    ct = np.float32 if x.dtype == np.float16 else x.dtype
+    y = xp.matmul(xp.matmul(mh.astype(ct), x.astype(ct, copy=False)), mw.T.astype(ct))
+    return y.astype(x.dtype, copy=False)
+
+
+def _pool_matrix(xp, n_in, n_out):
+    """Row i averages input positions [floor(i*n/m), ceil((i+1)*n/m))."""
+    i = xp.arange(n_out, dtype=np.int64)
+    start = (i * n_in) // n_out
+    end = -((-(i + 1) * n_in) // n_out)
+    j = xp.arange(n_in, dtype=np.int64)[None, :]
+    inside = (j >= start[:, None]) & (j < end[:, None])
+    return inside / (end - start)[:, None].astype(np.float64)
+
+
+def _pool_size(attrs):
+    size = attrs["output_size"]
+    if size is None or len(size) == 0:
+        return 1, 1
+    if len(size) == 1:
+        return size[0], size[0]
+    if len(size) == 2:
+        return size
+    raise MXNetError(f"_contrib_AdaptiveAvgPooling2D: output_size must be an int or a pair "
+                     f"(height, width), got {size}")
+
+
+def _check_4d(opname, data):
+    if data.ndim != 4:
+        raise shape_err(opname, "data must be 4-D (batch, channel, height, width)", data)
+    _require_float(opname, data)
+
+
+def _adaptive_avg_pool(rc, attrs, data):
+    name = "_contrib_AdaptiveAvgPooling2D"
+    _check_4d(name, data)
+    oh, ow = _pool_size(attrs)
+    if oh <= 0 or ow <= 0:
+        raise MXNetError(f"{name}: output_size must be positive, got {(oh, ow)}")
+    xp = rc.xp
+    H, W = data.shape[2:]
+    return _separable(xp, data, _pool_matrix(xp, H, oh), _pool_matrix(xp, W, ow))
+
+
+def _adaptive_pool_shape(attrs, in_shapes, out_shapes):
+    d = in_shapes[0]
+    if d is None:
+        return in_shapes, out_shapes, []
+    return in_shapes, [tuple(d[:2]) + tuple(_pool_size(attrs))], []
+
+
+_POOL_PARAMS = (Param("output_size", "shape", (), doc="Output size: an int (square) or "
+                                                      "(height, width)."),)
+
+register("_contrib_AdaptiveAvgPooling2D", _adaptive_avg_pool, params=_POOL_PARAMS,
+         infer_shape=_adaptive_pool_shape, infer_type=_same_type,
+         gradient=lambda F, a, ins, outs, og: [
+             F._backward_contrib_AdaptiveAvgPooling2D(og[0], ins[0])],
+         doc="Average pooling whose windows adapt so that the output has `output_size`.")
+
+
+def _adaptive_avg_pool_backward(rc, attrs, ograd, data):
+    xp = rc.xp
+    (oh, ow), (H, W) = ograd.shape[2:], data.shape[2:]
+    return _separable(xp, ograd, _pool_matrix(xp, H, oh).T, _pool_matrix(xp, W, ow).T)
+
+
+register("_backward_contrib_AdaptiveAvgPooling2D", _adaptive_avg_pool_backward,
+         inputs=("ograd", "data"),
+         gradient=lambda F, a, ins, outs, og: [
+             F._contrib_AdaptiveAvgPooling2D(og[0], output_size=tuple(ins[0].shape[2:])), None],
+         doc="Gradient of AdaptiveAvgPooling2D (data only supplies the input shape).")
+
+
+def _interp_matrix(xp, n_in, n_out, align_corners):
+    """Bilinear weights (n_out, n_in) along one axis, with 1.9.1's source-index rule."""
+    i = xp.arange(n_out, dtype=np.float64)
+    if n_out <= 1:
+        src = xp.zeros_like(i)
+    elif align_corners:
+        src = i * ((n_in - 1) / (n_out - 1))
+    else:
+        src = xp.maximum((i + 0.5) * (n_in / n_out) - 0.5, 0.0)
+    i0 = xp.minimum(xp.floor(src).astype(np.int64), n_in - 1)
+    i1 = xp.minimum(i0 + 1, n_in - 1)
+    lam = src - i0
+    j = xp.arange(n_in, dtype=np.int64)[None, :]
+    return ((j == i0[:, None]) * (1.0 - lam)[:, None] + (j == i1[:, None]) * lam[:, None])
+
+
+_RESIZE_MODES = ("like", "odd_scale", "size", "to_even_down", "to_even_up", "to_odd_down",
+                 "to_odd_up")
+
+_RESIZE_PARAMS = (
+    Param("height", "int", 1, doc="Output height (mode 'size' without scale_height)."),
+    Param("width", "int", 1, doc="Output width (mode 'size' without scale_width)."),
+    Param("scale_height", "float", None, doc="Height scale (modes 'size' and 'odd_scale')."),
+    Param("scale_width", "float", None, doc="Width scale (modes 'size' and 'odd_scale')."),
+    Param("mode", "str", "size", choices=_RESIZE_MODES, doc="How the output size is chosen."),
+    Param("align_corners", "bool", True, doc="Map the corner pixels of input and output onto "
+                                             "each other."),
+)
+
+
+def _resize_out_size(attrs, H, W, like_shape=None):
+    name = "_contrib_BilinearResize2D"
+    mode = attrs["mode"]
+    sh, sw = attrs["scale_height"], attrs["scale_width"]
+    if mode == "like":
+        if like_shape is None or len(like_shape) < 2:
+            raise MXNetError(f"{name}: mode 'like' needs a `like` input with spatial axes")
+        return int(like_shape[-2]), int(like_shape[-1])
+    if mode in ("size", "odd_scale") and (sh is not None or mode == "odd_scale"):
+        if sh is None or sw is None:
+            raise MXNetError(f"{name}: mode '{mode}' with scales needs both scale_height and "
+                             f"scale_width (got {sh}, {sw})")
+        if mode == "size":
+            return int(H * sh), int(W * sw)
+
+        def odd(n, s):
+            return int((n - 1) * s + 1) if n % 2 else int(n * s)
+        return odd(H, sh), odd(W, sw)
+    if mode == "size":
+        return attrs["height"], attrs["width"]
+    if mode == "to_even_down":
+        return H - H % 2, W - W % 2
+    if mode == "to_even_up":
+        return H + H % 2, W + W % 2
+    if mode == "to_odd_down":
+        return H - (1 - H % 2), W - (1 - W % 2)
+    return H + (1 - H % 2), W + (1 - W % 2)        # to_odd_up
+
+
+def _resize(rc, attrs, data, *like):
+    name = "_contrib_BilinearResize2D"
+    _check_4d(name, data)
+    H, W = data.shape[2:]
+    oh, ow = _resize_out_size(attrs, H, W, like[0].shape if like else None)
+    if oh < 0 or ow < 0:
+        raise MXNetError(f"{name}: the output size {(oh, ow)} is negative")
+    xp = rc.xp
+    ac = attrs["align_corners"]
+    return _separable(xp, data, _interp_matrix(xp, H, oh, ac), _interp_matrix(xp, W, ow, ac))
+
+
+def _resize_shape(attrs, in_shapes, out_shapes):
+    d = in_shapes[0]
+    like = in_shapes[1] if len(in_shapes) > 1 else None
+    if d is None or (attrs["mode"] == "like" and like is None):
+        return in_shapes, out_shapes, []
+    oh, ow = _resize_out_size(attrs, d[2], d[3], like)
+    return in_shapes, [tuple(d[:2]) + (oh, ow)], []
+
+
+def _resize_grad(F, attrs, inputs, outputs, out_grads):
+    g = F._backward_contrib_BilinearResize2D(out_grads[0], inputs[0],
+                                             align_corners=attrs["align_corners"])
+    return [g] + [None] * (len(inputs) - 1)
+
+
+register("_contrib_BilinearResize2D", _resize, params=_RESIZE_PARAMS,
+         inputs=lambda attrs: ["data", "like"] if attrs["mode"] == "like" else ["data"],
+         infer_shape=_resize_shape, infer_type=_same_type, gradient=_resize_grad,
+         doc="Bilinear resize of NCHW data; the output size follows `mode`.")
+
+
+def _resize_backward(rc, attrs, ograd, data):
+    xp = rc.xp
+    (oh, ow), (H, W) = ograd.shape[2:], data.shape[2:]
+    ac = attrs["align_corners"]
+    return _separable(xp, ograd, _interp_matrix(xp, H, oh, ac).T,
+                      _interp_matrix(xp, W, ow, ac).T)
+
+
+def _resize_backward_grad(F, attrs, inputs, outputs, out_grads):
+    oh, ow = inputs[0].shape[2:]
+    return [F._contrib_BilinearResize2D(out_grads[0], height=oh, width=ow,
+                                        align_corners=attrs["align_corners"]), None]
+
+
+register("_backward_contrib_BilinearResize2D", _resize_backward, inputs=("ograd", "data"),
+         params=(Param("align_corners", "bool", True),), gradient=_resize_backward_grad,
+         doc="Gradient of BilinearResize2D (data only supplies the input shape).")
+
+
+# ---------------------------------------------------------------------------------------------
+# multi-head attention on interleaved projections (GluonNLP's transformer/BERT layers)
+#
+# The projections of every head lie interleaved along the last axis: for self-attention,
+# (seq, batch, heads * 3 * head_dim) holds [q_h, k_h, v_h] per head; for encoder-decoder
+# attention, keys_values holds [k_h, v_h] per head. Attention maps are (batch*heads, q, k).
+
+
+def _heads_of(opname, x, heads, parts):
+    if x.ndim != 3:
+        raise shape_err(opname, "the projections must be 3-D (seq_len, batch, features)", x)
+    if heads <= 0 or x.shape[2] % (heads * parts):
+        raise shape_err(opname, f"the last axis must split into heads={heads} x {parts} "
+                        "equal projections", x)
+    return x.shape[2] // (heads * parts)
+
+
+def _split(x, heads, parts):
+    """(L, B, heads*parts*D) -> list of ``parts`` arrays (B*heads, L, D)."""
+    L, B, F = x.shape
+    D = F // (heads * parts)
+    y = x.reshape(L, B, heads, parts, D).transpose(3, 1, 2, 0, 4)
+    return [y[p].reshape(B * heads, L, D) for p in range(parts)]
+
+
+def _merge(xp, pieces, L, B, heads):
+    """Inverse of ``_split``: list of (B*heads, L, D) (None = zeros) -> (L, B, heads*n*D)."""
+    ref = next(p for p in pieces if p is not None)
+    D = ref.shape[2]
+    full = [xp.zeros_like(ref) if p is None else p for p in pieces]
+    y = xp.stack([p.reshape(B, heads, L, D) for p in full], axis=0)   # (n, B, h, L, D)
+    return y.transpose(3, 1, 2, 0, 4).reshape(L, B, heads * len(pieces) * D)
+
+
+def _bt(x):
+    return x.transpose(0, 2, 1)
+
+
+_HEADS = (Param("heads", "int", doc="Number of attention heads."),)
+
+
+def _selfatt_qk(rc, attrs, qkv):
+    name = "_contrib_interleaved_matmul_selfatt_qk"
+    D = _heads_of(name, qkv, attrs["heads"], 3)
+    q, k, _ = _split(qkv, attrs["heads"], 3)
+    return rc.xp.matmul(q * qkv.dtype.type(1.0 / math.sqrt(D)), _bt(k))
+
+
+def _selfatt_qk_bwd(rc, attrs, ograd, qkv):
+    xp = rc.xp
+    L, B, _ = qkv.shape
+    D = _heads_of("_backward_interleaved_matmul_selfatt_qk", qkv, attrs["heads"], 3)
+    q, k, _ = _split(qkv, attrs["heads"], 3)
+    s = qkv.dtype.type(1.0 / math.sqrt(D))
+    dq = xp.matmul(ograd, k) * s
+    dk = xp.matmul(_bt(ograd), q) * s
+    return _merge(xp, [dq, dk, None], L, B, attrs["heads"])
+
+
+def _selfatt_valatt(rc, attrs, qkv, att):
+    xp = rc.xp
+    name = "_contrib_interleaved_matmul_selfatt_valatt"
+    _heads_of(name, qkv, attrs["heads"], 3)
+    L, B, _ = qkv.shape
+    _, _, v = _split(qkv, attrs["heads"], 3)
+    if att.shape != (B * attrs["heads"], L, L):
+        raise shape_err(name, f"attention must have shape (batch*heads, seq_len, seq_len) = "
+                        f"{(B * attrs['heads'], L, L)}", qkv, att)
+    out = xp.matmul(att, v)
+    return _merge(xp, [out], L, B, attrs["heads"])
+
+
+def _selfatt_valatt_bwd(rc, attrs, ograd, qkv, att):
+    xp = rc.xp
+    L, B, _ = qkv.shape
+    _, _, v = _split(qkv, attrs["heads"], 3)
+    (g,) = _split(ograd, attrs["heads"], 1)
+    datt = xp.matmul(g, _bt(v))
+    dv = xp.matmul(_bt(att), g)
+    return _merge(xp, [None, None, dv], L, B, attrs["heads"]), datt
+
+
+def _encdec_qk(rc, attrs, queries, keys_values):
+    xp = rc.xp
+    name = "_contrib_interleaved_matmul_encdec_qk"
+    D = _heads_of(name, queries, attrs["heads"], 1)
+    Dk = _heads_of(name, keys_values, attrs["heads"], 2)
+    if D != Dk or queries.shape[1] != keys_values.shape[1]:
+        raise shape_err(name, "queries (Lq, B, heads*D) and keys_values (Lk, B, heads*2*D) "
+                        "must agree on batch and head size", queries, keys_values)
+    (q,) = _split(queries, attrs["heads"], 1)
+    k, _ = _split(keys_values, attrs["heads"], 2)
+    return xp.matmul(q * queries.dtype.type(1.0 / math.sqrt(D)), _bt(k))
+
+
+def _encdec_qk_bwd(rc, attrs, ograd, queries, keys_values):
+    xp = rc.xp
+    h = attrs["heads"]
+    Lq, B, _ = queries.shape
+    Lk = keys_values.shape[0]
+    (q,) = _split(queries, h, 1)
+    k, _ = _split(keys_values, h, 2)
+    s = queries.dtype.type(1.0 / math.sqrt(q.shape[2]))
+    dq = xp.matmul(ograd, k) * s
+    dk = xp.matmul(_bt(ograd), q) * s
+    return _merge(xp, [dq], Lq, B, h), _merge(xp, [dk, None], Lk, B, h)
+
+
+def _encdec_valatt(rc, attrs, keys_values, att):
+    xp = rc.xp
+    name = "_contrib_interleaved_matmul_encdec_valatt"
+    h = attrs["heads"]
+    _heads_of(name, keys_values, h, 2)
+    Lk, B, _ = keys_values.shape
+    if att.ndim != 3 or att.shape[0] != B * h or att.shape[2] != Lk:
+        raise shape_err(name, f"attention must have shape (batch*heads={B * h}, query_len, "
+                        f"key_len={Lk})", keys_values, att)
+    _, v = _split(keys_values, h, 2)
+    return _merge(xp, [xp.matmul(att, v)], att.shape[1], B, h)
+
+
+def _encdec_valatt_bwd(rc, attrs, ograd, keys_values, att):
+    xp = rc.xp
+    h = attrs["heads"]
+    Lk, B, _ = keys_values.shape
+    _, v = _split(keys_values, h, 2)
+    (g,) = _split(ograd, h, 1)
+    return _merge(xp, [None, xp.matmul(_bt(att), g)], Lk, B, h), xp.matmul(g, _bt(v))
+
+
+def _attention_op(name, fwd, bwd, inputs, doc):
+    bname = "_backward_" + name[len("_contrib_"):]
+
+    def gradient(F, attrs, ins, outs, og):
+        res = getattr(F, bname)(og[0], *ins, heads=attrs["heads"])
+        return list(res) if isinstance(res, (list, tuple)) else [res]
+
+    register(name, fwd, inputs=inputs, params=_HEADS, gradient=gradient, doc=doc)
+    register(bname, bwd, inputs=("ograd",) + inputs, params=_HEADS,
+             num_outputs=len(inputs), doc=f"Gradient of {name}.")
+
+
+_attention_op("_contrib_interleaved_matmul_selfatt_qk", _selfatt_qk, _selfatt_qk_bwd,
+              ("queries_keys_values",),
+              "Scaled q k^T per head from interleaved self-attention projections.")
+_attention_op("_contrib_interleaved_matmul_selfatt_valatt", _selfatt_valatt, _selfatt_valatt_bwd,
+              ("queries_keys_values", "attention"),
+              "Attention-weighted values per head from interleaved self-attention projections.")
+_attention_op("_contrib_interleaved_matmul_encdec_qk", _encdec_qk, _encdec_qk_bwd,
+              ("queries", "keys_values"),
+              "Scaled q k^T per head for encoder-decoder attention (keys/values interleaved).")
+_attention_op("_contrib_interleaved_matmul_encdec_valatt", _encdec_valatt, _encdec_valatt_bwd,
+              ("keys_values", "attention"),
+              "Attention-weighted values per head for encoder-decoder attention.")
