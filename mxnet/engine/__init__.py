@@ -8,6 +8,7 @@ functions always act on the current engine, which :func:`set_engine` can swap.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import threading
@@ -39,6 +40,16 @@ def _create_engine(kind, source):
 
 _engine = _create_engine(os.environ.get("MXNET_ENGINE_TYPE") or _DEFAULT_TYPE,
                          "MXNET_ENGINE_TYPE")
+
+
+@atexit.register
+def _drain_at_exit():
+    # Worker threads are daemons; let queued work (saves, copies) finish first.
+    # Failures nobody waited for are dropped here, as the program is ending.
+    try:
+        _engine.wait_all()
+    except MXNetError:
+        pass
 
 
 def get_engine():
