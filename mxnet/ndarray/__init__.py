@@ -10,7 +10,7 @@ from ..context import Context, current_context
 from ..operator.init_ops import arange_values
 from ..operator.registry import get_op
 from . import indexing as _indexing  # noqa: F401  (registers the indexing ops)
-from .ndarray import NDArray, _new, array, empty, invoke, waitall
+from .ndarray import NDArray, _new, array, empty, from_dlpack, from_numpy, invoke, waitall  # noqa: F401
 from .register import build_namespaces
 
 op, _public, _internal_fns, _subs = build_namespaces()
@@ -114,6 +114,35 @@ def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
     else:
         raise ValueError("split_v2: indices_or_sections must be an int or a tuple of ints")
     return _internal._split_v2(ary, indices=tuple(indices), axis=axis, squeeze_axis=squeeze_axis)
+
+
+def to_dlpack_for_read(data):
+    """A DLPack capsule over ``data`` for reading."""
+    return data.to_dlpack_for_read()
+
+
+def to_dlpack_for_write(data):
+    """A DLPack capsule over ``data`` for writing."""
+    return data.to_dlpack_for_write()
+
+
+def _finite_test(kind):
+    def fn(data):
+        with_nan = data == data
+        if kind == "isnan":
+            return 1 - with_nan
+        finite_mag = abs(data) != float("inf")
+        if kind == "isinf":
+            return with_nan * (1 - finite_mag)
+        return with_nan * finite_mag
+    fn.__name__ = kind
+    fn.__doc__ = f"Elementwise {kind} as 0/1 in the input's dtype."
+    return fn
+
+
+if "contrib" in globals():
+    for _k in ("isfinite", "isinf", "isnan"):
+        setattr(globals()["contrib"], _k, _finite_test(_k))
 
 
 def moveaxis(tensor, source, destination):

@@ -16,7 +16,8 @@ from ..context import Context, current_context
 from ..operator.registry import RunContext, get_op
 from .tape import Leaf, TapeNode
 
-__all__ = ["NDArray", "invoke", "array", "empty", "waitall", "from_data", "_new"]
+__all__ = ["NDArray", "invoke", "array", "empty", "waitall", "from_data", "_new", "from_numpy",
+           "from_dlpack"]
 
 _rc_cache: dict = {}
 
@@ -280,6 +281,30 @@ class NDArray:
     def as_nd_ndarray(self):
         return self
 
+    def as_np_ndarray(self):
+        """mx.np arrays are not implemented; raises MXNetError."""
+        raise MXNetError("as_np_ndarray: the mx.np interface is not supported by mxnet-py yet")
+
+    def slice_assign(self, rhs, begin, end, step):
+        """Write ``rhs`` into the region ``begin:end:step`` (in place) and return self."""
+        self[_region(begin, end, step)] = rhs
+        return self
+
+    def slice_assign_scalar(self, value, begin, end, step):
+        """Fill the region ``begin:end:step`` with ``value`` (in place) and return self."""
+        self[_region(begin, end, step)] = value
+        return self
+
+    def to_dlpack_for_read(self):
+        """A DLPack capsule sharing this array's memory (waits for pending writes)."""
+        self.wait_to_read()
+        return self._data.__dlpack__()
+
+    def to_dlpack_for_write(self):
+        """A DLPack capsule sharing this array's memory, for writing into it."""
+        self.wait_to_read()
+        return self._data.__dlpack__()
+
     def tostype(self, stype):
         if stype != "default":
             raise MXNetError(f"tostype: sparse storage type {stype!r} is not supported yet")
@@ -514,6 +539,11 @@ def _scalar_attrs(value):
     return attrs
 
 
+def _region(begin, end, step):
+    step = step or (None,) * len(begin)
+    return tuple(slice(b, e, st) for b, e, st in zip(begin, end, step))
+
+
 def _unpickle(state):
     a = object.__new__(NDArray)
     a.__setstate__(state)
@@ -564,6 +594,37 @@ def empty(shape, ctx=None, dtype=None):
         shape = (shape,)
     ctx = Context(ctx) if ctx is not None else current_context()
     return _new(get_backend(ctx).xp.zeros(tuple(shape), dtype=dtype_np(dtype)), ctx)
+
+
+def from_numpy(ndarray, zero_copy=True):
+    """An NDArray over a NumPy array (sharing memory when it is C-contiguous)."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"from_numpy: expected a numpy.ndarray, got {type(ndarray).__name__}")
+    data = np.ascontiguousarray(ndarray) if zero_copy else np.array(ndarray, copy=True)
+    return _new(data, Context("cpu", 0))
+
+
+def from_dlpack(dlpack):
+    """An NDArray sharing memory with a DLPack-capable array (NumPy, CuPy, torch, ...)."""
+    if type(dlpack).__module__.startswith("cupy"):
+        from ..context import gpu
+        return _new(dlpack, gpu(dlpack.device.id))
+    if not hasattr(dlpack, "__dlpack__"):  # a bare capsule, as to_dlpack_for_read returns
+        dlpack = _Capsule(dlpack)
+    return _new(np.from_dlpack(dlpack), Context("cpu", 0))
+
+
+class _Capsule:
+    """Adapts a raw DLPack capsule to the ``__dlpack__`` protocol NumPy expects (CPU only)."""
+
+    def __init__(self, capsule):
+        self._capsule = capsule
+
+    def __dlpack__(self, **kwargs):
+        return self._capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)
 
 
 def waitall():
