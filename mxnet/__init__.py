@@ -14,5 +14,16 @@ from . import name, attribute  # noqa: E402,F401
 from .attribute import AttrScope  # noqa: E402,F401
 from . import symbol  # noqa: E402,F401
 from . import symbol as sym  # noqa: E402,F401
+for _m in ("initializer", "optimizer", "lr_scheduler", "metric", "kvstore"):
+    try:
+        __import__(f"{__name__}.{_m}")
+    except ModuleNotFoundError as _e:  # parts of the update path still being written
+        if _e.name != f"{__name__}.{_m}":
+            raise
+if "initializer" in dir():
+    from . import initializer as init  # noqa: E402,F401
+if "kvstore" in dir():
+    from . import kvstore as kv  # noqa: E402,F401
+from . import gluon  # noqa: E402,F401
 from . import random  # noqa: E402,F401
 from . import test_utils  # noqa: E402,F401

@@ -1,0 +1,16 @@
+"""Gluon: the imperative-first high-level API (blocks, parameters, trainer, data, losses)."""
+from .block import Block, HybridBlock, SymbolBlock  # noqa: F401
+from .parameter import Constant, DeferredInitializationError, Parameter, ParameterDict  # noqa: F401
+from . import utils  # noqa: F401
+
+for _mod in ("nn", "rnn", "loss", "data", "model_zoo", "contrib"):
+    try:
+        __import__(f"{__name__}.{_mod}")
+    except ModuleNotFoundError as _e:  # parts still being written are optional
+        if _e.name != f"{__name__}.{_mod}":
+            raise
+try:
+    from .trainer import Trainer  # noqa: F401
+except ModuleNotFoundError as _e:
+    if _e.name != f"{__name__}.trainer":
+        raise

@@ -1,0 +1,540 @@
+"""Gluon blocks: Block (imperative), HybridBlock (traceable to a Symbol) and SymbolBlock."""
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+
+from .. import autograd
+from .. import ndarray as _nd
+from .. import symbol as _sym
+from ..base import MXNetError
+from ..context import cpu
+from ..name import NameManager, Prefix
+from ..ndarray import NDArray
+from ..ndarray.ndarray import invoke
+from ..symbol import Symbol
+from ..symbol.graph import topo_order
+from .parameter import DeferredInitializationError, Parameter, ParameterDict
+
+__all__ = ["Block", "HybridBlock", "SymbolBlock"]
+
+
+class _BlockScope:
+    """The naming scope of a block: children get ``parent_prefix + hint + count + '_'``."""
+
+    _local = threading.local()
+
+    def __init__(self, block):
+        self._block = block
+        self._counter: dict = {}
+        self._old_scope = None
+        self._name_scope = None
+
+    @staticmethod
+    def create(prefix, params, hint):
+        current = getattr(_BlockScope._local, "value", None)
+        if current is None:
+            if prefix is None:
+                prefix = NameManager.current().get(None, hint) + "_"
+            if params is None:
+                params = ParameterDict(prefix)
+            else:
+                params = ParameterDict(params.prefix, params)
+            return prefix, params
+        if prefix is None:
+            count = current._counter.get(hint, 0)
+            prefix = f"{hint}{count}_"
+            current._counter[hint] = count + 1
+        if params is None:
+            parent = current._block.params
+            params = ParameterDict(parent.prefix + prefix, parent._shared)
+        else:
+            params = ParameterDict(params.prefix, params)
+        return current._block.prefix + prefix, params
+
+    def __enter__(self):
+        if self._block._empty_prefix:
+            return self
+        self._old_scope = getattr(_BlockScope._local, "value", None)
+        _BlockScope._local.value = self
+        self._name_scope = Prefix(self._block.prefix)
+        self._name_scope.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self._block._empty_prefix:
+            return
+        self._name_scope.__exit__(*exc)
+        self._name_scope = None
+        _BlockScope._local.value = self._old_scope
+
+
+def _flatten(args):
+    if isinstance(args, (NDArray, Symbol)):
+        return [args], 0
+    flat, fmts = [], []
+    for a in args:
+        f, fmt = _flatten(a)
+        flat.extend(f)
+        fmts.append(fmt)
+    return flat, fmts
+
+
+def _regroup(flat, fmt):
+    if fmt == 0:
+        return flat[0], flat[1:]
+    out = []
+    for f in fmt:
+        res, flat = _regroup(flat, f)
+        out.append(res)
+    return out, flat
+
+
+class Block:
+    """The base of all layers and models: holds child blocks and parameters.
+
+    Subclasses implement ``forward``. Create children inside ``with self.name_scope():``
+    so their parameter names carry this block's prefix.
+    """
+
+    def __init__(self, prefix=None, params=None):
+        self._empty_prefix = prefix == ""
+        self._prefix, self._params = _BlockScope.create(prefix, params, self._alias())
+        self._name = self._prefix[:-1] if self._prefix.endswith("_") else self._prefix
+        self._scope = _BlockScope(self)
+        self._children: OrderedDict = OrderedDict()
+        self._reg_params: OrderedDict = OrderedDict()
+        self._forward_hooks: OrderedDict = OrderedDict()
+        self._forward_pre_hooks: OrderedDict = OrderedDict()
+
+    def _alias(self):
+        return self.__class__.__name__.lower()
+
+    def __repr__(self):
+        lines = [f"{self.__class__.__name__}("]
+        for key, child in self._children.items():
+            body = repr(child).replace("\n", "\n  ")
+            lines.append(f"  ({key}): {body}")
+        lines.append(")")
+        return "\n".join(lines) if self._children else f"{self.__class__.__name__}()"
+
+    def __setattr__(self, name, value):
+        if hasattr(self, "_children"):
+            existing = self.__dict__.get(name)
+            if isinstance(existing, (Parameter, Block)) and not isinstance(value, type(existing)):
+                raise TypeError(f"Changing attribute type for {name} from {type(existing)} to "
+                                f"{type(value)} is not allowed.")
+            if isinstance(value, Block):
+                self.register_child(value, name)
+            elif isinstance(value, Parameter):
+                self._reg_params[name] = value
+        super().__setattr__(name, value)
+
+    @property
+    def prefix(self):
+        return self._prefix
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def params(self):
+        """This block's own ParameterDict (children's parameters are not included)."""
+        return self._params
+
+    def name_scope(self):
+        """A ``with`` block under which children and parameters get this block's prefix."""
+        return self._scope
+
+    def register_child(self, block, name=None):
+        self._children[name if name is not None else str(len(self._children))] = block
+
+    def register_forward_pre_hook(self, hook):
+        handle = object()
+        self._forward_pre_hooks[id(handle)] = hook
+        return _HookHandle(self._forward_pre_hooks, id(handle))
+
+    def register_forward_hook(self, hook):
+        handle = object()
+        self._forward_hooks[id(handle)] = hook
+        return _HookHandle(self._forward_hooks, id(handle))
+
+    def collect_params(self, select=None):
+        """Every parameter of this block and its children (optionally filtered by regex)."""
+        ret = ParameterDict(self._params.prefix)
+        pattern = re.compile(select) if select else None
+        if pattern is None:
+            ret.update(self.params)
+        else:
+            ret.update({n: p for n, p in self.params.items() if pattern.match(n)})
+        for child in self._children.values():
+            ret.update(child.collect_params(select=select))
+        return ret
+
+    def _collect_params_with_prefix(self, prefix=""):
+        if prefix:
+            prefix += "."
+        ret = {prefix + k: v for k, v in self._reg_params.items()}
+        for name, child in self._children.items():
+            ret.update(child._collect_params_with_prefix(prefix + name))
+        return ret
+
+    def save_parameters(self, filename, deduplicate=False):
+        """Save parameters with structural names (``features.0.weight``) in .params format."""
+        params = self._collect_params_with_prefix()
+        arrays = {}
+        seen = {}
+        for k, p in params.items():
+            if deduplicate and id(p) in seen:
+                continue
+            seen[id(p)] = k
+            arrays[k] = p.data(p.list_ctx()[0]).copyto(cpu())
+        _nd.save(filename, arrays)
+
+    def load_parameters(self, filename, ctx=None, allow_missing=False, ignore_extra=False,
+                        cast_dtype=False, dtype_source="current"):
+        """Load parameters saved by ``save_parameters`` (or by 1.9.1's)."""
+        loaded = _nd.load(filename)
+        params = self._collect_params_with_prefix()
+        if not loaded and not params:
+            return
+        if not any("." in k for k in loaded) and any(k.startswith(("arg:", "aux:")) or
+                                                       k in self.collect_params() for k in loaded):
+            # a file saved with full parameter names (ParameterDict.save / export)
+            self.collect_params().load(filename, ctx, allow_missing, ignore_extra,
+                                       self.prefix, cast_dtype=cast_dtype)
+            return
+        if not allow_missing:
+            for name in params:
+                if name not in loaded:
+                    raise MXNetError(f"Parameter '{name}' is missing in file '{filename}', which "
+                                     f"contains parameters: {sorted(loaded)}. Set "
+                                     "allow_missing=True to ignore missing parameters.")
+        for name, arr in loaded.items():
+            if name not in params:
+                if not ignore_extra:
+                    raise MXNetError(f"Parameter '{name}' loaded from file '{filename}' is not "
+                                     "present in the Block. Set ignore_extra=True to ignore.")
+                continue
+            p = params[name]
+            if cast_dtype:
+                arr = arr.astype(p.dtype)
+            if p._data is None:
+                p.shape = arr.shape
+                ctxs = p._deferred_init[1] if p._deferred_init else ([ctx] if ctx is not None else
+                                                                     [cpu()])
+                if ctx is not None:
+                    ctxs = ctx if isinstance(ctx, list) else [ctx]
+                p._deferred_init = ()
+                p._init_impl(arr.astype(p.dtype, copy=False), ctxs)
+            else:
+                p.set_data(arr)
+
+    save_params = save_parameters
+    load_params = load_parameters
+
+    def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
+        """Initialise every parameter (deferred until the first forward when shapes are unknown)."""
+        self.collect_params().initialize(init, ctx, verbose, force_reinit)
+
+    def hybridize(self, active=True, **kwargs):
+        for child in self._children.values():
+            child.hybridize(active, **kwargs)
+
+    def cast(self, dtype):
+        for child in self._children.values():
+            child.cast(dtype)
+        for p in self._reg_params.values():
+            p.cast(dtype)
+
+    def apply(self, fn):
+        """Call ``fn(block)`` on every child recursively, then on self."""
+        for child in self._children.values():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    def zero_grad(self):
+        self.collect_params().zero_grad()
+
+    def reset_ctx(self, ctx):
+        self.collect_params().reset_ctx(ctx)
+
+    def __call__(self, *args):
+        for hook in self._forward_pre_hooks.values():
+            hook(self, args)
+        out = self.forward(*args)
+        for hook in self._forward_hooks.values():
+            hook(self, args, out)
+        return out
+
+    def forward(self, *args):
+        raise NotImplementedError
+
+    def summary(self, *inputs):
+        """Print each child block's output shape and parameter count for ``inputs``."""
+        rows = []
+
+        def hook(block, _args, out):
+            shape = out.shape if isinstance(out, NDArray) else [o.shape for o in out]
+            n = sum(int(_prod(p.shape)) for p in block._reg_params.values() if p.shape)
+            rows.append((f"{block.__class__.__name__}-{len(rows) + 1}", shape, n))
+        handles = []
+        self.apply(lambda b: handles.append(b.register_forward_hook(hook)))
+        try:
+            self(*inputs)
+        finally:
+            for h in handles:
+                h.detach()
+        total = sum(int(_prod(p.shape)) for p in self.collect_params().values() if p.shape)
+        print(f"{'Layer (type)':>30s}{'Output Shape':>30s}{'Param #':>12s}")
+        for name, shape, n in rows:
+            print(f"{name:>30s}{str(shape):>30s}{n:>12d}")
+        print(f"Total params: {total}")
+
+
+def _prod(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+class _HookHandle:
+    def __init__(self, table, key):
+        self._table, self._key = table, key
+
+    def detach(self):
+        self._table.pop(self._key, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.detach()
+
+
+class HybridBlock(Block):
+    """A block whose ``hybrid_forward(F, x, ...)`` works with both mx.nd and mx.sym.
+
+    After ``hybridize()`` calls trace the block once into a Symbol and run that graph
+    (like MXNet's CachedOp), instead of re-running Python layer code.
+    """
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix, params)
+        self._active = False
+        self._flags = {}
+        self._cached = None
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if isinstance(value, Block) and getattr(self, "_cached", None) is not None:
+            self._cached = None
+
+    def register_child(self, block, name=None):
+        if not isinstance(block, HybridBlock):
+            raise ValueError(f"Children of HybridBlock must also be HybridBlock, but {block} has "
+                             f"type {type(block)}. If you are using Sequential, please try "
+                             "HybridSequential instead.")
+        super().register_child(block, name)
+        self._cached = None
+
+    def hybridize(self, active=True, static_alloc=False, static_shape=False, **kwargs):
+        """Trace to a Symbol at the next call and run the graph from then on."""
+        self._active = active
+        self._flags = {"static_alloc": static_alloc, "static_shape": static_shape, **kwargs}
+        self._cached = None
+        super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape, **kwargs)
+
+    def cast(self, dtype):
+        self._cached = None
+        super().cast(dtype)
+
+    # -- tracing -------------------------------------------------------------------------------
+    def _get_graph(self, *args):
+        flat, fmt = _flatten(args)
+        if len(flat) == 1:
+            inputs = [_sym.var("data")]
+        else:
+            inputs = [_sym.var(f"data{i}") for i in range(len(flat))]
+        grouped, _ = _regroup(list(inputs), fmt)
+        params = {name: p.var() for name, p in self._reg_params.items()}
+        with self.name_scope():
+            out = self.hybrid_forward(_sym, *grouped, **params)
+        out_flat, out_fmt = _flatten(out)
+        return inputs, _sym.Group(out_flat) if len(out_flat) > 1 else out_flat[0], out_fmt
+
+    def _infer_attrs(self, infer_fn, attr, *args):
+        inputs, out, _ = self._get_graph(*args)
+        flat, _ = _flatten(args)
+        known = {i.name: getattr(a, attr) for i, a in zip(inputs, flat)}
+        arg_vals, _, aux_vals = getattr(out, infer_fn)(**known)
+        if arg_vals is None:
+            raise MXNetError(f"{self.name}: cannot infer {attr}s of the parameters from inputs {known}")
+        names = dict(zip(out.list_arguments(), arg_vals))
+        names.update(zip(out.list_auxiliary_states(), aux_vals))
+        for p in self.collect_params().values():
+            if p.name in names:
+                if attr == "shape":
+                    p.shape = names[p.name]
+                else:
+                    p.dtype = names[p.name]
+
+    def infer_shape(self, *args):
+        """Infer and set the shapes of every parameter from input arrays."""
+        self._infer_attrs("infer_shape", "shape", *args)
+
+    def infer_type(self, *args):
+        self._infer_attrs("infer_type", "dtype", *args)
+
+    def _deferred_infer_shape(self, *args):
+        try:
+            self.infer_shape(*args)
+        except MXNetError as e:
+            raise MXNetError(f"Deferred initialization failed because shape cannot be inferred: "
+                             f"{e}") from None
+
+    def _finish_params(self, *args):
+        params = self.collect_params().values()
+        if any(p._data is None and p._deferred_init for p in params):
+            self._deferred_infer_shape(*args)
+            for p in params:
+                if p._data is None and p._deferred_init:
+                    p._finish_deferred_init()
+
+    # -- running ---------------------------------------------------------------------------------
+    def forward(self, x, *args):
+        if isinstance(x, Symbol):
+            params = {name: p.var() for name, p in self._reg_params.items()}
+            with self.name_scope():
+                return self.hybrid_forward(_sym, x, *args, **params)
+        if self._active:
+            return self._call_cached_op(x, *args)
+        ctx = x.context if isinstance(x, NDArray) else None
+        try:
+            params = {name: p.data(ctx) for name, p in self._reg_params.items()}
+        except DeferredInitializationError:
+            self._finish_params(x, *args)
+            params = {name: p.data(ctx) for name, p in self._reg_params.items()}
+        return self.hybrid_forward(_nd, x, *args, **params)
+
+    def _build_cache(self, *args):
+        inputs, out, out_fmt = self._get_graph(*args)
+        order = topo_order(out._outputs)
+        all_params = {p.name: p for p in self.collect_params().values()}
+        input_names = [i.name for i in inputs]
+        missing = [n.name for n in order if n.op is None and n.name not in all_params
+                   and n.name not in input_names]
+        if missing:
+            raise MXNetError(f"{self.name}: the traced graph uses variables {missing} that are "
+                             "neither inputs nor parameters of the block")
+        self._cached = (order, out._outputs, input_names, all_params, out_fmt)
+
+    def _call_cached_op(self, *args):
+        if self._cached is None:
+            self._finish_params(*args)
+            self._build_cache(*args)
+        else:
+            self._finish_params(*args)
+        order, heads, input_names, params, out_fmt = self._cached
+        flat, _ = _flatten(args)
+        ctx = flat[0].context
+        values = {}
+        feed = dict(zip(input_names, flat))
+        for node in order:
+            if node.op is None:
+                arr = feed.get(node.name)
+                if arr is None:
+                    arr = params[node.name].data(ctx)
+                values[(id(node), 0)] = arr
+                continue
+            res = invoke(node.op, [values[(id(s), i)] for s, i in node.inputs], node.parsed)
+            if isinstance(res, list):
+                for i, r in enumerate(res):
+                    values[(id(node), i)] = r
+            else:
+                values[(id(node), 0)] = res
+        outs = [values[(id(n), i)] for n, i in heads]
+        result, _ = _regroup(outs, out_fmt)
+        return result
+
+    def hybrid_forward(self, F, x, *args, **kwargs):
+        raise NotImplementedError
+
+    def export(self, path, epoch=0, remove_amp_cast=True):
+        """Write ``path-symbol.json`` and ``path-%04d.params`` (``arg:``/``aux:`` keys)."""
+        if self._cached is None:
+            raise MXNetError("Please first call block.hybridize() and then run forward with this "
+                             "block at least once before calling export.")
+        order, heads, input_names, params, _ = self._cached
+        sym = Symbol(heads)
+        sym.save(f"{path}-symbol.json")
+        arg_names = set(sym.list_arguments())
+        aux_names = set(sym.list_auxiliary_states())
+        arrays = {}
+        for name, p in params.items():
+            if name in arg_names:
+                arrays[f"arg:{name}"] = p.data(p.list_ctx()[0]).copyto(cpu())
+            elif name in aux_names:
+                arrays[f"aux:{name}"] = p.data(p.list_ctx()[0]).copyto(cpu())
+        _nd.save(f"{path}-{epoch:04d}.params", arrays)
+        return sym
+
+
+class SymbolBlock(HybridBlock):
+    """A block made from a Symbol: its non-input arguments become parameters."""
+
+    def __init__(self, outputs, inputs, params=None):
+        super().__init__(prefix="", params=None)
+        if isinstance(inputs, Symbol):
+            inputs = [inputs] if len(inputs) == 1 else list(inputs)
+        if isinstance(outputs, (list, tuple)):
+            outputs = _sym.Group(list(outputs))
+        self._sym_inputs = [i.name for i in inputs]
+        self._sym_outputs = outputs
+        input_set = set(self._sym_inputs)
+        aux = set(outputs.list_auxiliary_states())
+        for name in outputs.list_inputs():
+            if name in input_set:
+                continue
+            if params is not None and name in params:
+                p = params[name]
+            else:
+                p = Parameter(name, allow_deferred_init=True,
+                              grad_req="null" if name in aux else "write")
+            self._params._params[name] = p
+            self._reg_params[name] = p
+        self._active = True
+
+    def _get_graph(self, *args):
+        inputs = [_sym.var(n) for n in self._sym_inputs]
+        out = self._sym_outputs
+        return inputs, out, (0 if len(out) == 1 else [0] * len(out))
+
+    def forward(self, x, *args):
+        if isinstance(x, Symbol):
+            return self._sym_outputs(**dict(zip(self._sym_inputs, [x, *args])))
+        return self._call_cached_op(x, *args)
+
+    def hybridize(self, active=True, **kwargs):
+        pass
+
+    @staticmethod
+    def imports(symbol_file, input_names, param_file=None, ctx=None, allow_missing=False,
+                ignore_extra=False):
+        """Load a block from ``-symbol.json`` and (optionally) a ``.params`` file."""
+        sym = _sym.load(symbol_file)
+        if isinstance(input_names, str):
+            input_names = [input_names]
+        inputs = [_sym.var(n) for n in input_names]
+        block = SymbolBlock(sym, inputs)
+        if param_file is not None:
+            block.collect_params().load(param_file, ctx=ctx, allow_missing=allow_missing,
+                                        ignore_extra=ignore_extra, cast_dtype=True)
+        return block
+
+
+_ = autograd

@@ -1,0 +1,423 @@
+"""Gluon parameters: arrays on one or more devices, with gradients and deferred init."""
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+
+import numpy as np
+
+from ..base import MXNetError, dtype_np
+from ..context import Context, cpu, current_context
+
+__all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationError", "tensor_types"]
+
+
+class DeferredInitializationError(MXNetError):
+    """A parameter's shape is still unknown, so its data cannot be used yet."""
+
+
+def _ctx_list(ctx):
+    if ctx is None:
+        return [current_context()]
+    if isinstance(ctx, Context):
+        return [ctx]
+    return list(ctx)
+
+
+def _shape_known(shape):
+    return shape is not None and all(d is not None and d > 0 for d in shape)
+
+
+class Parameter:
+    """A trainable array (with per-device copies) and its gradient buffers.
+
+    Shapes may contain 0 for dimensions that are inferred at the first forward pass
+    (deferred initialisation).
+    """
+
+    def __init__(self, name, grad_req="write", shape=None, dtype=np.float32, lr_mult=1.0,
+                 wd_mult=1.0, init=None, allow_deferred_init=False, differentiable=True,
+                 stype="default", grad_stype="default"):
+        self.name = name
+        self._shape = None if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
+        self.dtype = dtype_np(dtype).type
+        self.lr_mult = lr_mult
+        self.wd_mult = wd_mult
+        self.init = init
+        self.allow_deferred_init = allow_deferred_init
+        self._differentiable = differentiable
+        self._grad_req = grad_req if differentiable else "null"
+        if self._grad_req not in ("write", "add", "null"):
+            raise MXNetError(f"Parameter {name}: grad_req must be write, add or null; got {grad_req!r}")
+        self._data = None          # list of NDArray, one per context
+        self._ctx_list = None
+        self._deferred_init = ()   # (init, ctx_list, default_init) while the shape is unknown
+        self._trainer = None
+        self.stype = stype
+        self.grad_stype = grad_stype
+
+    def __repr__(self):
+        return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
+
+    # -- attributes ------------------------------------------------------------------------------
+    @property
+    def shape(self):
+        return self._shape
+
+    @shape.setter
+    def shape(self, new_shape):
+        new_shape = tuple(new_shape)
+        if self._shape is None:
+            self._shape = new_shape
+            return
+        if len(self._shape) != len(new_shape) or any(
+                a not in (0, None) and a != b for a, b in zip(self._shape, new_shape)):
+            raise MXNetError(f"Parameter {self.name}: expected shape {self._shape} is incompatible "
+                             f"with given shape {new_shape}")
+        self._shape = tuple(b if a in (0, None) else a for a, b in zip(self._shape, new_shape))
+
+    @property
+    def grad_req(self):
+        return self._grad_req
+
+    @grad_req.setter
+    def grad_req(self, req):
+        if req not in ("write", "add", "null"):
+            raise MXNetError(f"Parameter {self.name}: grad_req must be write, add or null; got {req!r}")
+        if not self._differentiable:
+            req = "null"
+        self._grad_req = req
+        if self._data is not None:
+            for arr in self._data:
+                if req == "null":
+                    arr._grad, arr._node, arr._grad_req = None, None, "null"
+                else:
+                    arr.attach_grad(req)
+
+    # -- initialisation ------------------------------------------------------------------------
+    def initialize(self, init=None, ctx=None, default_init=None, force_reinit=False):
+        """Create the data on ``ctx`` (a context or list), now or at the first forward pass."""
+        from .. import initializer as _init
+        if default_init is None:
+            default_init = _init.Uniform()
+        if self._data is not None and not force_reinit:
+            import warnings
+            warnings.warn(f"Parameter '{self.name}' is already initialized, ignoring. Set "
+                          "force_reinit=True to re-initialize.", stacklevel=2)
+            return
+        self._data = None
+        ctxs = _ctx_list(ctx)
+        init = init if init is not None else self.init
+        if not _shape_known(self._shape):
+            if self.allow_deferred_init:
+                self._deferred_init = (init, ctxs, default_init)
+                return
+            raise MXNetError(f"Cannot initialize Parameter '{self.name}' because it has invalid "
+                             f"shape: {self._shape}.")
+        self._deferred_init = (init, ctxs, default_init)
+        self._finish_deferred_init()
+
+    def _finish_deferred_init(self):
+        if not self._deferred_init:
+            return
+        init, ctxs, default_init = self._deferred_init
+        if not _shape_known(self._shape):
+            raise DeferredInitializationError(
+                f"Parameter '{self.name}' has unknown shape {self._shape}; run a forward pass (or "
+                "infer_shape) before using its data")
+        from .. import initializer as _init
+        from ..ndarray import zeros
+        self._deferred_init = ()
+        host = zeros(self._shape, ctx=cpu(), dtype=self.dtype)
+        desc = _init.InitDesc(self.name, {"__init__": init if isinstance(init, str) else
+                                          (init.dumps() if init is not None else "")})
+        chosen = init if init is not None and not isinstance(init, str) else default_init
+        if isinstance(init, str):
+            chosen = _init.create(init)
+        chosen(desc, host)
+        self._init_impl(host, ctxs)
+
+    def _init_impl(self, data, ctxs):
+        self._ctx_list = list(ctxs)
+        self._data = [data.copyto(c) if c != data.context else data.copy() for c in ctxs]
+        if self._grad_req != "null":
+            for arr in self._data:
+                arr.attach_grad(self._grad_req)
+
+    def _check_initialized(self, ctx=None):
+        if self._data is not None:
+            return
+        if self._deferred_init:
+            raise DeferredInitializationError(
+                f"Parameter '{self.name}' has not been initialized yet because initialization was "
+                "deferred. Actual initialization happens during the first forward pass. Please pass "
+                "one batch of data through the network before accessing Parameters.")
+        raise MXNetError(f"Parameter '{self.name}' has not been initialized. Note that you should "
+                         "initialize parameters and create Trainer with Block.collect_params() "
+                         "instead of Block.params because the later does not include Parameters of "
+                         "nested child Blocks")
+
+    # -- access ----------------------------------------------------------------------------------
+    def _index(self, ctx):
+        if ctx is None:
+            ctx = current_context() if current_context() in self._ctx_list else self._ctx_list[0]
+        try:
+            return self._ctx_list.index(ctx)
+        except ValueError:
+            raise MXNetError(f"Parameter '{self.name}' was not initialized on context {ctx}. It was "
+                             f"only initialized on {self._ctx_list}.") from None
+
+    def data(self, ctx=None):
+        """The data on ``ctx`` (the current context, or the only one)."""
+        self._check_initialized()
+        return self._data[self._index(ctx)]
+
+    def list_data(self):
+        self._check_initialized()
+        return list(self._data)
+
+    def grad(self, ctx=None):
+        """The gradient buffer on ``ctx``."""
+        self._check_initialized()
+        if self._grad_req == "null":
+            raise MXNetError(f"Cannot get gradient array for Parameter '{self.name}' because "
+                             "grad_req='null'")
+        return self._data[self._index(ctx)]._grad
+
+    def list_grad(self):
+        self._check_initialized()
+        if self._grad_req == "null":
+            raise MXNetError(f"Cannot get gradient array for Parameter '{self.name}' because "
+                             "grad_req='null'")
+        return [d._grad for d in self._data]
+
+    def list_ctx(self):
+        if self._data is None:
+            if self._deferred_init:
+                return list(self._deferred_init[1])
+            raise MXNetError(f"Parameter '{self.name}' has not been initialized")
+        return list(self._ctx_list)
+
+    def zero_grad(self):
+        """Set every gradient buffer to 0."""
+        if self._data is None:
+            return
+        for d in self._data:
+            if d._grad is not None:
+                d._grad[:] = 0
+
+    def set_data(self, data):
+        """Copy ``data`` into every device's copy (initialising lazily if needed)."""
+        self.shape = data.shape
+        if self._data is None:
+            if self._deferred_init:
+                self._deferred_init = ()
+                ctxs = self._deferred_init_ctx if hasattr(self, "_deferred_init_ctx") else None
+            ctxs = _ctx_list(None)
+            from ..ndarray import array
+            self._init_impl(array(data, dtype=self.dtype) if not hasattr(data, "asnumpy")
+                            else data.astype(self.dtype), ctxs)
+            return
+        for arr in self._data:
+            arr[:] = data
+
+    def reset_ctx(self, ctx):
+        """Move the data to other contexts."""
+        ctxs = _ctx_list(ctx)
+        if self._data is not None:
+            host = self._data[0].copyto(cpu())
+            self._init_impl(host, ctxs)
+        elif self._deferred_init:
+            init, _, default = self._deferred_init
+            self._deferred_init = (init, ctxs, default)
+        else:
+            raise MXNetError(f"Cannot reset context for Parameter '{self.name}' because it has not "
+                             "been initialized.")
+
+    def cast(self, dtype):
+        """Change the dtype of the data and gradients."""
+        self.dtype = dtype_np(dtype).type
+        if self._data is None:
+            return
+        self._data = [d.astype(dtype) for d in self._data]
+        if self._grad_req != "null":
+            for d in self._data:
+                d.attach_grad(self._grad_req)
+
+    def var(self):
+        """A Symbol variable for this parameter (with its shape, dtype and multipliers)."""
+        from ..symbol import var
+        return var(self.name, shape=self._shape, dtype=self.dtype, lr_mult=self.lr_mult,
+                   wd_mult=self.wd_mult, init=self.init)
+
+
+class Constant(Parameter):
+    """A parameter that never changes (grad_req='null') with a fixed value."""
+
+    def __init__(self, name, value):
+        from ..ndarray import NDArray, array
+        if not isinstance(value, NDArray):
+            value = array(value)
+        self.value = value
+        super().__init__(name, grad_req="null", shape=value.shape, dtype=value.dtype,
+                         init="zeros")
+
+    def _finish_deferred_init(self):
+        if not self._deferred_init:
+            return
+        _, ctxs, _ = self._deferred_init
+        self._deferred_init = ()
+        self._init_impl(self.value.copyto(cpu()), ctxs)
+
+
+class ParameterDict:
+    """An ordered name -> Parameter mapping with a prefix, shared between blocks."""
+
+    def __init__(self, prefix="", shared=None):
+        self._prefix = prefix
+        self._params: OrderedDict = OrderedDict()
+        self._shared = shared
+
+    def __repr__(self):
+        body = "\n".join(f"  {v}" for v in self._params.values())
+        return f"{self._prefix} (\n{body}\n)" if self._prefix else f"(\n{body}\n)"
+
+    def __getitem__(self, key):
+        return self._params[key]
+
+    def __iter__(self):
+        return iter(self._params)
+
+    def __len__(self):
+        return len(self._params)
+
+    def __contains__(self, key):
+        return key in self._params
+
+    def items(self):
+        return self._params.items()
+
+    def keys(self):
+        return self._params.keys()
+
+    def values(self):
+        return self._params.values()
+
+    @property
+    def prefix(self):
+        return self._prefix
+
+    def _get_impl(self, name):
+        if name in self._params:
+            return self._params[name]
+        if self._shared is not None and name in self._shared._params:
+            self._params[name] = self._shared._params[name]
+            return self._params[name]
+        return None
+
+    def get(self, name, **kwargs):
+        """The parameter ``prefix + name``, created with ``kwargs`` if it does not exist."""
+        name = self._prefix + name
+        param = self._get_impl(name)
+        if param is None:
+            param = Parameter(name, **kwargs)
+            self._params[name] = param
+        else:
+            for k, v in kwargs.items():
+                if k == "shape" and v is not None:
+                    param.shape = v
+                elif hasattr(param, k) and v is not None and k not in ("init",):
+                    existing = getattr(param, k)
+                    if k == "dtype":
+                        if np.dtype(existing) != np.dtype(v):
+                            raise MXNetError(f"Parameter {name}: dtype {v} conflicts with {existing}")
+                    elif existing != v and k not in ("allow_deferred_init",):
+                        setattr(param, k, v)
+        return param
+
+    def get_constant(self, name, value=None):
+        name = self._prefix + name
+        param = self._get_impl(name)
+        if param is None:
+            if value is None:
+                raise MXNetError(f"No constant named '{name}'. Please specify value")
+            param = Constant(name, value)
+            self._params[name] = param
+        return param
+
+    def update(self, other):
+        for k, v in other.items():
+            if k in self._params and self._params[k] is not v:
+                raise MXNetError(f"Cannot update self with other because they have different "
+                                 f"Parameters with the same name '{k}'")
+            self._params[k] = v
+
+    def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
+        """Initialise every parameter (see Parameter.initialize)."""
+        from .. import initializer as _init
+        default = init if init is not None else _init.Uniform()
+        for p in self._params.values():
+            p.initialize(None, ctx, default, force_reinit=force_reinit)
+
+    def zero_grad(self):
+        for p in self._params.values():
+            p.zero_grad()
+
+    def reset_ctx(self, ctx):
+        for p in self._params.values():
+            p.reset_ctx(ctx)
+
+    def setattr(self, name, value):
+        """Set one attribute (e.g. grad_req, lr_mult) on every parameter."""
+        for p in self._params.values():
+            setattr(p, name, value)
+
+    def list_ctx(self):
+        out = []
+        for p in self._params.values():
+            for c in p.list_ctx():
+                if c not in out:
+                    out.append(c)
+        return out
+
+    def save(self, filename, strip_prefix=""):
+        """Save to MXNet's .params format, names without ``strip_prefix``."""
+        from ..ndarray import save
+        arrays = {}
+        for p in self._params.values():
+            if not p.name.startswith(strip_prefix):
+                raise MXNetError(f"Prefix '{strip_prefix}' is to be striped before saving, but "
+                                 f"Parameter's name '{p.name}' does not start with it")
+            arrays[p.name[len(strip_prefix):]] = p.data(p.list_ctx()[0]).copyto(cpu())
+        save(filename, arrays)
+
+    def load(self, filename, ctx=None, allow_missing=False, ignore_extra=False, restore_prefix="",
+             cast_dtype=False, dtype_source="current"):
+        """Load from a .params file (``arg:``/``aux:`` keys are accepted)."""
+        from ..ndarray import load
+        loaded = load(filename)
+        loaded = {re.sub(r"^(arg|aux):", "", k): v for k, v in loaded.items()}
+        loaded = {restore_prefix + k: v for k, v in loaded.items()}
+        if not allow_missing:
+            for name in self._params:
+                if name not in loaded:
+                    raise MXNetError(f"Parameter '{name}' is missing in file '{filename}'")
+        for name, arr in loaded.items():
+            if name not in self._params:
+                if not ignore_extra:
+                    raise MXNetError(f"Parameter '{name}' loaded from file '{filename}' is not "
+                                     "present in this ParameterDict")
+                continue
+            p = self._params[name]
+            if cast_dtype:
+                arr = arr.astype(p.dtype)
+            if p._data is None:
+                p.shape = arr.shape
+                p._deferred_init = ()
+                p._init_impl(arr.astype(p.dtype, copy=False), _ctx_list(ctx))
+            else:
+                p.set_data(arr)
+
+
+tensor_types = None
+_ = re
