@@ -1,0 +1,193 @@
+"""gluon.Trainer: applies an optimizer to a set of Parameters, across devices via KVStore."""
+from __future__ import annotations
+
+import os
+
+from ..base import MXNetError
+from .parameter import Parameter, ParameterDict
+
+__all__ = ["Trainer"]
+
+
+class Trainer:
+    """Update ``params`` with ``optimizer`` after each backward pass.
+
+    With parameters on several devices the gradients are summed through a KVStore
+    (``kvstore='device'`` by default); with ``update_on_kvstore`` the store runs the
+    optimizer, otherwise each device applies the same update to its copy.
+    """
+
+    def __init__(self, params, optimizer, optimizer_params=None, kvstore="device",
+                 compression_params=None, update_on_kvstore=None):
+        if isinstance(params, (dict, ParameterDict)):
+            params = list(params.values())
+        if not isinstance(params, (list, tuple)):
+            raise ValueError("First argument must be a list or dict of Parameters, got "
+                             f"{type(params)}.")
+        self._params = []
+        seen = set()
+        for p in params:
+            if not isinstance(p, Parameter):
+                raise ValueError("First argument must be a list or dict of Parameters, got list of "
+                                 f"{type(p)}.")
+            if id(p) in seen:
+                continue
+            seen.add(id(p))
+            self._params.append(p)
+            p._trainer = self
+        self._compression_params = compression_params
+        self._kvstore_type = kvstore
+        self._update_on_kvstore = update_on_kvstore
+        self._kv_initialized = False
+        self._kvstore = None
+        self._scale = 1.0
+        self._init_optimizer(optimizer, optimizer_params or {})
+
+    def _init_optimizer(self, optimizer, optimizer_params):
+        from .. import optimizer as opt
+        param_dict = {i: p for i, p in enumerate(self._params)}
+        if isinstance(optimizer, opt.Optimizer):
+            if optimizer_params:
+                raise MXNetError("optimizer_params must be None if optimizer is an instance of "
+                                 "Optimizer instead of str")
+            self._optimizer = optimizer
+            self._optimizer.param_dict = param_dict
+        else:
+            self._optimizer = opt.create(optimizer, param_dict=param_dict, **optimizer_params)
+        self._scale = self._optimizer.rescale_grad
+        self._updaters = []
+
+    def _contexts(self):
+        ctxs = None
+        for p in self._params:
+            c = p.list_ctx()
+            if ctxs is None:
+                ctxs = c
+            elif c != ctxs:
+                raise MXNetError(f"All Parameters must be initialized on the same set of contexts, "
+                                 f"but Parameter {p.name} is initialized on {c} while previous "
+                                 f"Parameters are initialized on {ctxs}.")
+        return ctxs or []
+
+    def _init_kvstore(self):
+        from .. import optimizer as opt
+        ctxs = self._contexts()
+        kv_type = self._kvstore_type
+        kv = None
+        if kv_type is not None and kv_type is not False:
+            from .. import kvstore as kvs
+            if isinstance(kv_type, kvs.KVStoreBase if hasattr(kvs, "KVStoreBase") else ()):
+                kv = kv_type
+            elif isinstance(kv_type, str) and (len(ctxs) > 1 or "dist" in kv_type):
+                kv = kvs.create(kv_type)
+            elif not isinstance(kv_type, str):
+                kv = kv_type
+        if kv is not None:
+            if self._compression_params:
+                kv.set_gradient_compression(self._compression_params)
+            update_on_kv = self._update_on_kvstore
+            if update_on_kv is None:
+                update_on_kv = bool(int(os.environ.get("MXNET_UPDATE_ON_KVSTORE", "1")))
+            for i, p in enumerate(self._params):
+                if p._data is not None:
+                    kv.init(i, p.data(ctxs[0]))
+            if update_on_kv:
+                kv.set_optimizer(self._optimizer)
+            self._update_on_kvstore = update_on_kv
+        else:
+            self._update_on_kvstore = False
+        self._kvstore = kv
+        self._updaters = [opt.get_updater(self._optimizer) for _ in ctxs]
+        self._kv_initialized = True
+
+    # -- public API -------------------------------------------------------------------------------
+    @property
+    def learning_rate(self):
+        return self._optimizer.learning_rate
+
+    @property
+    def optimizer(self):
+        return self._optimizer
+
+    def set_learning_rate(self, lr):
+        """Set a new learning rate on the optimizer."""
+        self._optimizer.set_learning_rate(lr)
+
+    def step(self, batch_size, ignore_stale_grad=False):
+        """One update: gradients are scaled by ``1/batch_size``, summed across devices, applied."""
+        rescale = self._scale / batch_size
+        self._optimizer.rescale_grad = rescale
+        if not self._kv_initialized:
+            self._init_kvstore()
+        self._allreduce_grads()
+        self._update(ignore_stale_grad)
+
+    def allreduce_grads(self):
+        """Sum gradients across devices (for use with ``update``)."""
+        if not self._kv_initialized:
+            self._init_kvstore()
+        if self._update_on_kvstore:
+            raise MXNetError("allreduce_grads() when parameters are updated on kvstore is not "
+                             "supported. Try setting `update_on_kvstore` to False when creating "
+                             "trainer.")
+        self._allreduce_grads()
+
+    def _allreduce_grads(self):
+        kv = self._kvstore
+        if kv is None:
+            return
+        for i, p in enumerate(self._params):
+            if p.grad_req == "null":
+                continue
+            kv.push(i, p.list_grad(), priority=-i)
+            if not self._update_on_kvstore:
+                kv.pull(i, p.list_grad(), priority=-i)
+
+    def update(self, batch_size, ignore_stale_grad=False):
+        """Apply the optimizer (after ``allreduce_grads``)."""
+        if not self._kv_initialized:
+            self._init_kvstore()
+        if self._update_on_kvstore:
+            raise MXNetError("update() when parameters are updated on kvstore is not supported. "
+                             "Try setting `update_on_kvstore` to False when creating trainer.")
+        self._optimizer.rescale_grad = self._scale / batch_size
+        self._update(ignore_stale_grad)
+
+    def _update(self, ignore_stale_grad=False):
+        for i, p in enumerate(self._params):
+            if p.grad_req == "null":
+                continue
+            if p._data is None:
+                if ignore_stale_grad:
+                    continue
+                raise MXNetError(f"Parameter '{p.name}' has not been initialized")
+            if self._update_on_kvstore:
+                self._kvstore.pull(i, p.list_data(), priority=-i)
+                continue
+            for upd, arr, grad in zip(self._updaters, p.list_data(), p.list_grad()):
+                upd(i, grad, arr)
+
+    def save_states(self, fname):
+        """Save the optimizer (updater) states to ``fname``."""
+        if not self._kv_initialized:
+            self._init_kvstore()
+        if self._update_on_kvstore:
+            self._kvstore.save_optimizer_states(fname, dump_optimizer=True)
+            return
+        from ..ndarray.serialization import write_file_atomic
+        write_file_atomic(fname, self._updaters[0].get_states(dump_optimizer=True))
+
+    def load_states(self, fname):
+        """Load optimizer states written by ``save_states``."""
+        if not self._kv_initialized:
+            self._init_kvstore()
+        if self._update_on_kvstore:
+            self._kvstore.load_optimizer_states(fname)
+            self._optimizer = self._kvstore._updater.optimizer
+            return
+        with open(fname, "rb") as f:
+            states = f.read()
+        for upd in self._updaters:
+            upd.set_states(states)
+            upd.optimizer = self._updaters[0].optimizer
+        self._optimizer = self._updaters[0].optimizer
