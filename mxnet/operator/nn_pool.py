@@ -1,0 +1,498 @@
+"""Pooling (max, avg, sum, lp over 1-D, 2-D and 3-D windows) and its backward operator.
+
+Geometry, as 1.9.1 computes it per spatial dim (input length ``L``, kernel ``k``, stride ``s``,
+pad ``p``):
+
+- output length: ``valid`` floor((L + 2p - k) / s) + 1, ``full`` ceil((L + 2p - k) / s) + 1,
+  ``same`` ceil(L / s) (1-D only, no padding);
+- window ``o`` starts at ``o*s - p``; the elements read are those of ``[0, L)`` inside it.
+
+How 1.9.1 treats the corner cases, reproduced here:
+
+- max: the result is at least the dtype's lowest finite value (a window that reads nothing,
+  or only -inf/NaN, gives that value); NaN inputs are skipped. The gradient goes to the first
+  position (row-major within the window) equal to the output.
+- avg: the divisor is the window clipped to ``[-p, L + p)`` (``count_include_pad``, the
+  default) or to ``[0, L)``. 1-D and 2-D windows that read nothing give 0; 3-D ones divide 0
+  by their (possibly zero or negative) divisor, so they give NaN or 0.
+- lp: ``p_value`` 1 sums the raw values (no absolute value), 2 is the root of the sum of
+  squares, 3 the signed cube root of the sum of cubes. The gradient is 0 where the output is
+  0 (p = 2, 3).
+- ``global_pool`` pools each whole feature map: kernel, stride and pad are ignored (but a
+  given kernel must still have the data's spatial rank).
+- ``pooling_convention='same'`` works in 1.9.1 only for 1-D data with ``pad`` given as three
+  zeros (it reads pad[0..2]); other uses raise, here with a message that says so.
+- Channels-last layouts (NWC, NHWC, NDHWC) are accepted on CPU, as in 1.9.1.
+
+Windows are separable, so the forward pass reduces one spatial axis at a time (innermost
+first), looping only over that axis's kernel taps: each tap is one strided view of the padded
+input, combined over whole arrays (k_d + k_h + k_w passes rather than k_d * k_h * k_w). The
+backward pass spreads the gradient back the same way; for max it recomputes the stages and
+routes through them outermost axis first, which lands on the row-major first maximum. Pools
+that cover the whole feature map (global pooling) reduce over the spatial axes directly.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from ..base import MXNetError
+from .registry import Param, register
+
+__all__ = ["pool_geometry", "check_float", "FLOAT_TYPES", "GROUPINGS"]
+
+FLOAT_TYPES = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+
+_LAYOUTS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+_CHANNELS_LAST = ("NWC", "NHWC", "NDHWC")
+
+
+def check_float(opname, names, arrays):
+    """Every array has the first one's floating dtype; returns that dtype."""
+    dt = arrays[0].dtype
+    if dt not in FLOAT_TYPES:
+        raise MXNetError(f"{opname}: {names[0]} has dtype {dt} {tuple(arrays[0].shape)}; expected "
+                         f"float16, float32 or float64")
+    for name, a in zip(names[1:], arrays[1:]):
+        if a.dtype != dt:
+            raise MXNetError(f"{opname}: all inputs must share one dtype; {names[0]} is {dt} but "
+                             f"{name} is {a.dtype} {tuple(a.shape)}")
+    return dt
+
+
+def _float_type(opname):
+    """infer_type: one floating dtype for every input and output."""
+    def infer(attrs, in_types, out_types):
+        known = next((t for t in list(in_types) + list(out_types) if t is not None), None)
+        if known is not None and np.dtype(known) not in FLOAT_TYPES:
+            raise MXNetError(f"{opname}: dtype {np.dtype(known)} is not supported; expected "
+                             f"float16, float32 or float64")
+        t = None if known is None else np.dtype(known)
+        return [t] * len(in_types), [t] * len(out_types), []
+    return infer
+
+
+# ---------------------------------------------------------------------------------------------
+# geometry
+
+
+class _Geom:
+    """Resolved pooling geometry for one input shape (channels-first spatial dims)."""
+
+    __slots__ = ("spatial", "kernel", "stride", "pad", "out", "channels_last", "is_global")
+
+    def __init__(self, spatial, kernel, stride, pad, out, channels_last, is_global):
+        self.spatial, self.kernel, self.stride, self.pad = spatial, kernel, stride, pad
+        self.out, self.channels_last, self.is_global = out, channels_last, is_global
+
+    def out_shape(self, dshape):
+        if self.channels_last:
+            return (dshape[0],) + self.out + (dshape[-1],)
+        return tuple(dshape[:2]) + self.out
+
+
+def _fill(opname, name, value, n, default):
+    if not value:
+        return (default,) * n
+    if len(value) < n:
+        raise MXNetError(f"{opname}: {name} {tuple(value)} has {len(value)} entries but the data "
+                         f"has {n} spatial dimension(s)")
+    return tuple(value[:n])
+
+
+def pool_geometry(opname, attrs, dshape):
+    """Kernel, stride, pad and output spatial size of Pooling for a data shape."""
+    dshape = tuple(dshape)
+    nd_ = len(dshape)
+    if nd_ not in (3, 4, 5):
+        raise MXNetError(f"{opname}: data of shape {dshape} has {nd_} dimensions; expected 3-D "
+                         f"(N, C, W), 4-D (N, C, H, W) or 5-D (N, C, D, H, W)")
+    nsp = nd_ - 2
+    layout = attrs["layout"]
+    if layout is not None and layout not in _LAYOUTS[nd_]:
+        raise MXNetError(f"{opname}: layout {layout} does not fit {nd_}-D data {dshape}; "
+                         f"expected one of {list(_LAYOUTS[nd_])}")
+    channels_last = layout in _CHANNELS_LAST
+    spatial = dshape[1:-1] if channels_last else dshape[2:]
+    kernel = tuple(attrs["kernel"])
+    if attrs["global_pool"]:
+        if kernel and len(kernel) != nsp:
+            raise MXNetError(f"{opname}: kernel {kernel} has {len(kernel)} dims but the data "
+                             f"{dshape} has {nsp} spatial dims (global_pool still checks it)")
+        g = _Geom(tuple(spatial), tuple(spatial), (1,) * nsp, (0,) * nsp, (1,) * nsp,
+                  channels_last, True)
+        return g
+    if not kernel:
+        raise MXNetError(f"{opname}: kernel is required unless global_pool=True "
+                         f"(data shape {dshape})")
+    if len(kernel) != nsp:
+        raise MXNetError(f"{opname}: a {len(kernel)}-D kernel {kernel} needs {len(kernel) + 2}-D "
+                         f"data, got shape {dshape}")
+    stride = _fill(opname, "stride", attrs["stride"], nsp, 1)
+    conv = attrs["pooling_convention"]
+    if conv == "same":
+        pad_given = tuple(attrs["pad"])
+        if nsp != 1:
+            raise MXNetError(f"{opname}: pooling_convention='same' supports only 1-D pooling "
+                             f"(data shape {dshape})")
+        if len(pad_given) < 3 or any(pad_given[:3]):
+            raise MXNetError(f"{opname}: pooling_convention='same' takes no padding; 1.9.1 reads "
+                             f"pad[0..2], so pass pad=(0, 0, 0) (got pad={pad_given})")
+        pad = (0,)
+    else:
+        pad = _fill(opname, "pad", attrs["pad"], nsp, 0)
+    out = []
+    for d in range(nsp):
+        L, k, s, p = spatial[d], kernel[d], stride[d], pad[d]
+        if k > L + 2 * p:
+            raise MXNetError(f"{opname}: kernel size {k} along spatial dim {d} exceeds the input "
+                             f"size {L} padded to {L + 2 * p} (data shape {dshape})")
+        if conv == "valid":
+            out.append((L + 2 * p - k) // s + 1)
+        elif conv == "full":
+            out.append(-(-(L + 2 * p - k) // s) + 1)
+        else:
+            out.append(-(-L // s))
+    return _Geom(tuple(spatial), kernel, stride, pad, tuple(out), channels_last, False)
+
+
+def _check_attrs(opname, attrs):
+    for name in ("kernel", "stride"):
+        if any(v is not None and v <= 0 for v in attrs[name]):
+            raise MXNetError(f"{opname}: {name} {tuple(attrs[name])} must be positive in every "
+                             f"dimension")
+    if any(v is not None and v < 0 for v in attrs["pad"]):
+        raise MXNetError(f"{opname}: pad {tuple(attrs['pad'])} must not be negative")
+    if attrs["pool_type"] == "lp":
+        p = attrs["p_value"]
+        if p is None:
+            raise MXNetError(f"{opname}: pool_type='lp' requires p_value (1, 2 or 3)")
+        if p not in (1, 2, 3):
+            raise MXNetError(f"{opname}: p_value={p} is not supported; expected 1, 2 or 3")
+
+
+# ---------------------------------------------------------------------------------------------
+# kernels on channels-first arrays
+
+
+def _lowest(dtype):
+    return np.finfo(dtype).min
+
+
+def _compute_dtype(dt):
+    """float16 sums run in float32 and are rounded once at the end."""
+    return np.dtype(np.float32) if dt == np.float16 else dt
+
+
+def _padded_shape(lead, g):
+    """The spatial extent that holds every tap of every output window (pad before, extra after)."""
+    return tuple(lead) + tuple(max(L + p, (o - 1) * s + k)
+                               for L, p, o, s, k in zip(g.spatial, g.pad, g.out, g.stride, g.kernel))
+
+
+def _padded(xp, x, g, fill):
+    """x padded so that every tap of every output window is inside the array."""
+    shape = _padded_shape(x.shape[:2], g)
+    if shape == x.shape:
+        return x
+    out = xp.full(shape, fill, dtype=x.dtype)
+    out[(slice(None), slice(None)) + tuple(slice(a, a + L) for a, L in zip(g.pad, g.spatial))] = x
+    return out
+
+
+def _unpad(gpad, g):
+    if gpad.shape[2:] == tuple(g.spatial):
+        return gpad
+    return gpad[(slice(None), slice(None)) +
+                tuple(slice(a, a + L) for a, L in zip(g.pad, g.spatial))]
+
+
+# the ways to reduce 1, 2 or 3 spatial axes in runs of trailing axes, innermost run first
+GROUPINGS = {1: [[(0,)]],
+             2: [[(0, 1)], [(1,), (0,)]],
+             3: [[(0, 1, 2)], [(1, 2), (0,)], [(2,), (0, 1)], [(2,), (1,), (0,)]]}
+
+
+def _plan(g):
+    """Groups of spatial dims reduced together, innermost group first.
+
+    A window is separable, so its taps can be combined one axis at a time (k_h + k_w passes
+    over smaller arrays) or all at once (k_h * k_w passes over the output); the cheaper
+    grouping in elements touched is chosen. Groups are runs of trailing axes, which keeps the
+    row-major first-maximum rule of the backward pass.
+    """
+    best, best_cost = None, None
+    for groups in GROUPINGS[len(g.spatial)]:
+        cur = list(_padded_shape((), g))
+        cost = 0
+        for grp in groups:
+            for d in grp:
+                cur[d] = g.out[d]
+            cost += math.prod(g.kernel[d] for d in grp) * math.prod(cur)
+        if best_cost is None or cost < best_cost:
+            best, best_cost = groups, cost
+    return best
+
+
+def _group_views(ndim, g, grp):
+    """Index tuples of the taps of a group of axes, in row-major tap order."""
+    per_axis = []
+    for d in grp:
+        k, s, o = g.kernel[d], g.stride[d], g.out[d]
+        per_axis.append([slice(t, t + s * (o - 1) + 1, s) for t in range(k)])
+    views = []
+    for combo in itertools.product(*per_axis):
+        idx = [slice(None)] * ndim
+        for d, sl in zip(grp, combo):
+            idx[2 + d] = sl
+        views.append(tuple(idx))
+    return views
+
+
+def _stages(xp, xpad, g, plan, combine):
+    """[xpad, after group 1, ...]: windowed reductions (fmax or add), innermost group first."""
+    stages = [xpad]
+    for grp in plan:
+        y = stages[-1]
+        views = _group_views(y.ndim, g, grp)
+        acc = combine(y[views[0]], y[views[1]]) if len(views) > 1 else y[views[0]].copy()
+        for v in views[2:]:
+            combine(acc, y[v], out=acc)
+        stages.append(acc)
+    return stages
+
+
+def _spread(xp, z, g, plan, full_shape):
+    """Adjoint of the windowed sums: each window's value added to all its taps."""
+    for grp in reversed(plan):
+        shape = tuple(full_shape[j] if j >= 2 and j - 2 in grp else n for j, n in enumerate(z.shape))
+        out = xp.zeros(shape, dtype=z.dtype)
+        for v in _group_views(z.ndim, g, grp):
+            out[v] += z
+        z = out
+    return z
+
+
+def _divisor(xp, g, count_include_pad, dtype):
+    """The avg-pool divisor of every output position, shaped to broadcast over (N, C, ...),
+    with zeros replaced by 1, and the mask of those zeros (3-D only, else None)."""
+    nsp = len(g.spatial)
+    total = None
+    empty = None
+    for d in range(nsp):
+        o = xp.arange(g.out[d])
+        start = o * g.stride[d] - g.pad[d]
+        end = xp.minimum(start + g.kernel[d], g.spatial[d] + g.pad[d])
+        cstart = xp.maximum(start, 0)
+        cend = xp.minimum(end, g.spatial[d])
+        size = (end - start) if count_include_pad else (cend - cstart)
+        shape = [1] * nsp
+        shape[d] = g.out[d]
+        size = size.reshape(shape)
+        nothing = (cend <= cstart).reshape(shape)
+        total = size if total is None else total * size
+        empty = nothing if empty is None else (empty | nothing)
+    if nsp < 3:
+        # 1.9.1 gives 0 for windows that read nothing
+        return xp.where(empty, 1, total).astype(dtype), None
+    # 3-D: 0 / 0 is NaN; a negative divisor (window past the padding) leaves 0
+    zero = total == 0
+    return xp.where(zero, 1, total).astype(dtype), zero
+
+
+def _lp_pow(v, p):
+    return v if p == 1 else (v * v if p == 2 else v * v * v)
+
+
+def _lp_root(xp, v, p):
+    return v if p == 1 else (xp.sqrt(v) if p == 2 else xp.cbrt(v))
+
+
+def _global_forward(xp, x, g, attrs):
+    nsp = len(g.spatial)
+    axes = tuple(range(2, 2 + nsp))
+    pt = attrs["pool_type"]
+    if pt == "max":
+        flat = x.reshape(x.shape[:2] + (-1,))
+        out = flat.max(axis=2)
+        if bool(xp.isnan(out).any()):  # NaN skipped, as in 1.9.1 (nanmax is slower)
+            out = xp.nanmax(flat, axis=2)
+        out = xp.fmax(out, _lowest(x.dtype))
+        return out.reshape(x.shape[:2] + (1,) * nsp)
+    cdt = _compute_dtype(x.dtype)
+    xc = x.astype(cdt, copy=False)
+    if pt == "lp":
+        s = _lp_pow(xc, attrs["p_value"]).sum(axis=axes, keepdims=True)
+        return _lp_root(xp, s, attrs["p_value"]).astype(x.dtype)
+    s = xc.sum(axis=axes, keepdims=True)
+    if pt == "avg":
+        s = s / cdt.type(math.prod(g.spatial))
+    return s.astype(x.dtype)
+
+
+def _pool_forward(xp, x, g, attrs):
+    if g.is_global and x.size:
+        return _global_forward(xp, x, g, attrs)
+    pt = attrs["pool_type"]
+    plan = _plan(g)
+    if pt == "max":
+        out = _stages(xp, _padded(xp, x, g, _lowest(x.dtype)), g, plan, xp.fmax)[-1]
+        return xp.fmax(out, _lowest(x.dtype), out=out)
+    cdt = _compute_dtype(x.dtype)
+    p = attrs["p_value"] if pt == "lp" else 1
+    xpad = _padded(xp, _lp_pow(x.astype(cdt, copy=False), p), g, 0)
+    out = _stages(xp, xpad, g, plan, xp.add)[-1]
+    if pt == "avg":
+        div, zero = _divisor(xp, g, attrs["count_include_pad"] is not False, cdt)
+        out = out / div
+        if zero is not None:
+            out = xp.where(zero, cdt.type(np.nan), out)
+    elif pt == "lp":
+        out = _lp_root(xp, out, p)
+    return out.astype(x.dtype, copy=False)
+
+
+def _global_max_backward(xp, og, x, out):
+    flat = x.reshape(x.shape[:2] + (-1,))
+    hit = flat == out.reshape(x.shape[:2] + (1,))
+    first = xp.argmax(hit.astype(np.uint8), axis=2)
+    where = (xp.arange(flat.shape[2]) == first[..., None]) & hit
+    g = xp.where(where, og.reshape(x.shape[:2] + (1,)), 0)
+    return g.reshape(x.shape).astype(x.dtype, copy=False)
+
+
+def _max_backward(xp, og, x, out, g):
+    """Route each output gradient to the first maximum (row-major) of its window.
+
+    The forward stages are recomputed; the gradient then goes back through them outermost
+    group first: to the first tap whose partial maximum equals the output, then within it to
+    the first element equal to that. That is the row-major first maximum. Once a window's
+    gradient is routed it is removed from what later taps may take.
+    """
+    plan = _plan(g)
+    stages = _stages(xp, _padded(xp, x, g, _lowest(x.dtype)), g, plan, xp.fmax)
+    finite = xp.__name__ == "numpy" and bool(xp.isfinite(og).all())
+    r, target = og, out
+    for i in range(len(plan), 0, -1):
+        prev = stages[i - 1]
+        routed = xp.zeros(prev.shape, dtype=og.dtype)
+        views = _group_views(prev.ndim, g, plan[i - 1])
+        # buffers reused across taps: fresh large temporaries cost page faults on CPU
+        rest = r.copy()
+        hit = xp.empty(target.shape, dtype=bool)
+        part = xp.empty(target.shape, dtype=og.dtype)
+        for j, v in enumerate(views):
+            xp.equal(prev[v], target, out=hit)
+            if finite:  # a multiply is much faster than where on CPU
+                xp.multiply(rest, hit, out=part)
+                if j < len(views) - 1:
+                    xp.subtract(rest, part, out=rest)
+            else:  # where keeps a NaN/inf gradient off the positions it does not reach
+                part = xp.where(hit, rest, 0)
+                rest = xp.where(hit, 0, rest)
+            routed[v] += part
+        r, target = routed, prev
+    return xp.ascontiguousarray(_unpad(r, g))
+
+
+def _pool_backward(xp, og, x, out, g, attrs):
+    pt = attrs["pool_type"]
+    if pt == "max":
+        if g.is_global and x.size:
+            return _global_max_backward(xp, og, x, out)
+        return _max_backward(xp, og, x, out, g)
+    cdt = _compute_dtype(x.dtype)
+    ogc = og.astype(cdt, copy=False)
+    p = attrs["p_value"] if pt == "lp" else 1
+    if pt == "avg":
+        scale = ogc / _divisor(xp, g, attrs["count_include_pad"] is not False, cdt)[0]
+    elif pt == "lp" and p > 1:
+        o = out.astype(cdt, copy=False)
+        zero = o == 0
+        scale = xp.where(zero, 0, ogc / xp.where(zero, 1, o if p == 2 else o * o))
+    else:
+        scale = ogc
+    xc = x.astype(cdt, copy=False)
+    if g.is_global and x.size:
+        shaped = scale.reshape(scale.shape[:2] + (1,) * (x.ndim - 2))
+        res = shaped * _lp_pow(xc, p - 1) if p > 1 else xp.broadcast_to(shaped, x.shape)
+        return xp.ascontiguousarray(res).astype(x.dtype, copy=False)
+    gx = _unpad(_spread(xp, scale, g, _plan(g), _padded_shape(x.shape[:2], g)), g)
+    if p > 1:
+        gx = gx * _lp_pow(xc, p - 1)
+    return xp.ascontiguousarray(gx).astype(x.dtype, copy=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# layout handling and registration
+
+
+def _to_channels_first(x):
+    return x.transpose((0, x.ndim - 1) + tuple(range(1, x.ndim - 1)))
+
+
+def _to_channels_last(x):
+    return x.transpose((0,) + tuple(range(2, x.ndim)) + (1,))
+
+
+def _pooling(rc, attrs, data):
+    check_float("Pooling", ["data"], [data])
+    g = pool_geometry("Pooling", attrs, data.shape)
+    x = _to_channels_first(data) if g.channels_last else data
+    out = _pool_forward(rc.xp, x, g, attrs)
+    return rc.xp.ascontiguousarray(_to_channels_last(out)) if g.channels_last else out
+
+
+def _backward_pooling(rc, attrs, ograd, data, output):
+    check_float("_backward_Pooling", ["data", "output"], [data, output])
+    ograd = ograd.astype(data.dtype, copy=False)
+    g = pool_geometry("_backward_Pooling", attrs, data.shape)
+    if tuple(ograd.shape) != g.out_shape(data.shape):
+        raise MXNetError(f"_backward_Pooling: ograd has shape {tuple(ograd.shape)} but the pooled "
+                         f"output of data {tuple(data.shape)} has shape {g.out_shape(data.shape)}")
+    if g.channels_last:
+        ograd, data, output = (_to_channels_first(a) for a in (ograd, data, output))
+    gx = _pool_backward(rc.xp, ograd, data, output, g, attrs)
+    return rc.xp.ascontiguousarray(_to_channels_last(gx)) if g.channels_last else gx
+
+
+def _pooling_shape(attrs, ins, outs):
+    d = ins[0]
+    if d is None or None in d:
+        return ins, outs, []
+    return ins, [pool_geometry("Pooling", attrs, d).out_shape(d)], []
+
+
+def _pooling_grad(F, attrs, ins, outs, og):
+    return [F._backward_Pooling(og[0], ins[0], outs[0], **attrs)]
+
+
+_POOL_PARAMS = (
+    Param("kernel", "shape", (), doc="Window size: (w,), (h, w) or (d, h, w)."),
+    Param("pool_type", "str", "max", choices=("avg", "lp", "max", "sum"),
+          doc="How a window is reduced."),
+    Param("global_pool", "bool", False, doc="Pool each whole feature map (kernel ignored)."),
+    Param("cudnn_off", "bool", False, doc="Accepted for compatibility; no effect."),
+    Param("pooling_convention", "str", "valid", choices=("full", "same", "valid"),
+          doc="Output size rule: floor (valid), ceil (full) or ceil(L / stride) (same)."),
+    Param("stride", "shape", (), doc="Window step per spatial dim (default 1)."),
+    Param("pad", "shape", (), doc="Implicit padding per spatial dim (default 0)."),
+    Param("p_value", "int", None, doc="p of lp pooling: 1, 2 or 3."),
+    Param("count_include_pad", "bool", None,
+          doc="avg pooling: divide by the padded window size (default) or the valid count."),
+    Param("layout", "str", None, choices=("NCDHW", "NCHW", "NCW", "NDHWC", "NHWC", "NWC"),
+          doc="Data layout; default channels-first."),
+)
+
+register("Pooling", _pooling, params=_POOL_PARAMS, inputs=("data",),
+         infer_shape=_pooling_shape, infer_type=_float_type("Pooling"), gradient=_pooling_grad,
+         attr_check=_check_attrs,
+         doc="Pool windows of a 1-D, 2-D or 3-D feature map with max, average, sum or Lp norm.")
+
+register("_backward_Pooling", _backward_pooling, params=_POOL_PARAMS,
+         inputs=("ograd", "data", "output"), attr_check=_check_attrs, nd_hidden=True,
+         infer_shape=lambda a, i, o: (i, [i[1]], []),
+         infer_type=_float_type("_backward_Pooling"),
+         doc="Gradient of Pooling with respect to its data, from (ograd, data, output).")
