@@ -71,7 +71,7 @@ class _BlockScope:
 
 
 def _flatten(args):
-    if isinstance(args, (NDArray, Symbol)):
+    if args is None or isinstance(args, (NDArray, Symbol)):
         return [args], 0
     flat, fmts = [], []
     for a in args:
@@ -112,12 +112,9 @@ class Block:
         return self.__class__.__name__.lower()
 
     def __repr__(self):
-        lines = [f"{self.__class__.__name__}("]
-        for key, child in self._children.items():
-            body = repr(child).replace("\n", "\n  ")
-            lines.append(f"  ({key}): {body}")
-        lines.append(")")
-        return "\n".join(lines) if self._children else f"{self.__class__.__name__}()"
+        body = "\n".join(f"  ({key}): " + repr(block).replace("\n", "\n  ")
+                         for key, block in self.__dict__.items() if isinstance(block, Block))
+        return f"{self.__class__.__name__}(\n{body}\n)"
 
     def __setattr__(self, name, value):
         if hasattr(self, "_children"):
@@ -359,8 +356,9 @@ class HybridBlock(Block):
         if len(flat) == 1:
             inputs = [_sym.var("data")]
         else:
-            inputs = [_sym.var(f"data{i}") for i in range(len(flat))]
+            inputs = [None if a is None else _sym.var(f"data{i}") for i, a in enumerate(flat)]
         grouped, _ = _regroup(list(inputs), fmt)
+        inputs = [i for i in inputs if i is not None]
         params = {name: p.var() for name, p in self._reg_params.items()}
         with self.name_scope():
             out = self.hybrid_forward(_sym, *grouped, **params)
@@ -370,6 +368,7 @@ class HybridBlock(Block):
     def _infer_attrs(self, infer_fn, attr, *args):
         inputs, out, _ = self._get_graph(*args)
         flat, _ = _flatten(args)
+        flat = [a for a in flat if a is not None]
         known = {i.name: getattr(a, attr) for i, a in zip(inputs, flat)}
         arg_vals, _, aux_vals = getattr(out, infer_fn)(**known)
         if arg_vals is None:
@@ -441,6 +440,7 @@ class HybridBlock(Block):
             self._finish_params(*args)
         order, heads, input_names, params, out_fmt = self._cached
         flat, _ = _flatten(args)
+        flat = [a for a in flat if a is not None]
         ctx = flat[0].context
         values = {}
         feed = dict(zip(input_names, flat))

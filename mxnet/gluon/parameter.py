@@ -248,7 +248,7 @@ class Parameter:
         """A Symbol variable for this parameter (with its shape, dtype and multipliers)."""
         from ..symbol import var
         return var(self.name, shape=self._shape, dtype=self.dtype, lr_mult=self.lr_mult,
-                   wd_mult=self.wd_mult, init=self.init)
+                   wd_mult=self.wd_mult, init=self.init, stype=self.stype)
 
 
 class Constant(Parameter):

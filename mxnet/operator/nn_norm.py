@@ -198,7 +198,7 @@ def _bn_shape(axis_of):
         axis = _axis("BatchNorm", axis_of(attrs), len(d))
         p = (d[axis],)
         for name, s in zip(("gamma", "beta"), in_shapes[1:3]):
-            if s is not None and tuple(s) != p:
+            if s is not None and None not in tuple(s) and tuple(s) != p:
                 raise MXNetError(f"BatchNorm: {name} has shape {tuple(s)} but data of shape {d} "
                                  f"needs {p}")
         return [d, p, p], [d, p, p], [p, p]
@@ -377,7 +377,7 @@ def _ln_shape(attrs, in_shapes, out_shapes):
     axis = _axis("LayerNorm", attrs["axis"], len(d))
     p = (d[axis],)
     for name, s in zip(("gamma", "beta"), in_shapes[1:3]):
-        if s is not None and tuple(s) != p:
+        if s is not None and None not in tuple(s) and tuple(s) != p:
             raise MXNetError(f"LayerNorm: {name} has shape {tuple(s)} but data of shape {d} "
                              f"needs {p}")
     kept = tuple(1 if i == axis else s for i, s in enumerate(d))

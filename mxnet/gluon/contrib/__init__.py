@@ -1,0 +1,2 @@
+"""gluon.contrib: experimental layers (``contrib.nn``)."""
+from . import nn  # noqa: F401
