@@ -116,6 +116,31 @@ def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
     return _internal._split_v2(ary, indices=tuple(indices), axis=axis, squeeze_axis=squeeze_axis)
 
 
+def histogram(a, bins=10, range=None):  # noqa: A002  (1.9.1's argument name)
+    """Histogram of ``a``: ``bins`` is a bin count (with ``range``) or an NDArray of edges.
+
+    Returns (counts, bin_edges) as NDArrays.
+    """
+    import warnings
+
+    import numpy as _np
+    if isinstance(bins, NDArray):
+        return _internal._histogram(a, bins)
+    if isinstance(bins, int):
+        if range is None:
+            warnings.warn("range is not specified, using numpy's result to ensure consistency "
+                          "with numpy", stacklevel=2)
+            counts, edges = _np.histogram(a.asnumpy(), bins=bins)
+            return array(counts), array(edges)
+        return _internal._histogram(a, bin_cnt=bins, range=range)
+    raise ValueError("bins argument should be either an integer or an NDArray")
+
+
+def onehot_encode(indices, out):
+    """Write the one-hot encoding of ``indices`` into ``out`` (legacy API) and return it."""
+    return _internal._onehot_encode(indices, out, out=out)
+
+
 def to_dlpack_for_read(data):
     """A DLPack capsule over ``data`` for reading."""
     return data.to_dlpack_for_read()
