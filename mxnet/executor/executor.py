@@ -1,209 +1,557 @@
 """The Executor: a Symbol bound to arrays, run forward and backward.
 
-Forward walks the graph's topological order and runs each node's registered compute
-through the NDArray layer. When gradients are wanted the walk is recorded on the
-autograd tape, and backward runs the registry's gradient rules over it, writing into
-the bound gradient arrays according to each argument's grad_req.
+Binding infers every entry's shape and dtype once and turns the graph into a list of
+steps (operator, parsed parameters, input slots, output slots).
+
+- **Inference** (``forward`` without gradients to record) runs the steps as one loop
+  over raw device arrays. Intermediate results are copied into buffers laid out by the
+  memory plan (:mod:`mxnet.executor.plan`): in-place reuse and size-pooled sharing,
+  so the executor's memory stays bounded by the plan and ``outputs`` are the same
+  arrays from one call to the next, as in 1.9.1. A result whose shape or dtype differs
+  from the plan's is kept as is (the safe fallback).
+- **Training** (``forward(is_train=True)`` with some ``grad_req`` other than ``null``)
+  records the steps on the autograd tape; ``backward`` runs the registry's gradient
+  rules and writes (``write``) or adds (``add``) into the bound gradient arrays.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .. import autograd
+from .._mode import mode as _mode
+from ..backend import get_backend
 from ..base import MXNetError
 from ..context import Context
 from ..ndarray import NDArray, zeros
-from ..ndarray import array as nd_array
-from ..ndarray.ndarray import invoke
-from ..symbol.graph import topo_order
+from ..ndarray.ndarray import _new, invoke
+from ..operator.registry import RunContext
+from ..symbol.graph import aux_var_ids, topo_order
+from .infer import infer_shapes, infer_types
+from .plan import plan_memory
 
 __all__ = ["Executor", "simple_bind"]
 
+_GRAD_REQ = ("null", "write", "add")
 
-def _as_list(name, values, names, allow_none=False):
-    if values is None:
-        return [None] * len(names)
+
+def _get_inputs(key, values, names, allow_missing):
+    """Arrays in ``names`` order from a list or a dict, checked as 1.9.1 checks them."""
+    if isinstance(values, (list, tuple)):
+        values = list(values)
+        if len(values) != len(names):
+            raise ValueError(f"Length of {key} does not match the number of arguments")
+        for a in values:
+            if a is None and allow_missing:
+                continue
+            if not isinstance(a, NDArray):
+                raise TypeError("Only accept list of NDArrays or dict of str to NDArray")
+        return values
     if isinstance(values, dict):
-        unknown = set(values) - set(names)
-        if unknown and name != "args_grad":
-            raise MXNetError(f"bind: {name} has unknown names {sorted(unknown)}; expected {names}")
-        out = [values.get(n) for n in names]
-        if not allow_none:
-            missing = [n for n, v in zip(names, out) if v is None]
-            if missing:
-                raise MXNetError(f"bind: {name} is missing arrays for {missing}")
+        out = []
+        for n in names:
+            if n in values:
+                if not isinstance(values[n], NDArray):
+                    raise TypeError("Only accept list of NDArrays or dict of str to NDArray")
+                out.append(values[n])
+            elif allow_missing:
+                out.append(None)
+            else:
+                raise ValueError(f"key `{n}` is missing in `{key}`")
         return out
-    values = list(values)
-    if len(values) != len(names):
-        raise MXNetError(f"bind: {name} has {len(values)} arrays but the symbol needs "
-                         f"{len(names)} ({names})")
-    return values
+    raise TypeError("Only accept list of NDArrays or dict of str to NDArray")
+
+
+def _grad_reqs(grad_req, names):
+    if isinstance(grad_req, str):
+        if grad_req not in _GRAD_REQ:
+            raise ValueError(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, got "
+                             f"{grad_req!r}")
+        return [grad_req] * len(names)
+    if isinstance(grad_req, (list, tuple)):
+        reqs = list(grad_req)
+        if len(reqs) != len(names):
+            raise MXNetError(f"grad_req has {len(reqs)} entries for {len(names)} arguments")
+    elif isinstance(grad_req, dict):
+        reqs = [grad_req.get(n, "null") for n in names]
+    else:
+        raise TypeError("grad_req must be a string, a list or a dict")
+    for r in reqs:
+        if r not in _GRAD_REQ:
+            raise ValueError(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, got {r!r}")
+    return reqs
+
+
+class _Step:
+    __slots__ = ("node", "op", "attrs", "ins", "outs", "nvis")
+
+    def __init__(self, node, ins, outs):
+        self.node = node
+        self.op = node.op
+        self.attrs = node.parsed
+        self.ins = ins
+        self.outs = outs
+        self.nvis = node.num_visible_outputs()
 
 
 class Executor:
-    """Runs a bound Symbol. Use ``forward``/``backward``, read ``outputs`` and ``grad_dict``."""
+    """Runs a bound Symbol. Use ``forward``/``backward``; read ``outputs``, ``grad_dict``."""
 
     def __init__(self, sym, ctx, args, args_grad=None, grad_req="write", aux_states=None,
                  group2ctx=None, shared_exec=None):
+        if not isinstance(ctx, Context):
+            raise TypeError("Context type error")
         self._symbol = sym
-        self._ctx = Context(ctx) if not isinstance(ctx, Context) else ctx
+        self._ctx = ctx
+        self._group2ctx = dict(group2ctx) if group2ctx else None
         self._arg_names = sym.list_arguments()
         self._aux_names = sym.list_auxiliary_states()
-        self.arg_arrays = _as_list("args", args, self._arg_names)
-        for n, a in zip(self._arg_names, self.arg_arrays):
-            if not isinstance(a, NDArray):
-                raise MXNetError(f"bind: argument {n!r} must be an NDArray, got {type(a).__name__}")
-        self.grad_arrays = _as_list("args_grad", args_grad, self._arg_names, allow_none=True)
-        self.aux_arrays = _as_list("aux_states", aux_states, self._aux_names) if self._aux_names \
-            else []
-        if isinstance(grad_req, str):
-            reqs = [grad_req] * len(self._arg_names)
-        elif isinstance(grad_req, dict):
-            reqs = [grad_req.get(n, "null") for n in self._arg_names]
+        self.arg_arrays = _get_inputs("args", args, self._arg_names, False)
+        if args_grad is None:
+            self.grad_arrays = [None] * len(self._arg_names)
         else:
-            reqs = list(grad_req)
-        for r in reqs:
-            if r not in ("write", "add", "null", "inplace"):
-                raise MXNetError(f"bind: grad_req must be write, add or null; got {r!r}")
-        self._grad_req = ["write" if r == "inplace" else r for r in reqs]
-        for i, g in enumerate(self.grad_arrays):
-            if g is None:
-                self._grad_req[i] = "null"
-        self._order = topo_order(sym._outputs)
-        self.outputs: list = []
+            self.grad_arrays = _get_inputs("args_grad", args_grad, self._arg_names, True)
+        self.aux_arrays = _get_inputs("aux_states", [] if aux_states is None else aux_states,
+                                      self._aux_names, False)
+        reqs = _grad_reqs(grad_req, self._arg_names)
+        self._grad_req = grad_req
+        self._reqs = ["null" if g is None else r for r, g in zip(reqs, self.grad_arrays)]
         self._monitor = None
+        self._monitor_all = False
         self._recorded = False
+        self._plan = None
+        self._views = None
+        self._build()
 
-    # -- dictionaries -----------------------------------------------------------------------------
+    # -- the static part: inference, steps, outputs -----------------------------------------
+    def _build(self):
+        sym = self._symbol
+        shapes = {n: a.shape for n, a in zip(self._arg_names, self.arg_arrays)}
+        shapes.update({n: a.shape for n, a in zip(self._aux_names, self.aux_arrays)})
+        types = {n: np.dtype(a.dtype) for n, a in zip(self._arg_names, self.arg_arrays)}
+        types.update({n: np.dtype(a.dtype) for n, a in zip(self._aux_names, self.aux_arrays)})
+        sres = infer_shapes(sym, shapes)
+        tres = infer_types(sym, types)
+        order = topo_order(sym._outputs)
+        self._order = order
+        slot_of = {}
+        self._var_slots = []   # (slot, "arg"/"aux", index)
+        arg_pos = {n: i for i, n in enumerate(self._arg_names)}
+        aux_pos = {n: i for i, n in enumerate(self._aux_names)}
+        aux_ids = aux_var_ids(order)
+        steps = []
+        nslots = 0
+        for node in order:
+            if node.op is None:
+                slot_of[(id(node), 0)] = nslots
+                if id(node) in aux_ids:
+                    self._var_slots.append((nslots, "aux", aux_pos[node.name]))
+                else:
+                    self._var_slots.append((nslots, "arg", arg_pos[node.name]))
+                nslots += 1
+                continue
+            outs = []
+            for i in range(node.num_outputs()):
+                slot_of[(id(node), i)] = nslots
+                outs.append(nslots)
+                nslots += 1
+            steps.append(_Step(node, [slot_of[(id(s), i)] for s, i in node.inputs], outs))
+        self._steps = steps
+        self._nslots = nslots
+        self._head_slots = [slot_of[(id(n), i)] for n, i in sym._outputs]
+        self._entry_shape = [None] * nslots
+        self._entry_dtype = [None] * nslots
+        for (nid, i), s in slot_of.items():
+            v = sres.values.get((nid, i))
+            if v is not None and all(d is not None for d in v):
+                self._entry_shape[s] = tuple(v)
+            t = tres.values.get((nid, i))
+            self._entry_dtype[s] = None if t is None else np.dtype(t)
+        xp = get_backend(self._ctx).xp
+        self.outputs = []
+        self._out_bufs = []
+        for s in self._head_slots:
+            shape = self._entry_shape[s]
+            dtype = self._entry_dtype[s] or np.dtype(np.float32)
+            if shape is None:
+                raise MXNetError(f"bind: cannot infer the shape of output {len(self.outputs)} "
+                                 f"({sym.list_outputs()[len(self.outputs)]})")
+            buf = xp.zeros(shape, dtype=dtype)
+            self._out_bufs.append(buf)
+            self.outputs.append(_new(buf, self._ctx))
+
+    # -- dictionaries ---------------------------------------------------------------------------
+    @staticmethod
+    def _get_dict(names, arrays):
+        if len(set(names)) != len(names):
+            raise ValueError(f"Duplicate names detected, {names}")
+        return dict(zip(names, arrays))
+
     @property
     def arg_dict(self):
-        return dict(zip(self._arg_names, self.arg_arrays))
+        return self._get_dict(self._arg_names, self.arg_arrays)
 
     @property
     def grad_dict(self):
-        return {n: g for n, g in zip(self._arg_names, self.grad_arrays) if g is not None}
+        return self._get_dict(self._arg_names, self.grad_arrays)
 
     @property
     def aux_dict(self):
-        return dict(zip(self._aux_names, self.aux_arrays))
+        return self._get_dict(self._aux_names, self.aux_arrays)
 
     @property
     def output_dict(self):
-        return dict(zip(self._symbol.list_outputs(), self.outputs))
-
-    # -- running ------------------------------------------------------------------------------------
-    def forward(self, is_train=False, **kwargs):
-        """Run the graph; keyword arrays are first copied into the bound arguments."""
-        arg_dict = self.arg_dict
-        for k, v in kwargs.items():
-            if k not in arg_dict:
-                raise MXNetError(f"forward: unknown argument {k!r}; arguments are {self._arg_names}")
-            if isinstance(v, NDArray):
-                v.copyto(arg_dict[k])
-            else:
-                arg_dict[k][:] = np.asarray(v)
-        need_grad = is_train and any(r != "null" for r in self._grad_req)
-        values = {}
-        names = dict(zip(self._arg_names, self.arg_arrays))
-        names.update(zip(self._aux_names, self.aux_arrays))
-        scope = autograd.record(train_mode=True) if need_grad else autograd.pause(train_mode=is_train)
-        with scope:
-            if need_grad:
-                for a, g, r in zip(self.arg_arrays, self.grad_arrays, self._grad_req):
-                    if r != "null":
-                        autograd.mark_variables([a], [g], r)
-                    else:
-                        a._node = None
-            for node in self._order:
-                if node.op is None:
-                    values[(id(node), 0)] = names[node.name]
-                    continue
-                ins = [values[(id(s), i)] for s, i in node.inputs]
-                res = invoke(node.op, ins, node.parsed)
-                res = res if isinstance(res, list) else [res]
-                for i, r in enumerate(res):
-                    values[(id(node), i)] = r
-                if self._monitor is not None:
-                    for i, r in enumerate(res):
-                        self._monitor(node.output_names()[i], r)
-        self.outputs = [values[(id(n), i)] for n, i in self._symbol._outputs]
-        self._recorded = need_grad
-        return self.outputs
-
-    def backward(self, out_grads=None, is_train=True):
-        """Back-propagate from the outputs into the bound gradient arrays."""
-        if not self._recorded:
-            raise MXNetError("backward: call forward(is_train=True) first (with a grad_req other "
-                             "than 'null')")
-        if out_grads is not None and isinstance(out_grads, NDArray):
-            out_grads = [out_grads]
-        autograd.backward(self.outputs, out_grads, train_mode=is_train)
-        self._recorded = False
-
-    def set_monitor_callback(self, callback, monitor_all=False):
-        """Call ``callback(name, array)`` on every node output during forward."""
-        self._monitor = callback
-
-    def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
-        """Copy parameter arrays (by name) into the bound arguments and auxiliary states."""
-        for name, arr in (arg_params or {}).items():
-            if name in self.arg_dict:
-                arr.copyto(self.arg_dict[name])
-            elif not allow_extra_params:
-                raise MXNetError(f"copy_params_from: {name!r} is not an argument of the symbol")
-        for name, arr in (aux_params or {}).items():
-            if name in self.aux_dict:
-                arr.copyto(self.aux_dict[name])
-            elif not allow_extra_params:
-                raise MXNetError(f"copy_params_from: {name!r} is not an auxiliary state")
-
-    def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
-        """A new executor for new input shapes, sharing parameter arrays of unchanged shape."""
-        arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
-        if arg_shapes is None:
-            raise MXNetError(f"reshape: cannot infer shapes from {kwargs}")
-        args = []
-        grads = []
-        for a, g, s in zip(self.arg_arrays, self.grad_arrays, arg_shapes):
-            if a.shape == tuple(s):
-                args.append(a)
-                grads.append(g)
-            else:
-                args.append(zeros(s, ctx=self._ctx, dtype=a.dtype))
-                grads.append(None if g is None else zeros(s, ctx=self._ctx, dtype=a.dtype))
-        return Executor(self._symbol, self._ctx, args, grads, self._grad_req, self.aux_arrays)
+        return self._get_dict(self._symbol.list_outputs(), self.outputs)
 
     @property
     def symbol(self):
         return self._symbol
 
+    # -- memory plan -------------------------------------------------------------------------------
+    def _nbytes(self, slot):
+        shape, dtype = self._entry_shape[slot], self._entry_dtype[slot]
+        if shape is None or dtype is None:
+            return None
+        return int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
 
-def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shared_exec=None,
-                shapes=None):
-    """Infer every shape/dtype from the given input shapes, allocate arrays and bind."""
-    shapes = shapes or {}
-    arg_shapes, _, aux_shapes = sym.infer_shape(**shapes)
-    if arg_shapes is None:
-        a, _, _ = sym.infer_shape_partial(**shapes)
-        unknown = [n for n, s in zip(sym.list_arguments(), a) if not s or 0 in s]
-        raise MXNetError(f"simple_bind: cannot infer the shapes of {unknown} from {shapes}")
-    types = dict(type_dict or {})
-    arg_types, _, aux_types = sym.infer_type(**types) if types else (None, None, None)
-    if arg_types is None:
-        arg_types = [np.float32] * len(arg_shapes)
-        aux_types = [np.float32] * len(aux_shapes)
-    names = sym.list_arguments()
-    if isinstance(grad_req, str):
-        reqs = {n: grad_req for n in names}
-    elif isinstance(grad_req, dict):
-        reqs = {n: grad_req.get(n, "null") for n in names}
-    else:
-        reqs = dict(zip(names, grad_req))
-    args = [zeros(s, ctx=ctx, dtype=t) for s, t in zip(arg_shapes, arg_types)]
-    grads = [None if reqs[n] == "null" else zeros(s, ctx=ctx, dtype=t)
-             for n, s, t in zip(names, arg_shapes, arg_types)]
-    aux = [zeros(s, ctx=ctx, dtype=t) for s, t in zip(aux_shapes, aux_types)]
-    return Executor(sym, ctx, args, grads, [reqs[n] for n in names], aux)
+    def memory_plan(self, enable_inplace=None, match_range=None):
+        """The memory plan of this executor's inference pass (see :mod:`.plan`)."""
+        steps = []
+        for st in self._steps:
+            pairs = [p for p in st.op.inplace if p[1] < len(st.outs)]
+            steps.append((st.node.name, st.ins, st.outs, pairs))
+        nbytes = {}
+        for st in self._steps:
+            for s in st.outs:
+                nbytes[s] = self._nbytes(s)
+        external = {s for s, _, _ in self._var_slots}
+        return plan_memory(steps, nbytes, set(self._head_slots), external,
+                           enable_inplace, match_range)
+
+    @property
+    def plan_bytes(self):
+        """(planned bytes, naive bytes) of the intermediate buffers for inference."""
+        plan = self._ensure_plan()
+        return plan.planned_bytes, plan.naive_bytes
+
+    def _ensure_plan(self):
+        if self._plan is None:
+            self._plan = self.memory_plan()
+        return self._plan
+
+    def _ensure_views(self):
+        """Preallocated storage blocks and every planned entry's view into them."""
+        if self._views is not None:
+            return self._views
+        plan = self._ensure_plan()
+        xp = get_backend(self._ctx).xp
+        blocks = [xp.empty(max(size, 1), dtype=np.uint8) for size in plan.sizes]
+        views = [None] * self._nslots
+        for slot, sid in plan.storage.items():
+            shape, dtype = self._entry_shape[slot], self._entry_dtype[slot]
+            n = self._nbytes(slot)
+            views[slot] = blocks[sid][:n].view(dtype).reshape(shape)
+        for i, s in enumerate(self._head_slots):
+            if views[s] is None:
+                views[s] = self._out_bufs[i]
+        self._views = views
+        return views
+
+    # -- running ------------------------------------------------------------------------------------
+    def forward(self, is_train=False, **kwargs):
+        """Run the graph; keyword arrays are first copied into the bound arguments."""
+        if kwargs:
+            arg_dict = self.arg_dict
+            for name, array in kwargs.items():
+                if not isinstance(array, (NDArray, np.ndarray)):
+                    raise ValueError("only accept keyword argument of NDArrays and numpy.ndarray")
+                if name not in arg_dict:
+                    raise TypeError(f"Unknown argument {name}")
+                if arg_dict[name].shape != array.shape:
+                    raise ValueError(f"Shape not match! Argument {name}, need: "
+                                     f"{arg_dict[name].shape}, received: {array.shape}")
+                arg_dict[name][:] = array
+        if is_train and any(r != "null" for r in self._reqs):
+            self._forward_recorded()
+        else:
+            self._forward_planned(bool(is_train))
+        return self.outputs
+
+    def _var_array(self, kind, idx):
+        return self.arg_arrays[idx] if kind == "arg" else self.aux_arrays[idx]
+
+    def _forward_planned(self, is_train):
+        views = self._ensure_views()
+        slots = [None] * self._nslots
+        for slot, kind, idx in self._var_slots:
+            a = self._var_array(kind, idx)
+            a.wait_to_read()
+            slots[slot] = a._data
+        ctx = self._ctx
+        rc = RunContext(get_backend(ctx), is_train)
+        xp = rc.xp
+        monitor = self._monitor
+        prev = (_mode.recording, _mode.training)
+        _mode.recording, _mode.training = False, is_train
+        try:
+            if monitor is not None and self._monitor_all:
+                self._monitor_vars(slots)
+            for st in self._steps:
+                ins = [slots[s] for s in st.ins]
+                try:
+                    res = st.op.compute(rc, st.attrs, *ins)
+                except MXNetError:
+                    raise
+                except Exception as e:  # a kernel failed on these inputs
+                    shown = ", ".join(f"{tuple(a.shape)} {a.dtype}" for a in ins)
+                    raise MXNetError(f"{st.op.name} ({st.node.name}): {type(e).__name__}: {e} "
+                                     f"(inputs: {shown or 'none'})") from e
+                if type(res) is not tuple and type(res) is not list:
+                    res = (res,)
+                for s, r in zip(st.outs, res):
+                    buf = views[s]
+                    if buf is not None and buf.shape == r.shape and buf.dtype == r.dtype:
+                        if buf is not r:
+                            xp.copyto(buf, r)
+                        slots[s] = buf
+                    else:  # the plan did not foresee this result: keep it (owning its memory)
+                        slots[s] = r.copy() if getattr(r, "base", None) is not None else r
+                if monitor is not None:
+                    self._monitor_step(st, ins, [slots[s] for s in st.outs])
+        finally:
+            _mode.recording, _mode.training = prev
+        for i, s in enumerate(self._head_slots):
+            o, buf, val = self.outputs[i], self._out_bufs[i], slots[s]
+            if val is not buf:
+                if buf.shape == val.shape and buf.dtype == val.dtype:
+                    xp.copyto(buf, val)
+                else:
+                    buf = self._out_bufs[i] = val.copy()
+            o._data = buf
+            o._node = None
+        self._recorded = False
+
+    def _forward_recorded(self):
+        values = [None] * self._nslots
+        for slot, kind, idx in self._var_slots:
+            values[slot] = self._var_array(kind, idx)
+        with autograd.record(train_mode=True):
+            for a, g, r in zip(self.arg_arrays, self.grad_arrays, self._reqs):
+                if r != "null":
+                    autograd.mark_variables([a], [g], r)
+                else:
+                    a._node = None
+            if self._monitor is not None and self._monitor_all:
+                self._monitor_vars([None if v is None else v._data for v in values])
+            for st in self._steps:
+                ins = [values[s] for s in st.ins]
+                res = invoke(st.op, ins, st.attrs)
+                if not isinstance(res, list):
+                    res = [res]
+                for s, r in zip(st.outs, res):
+                    values[s] = r
+                if self._monitor is not None:
+                    self._monitor_step(st, [a._data for a in ins],
+                                       [values[s]._data for s in st.outs[:len(res)]])
+        for i, s in enumerate(self._head_slots):
+            r = values[s]
+            o = self.outputs[i]
+            o._data = r._data
+            o._node = r._node
+        self._recorded = True
+
+    def backward(self, out_grads=None, is_train=True):
+        """Back-propagate from the outputs into the bound gradient arrays."""
+        if out_grads is None:
+            out_grads = []
+        elif isinstance(out_grads, NDArray):
+            out_grads = [out_grads]
+        elif isinstance(out_grads, dict):
+            out_grads = [out_grads[k] for k in self._symbol.list_outputs()]
+        for g in out_grads:
+            if not isinstance(g, NDArray):
+                raise TypeError("inputs must be NDArray")
+        if not any(r != "null" for r in self._reqs):
+            return
+        if not self._recorded:
+            raise MXNetError("backward: call forward(is_train=True) before backward")
+        if out_grads and len(out_grads) != len(self.outputs):
+            raise MXNetError(f"backward: {len(out_grads)} head gradients given for "
+                             f"{len(self.outputs)} outputs")
+        autograd.backward(self.outputs, list(out_grads) or None, retain_graph=True,
+                          train_mode=is_train)
+
+    # -- monitoring ---------------------------------------------------------------------------------
+    def set_monitor_callback(self, callback, monitor_all=False):
+        """Call ``callback(name, NDArray)`` on every operator output during forward
+        (with ``monitor_all``, on variables and operator inputs too)."""
+        self._monitor = callback
+        self._monitor_all = bool(monitor_all)
+
+    def _monitor_vars(self, datas):
+        for slot, kind, idx in self._var_slots:
+            name = (self._arg_names if kind == "arg" else self._aux_names)[idx]
+            self._monitor(name, _new(datas[slot], self._ctx))
+
+    def _monitor_step(self, st, ins, outs):
+        node = st.node
+        if self._monitor_all:
+            names = node.input_names()
+            for j, d in enumerate(ins):
+                nm = names[j] if j < len(names) and not st.op.variadic else f"input{j}"
+                self._monitor(f"{node.name}_{nm}", _new(d, self._ctx))
+        onames = node.output_names()
+        for j, d in enumerate(outs[:st.nvis]):
+            nm = onames[j] if j < len(onames) else f"{node.name}_output{j}"
+            self._monitor(nm, _new(d, self._ctx))
+
+    # -- parameters and reshaping ---------------------------------------------------------------------
+    def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
+        """Copy parameter arrays (by name) into the bound arguments and auxiliary states."""
+        arg_dict, aux_dict = self.arg_dict, self.aux_dict
+        for name, array in (arg_params or {}).items():
+            if name in arg_dict:
+                dst = arg_dict[name]
+                array.astype(dst.dtype).copyto(dst)
+            elif not allow_extra_params:
+                raise ValueError(f'Find name "{name}" that is not in the arguments')
+        for name, array in (aux_params or {}).items():
+            if name in aux_dict:
+                dst = aux_dict[name]
+                array.astype(dst.dtype).copyto(dst)
+            elif not allow_extra_params:
+                raise ValueError(f'Find name {name} that is not in the auxiliary states')
+
+    def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
+        """A new executor for new input shapes, sharing memory with this one.
+
+        Arrays whose shape is unchanged are shared; smaller ones are views on the old
+        memory; larger ones need ``allow_up_sizing``. Arguments not named in ``kwargs``
+        may change shape only with ``partial_shaping``.
+        """
+        provided = {k: v for k, v in kwargs.items() if isinstance(v, tuple)}
+        res = infer_shapes(self._symbol, provided)
+        order = topo_order(self._symbol._outputs)
+        new_shape = {}
+        for n in order:
+            if n.op is None:
+                v = res.values.get((id(n), 0))
+                new_shape[n.name] = None if v is None else tuple(0 if d is None else d for d in v)
+
+        def remake(name, arr, kind):
+            shape = new_shape.get(name)
+            if shape is None or 0 in shape:
+                raise MXNetError(f"reshape: cannot infer the new shape of {kind} {name}")
+            if not (partial_shaping or name in provided or shape == arr.shape):
+                raise MXNetError(f"Shape of unspecifie {kind}: {name} changed. This can cause the "
+                                 "new executor to not share parameters with the old one. Please "
+                                 "check for error in network.If this is intended, set "
+                                 "partial_shaping=True to suppress this warning.")
+            return _reshaped(arr, shape, allow_up_sizing, name, self._ctx)
+
+        args, grads = [], []
+        for name, a, g in zip(self._arg_names, self.arg_arrays, self.grad_arrays):
+            args.append(remake(name, a, "arg"))
+            grads.append(None if g is None else _reshaped(g, args[-1].shape, allow_up_sizing,
+                                                          name, self._ctx))
+        aux = [remake(name, a, "aux") for name, a in zip(self._aux_names, self.aux_arrays)]
+        ex = Executor(self._symbol, self._ctx, args, grads, self._reqs, aux, self._group2ctx)
+        ex._grad_req = self._grad_req
+        if self._monitor is not None:
+            ex.set_monitor_callback(self._monitor, self._monitor_all)
+        return ex
+
+    # -- introspection -----------------------------------------------------------------------------------
+    def debug_str(self):
+        """The graph listing followed by the memory plan's totals."""
+        plan = self._ensure_plan()
+        mb = (plan.planned_bytes + plan.dedicated_bytes) >> 20
+        return (self._symbol.debug_str() + f"Total {mb} MB allocated\n" + plan.summary() + "\n")
+
+    def get_optimized_symbol(self):
+        """The bound symbol (no graph rewriting happens here)."""
+        return self._symbol.__copy__()
 
 
-_ = nd_array
+def _reshaped(arr, shape, allow_up_sizing, name, ctx):
+    """``arr`` itself, a view of its first elements, or (when allowed) a new array."""
+    if arr.shape == tuple(shape):
+        return arr
+    size = int(np.prod(shape, dtype=np.int64))
+    if size > arr.size:
+        if not allow_up_sizing:
+            raise MXNetError(f"New shape of arg: {name} larger than original. First making a big "
+                             "executor and then down sizing it is more efficient than the "
+                             "reverse.If you really want to up size, set allow_up_sizing=True to "
+                             "enable allocation of new arrays.")
+        return zeros(shape, ctx=ctx, dtype=arr.dtype)
+    return _new(arr._data.reshape(-1)[:size].reshape(shape), arr._ctx)
+
+
+def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shared_arg_names=None,
+                shared_exec=None, shared_buffer=None, shapes=None):
+    """Infer every shape and dtype from the given input shapes, allocate arrays and bind."""
+    if not isinstance(ctx, Context):
+        raise TypeError("Context type error")
+    shapes = dict(shapes or {})
+    for k, v in shapes.items():
+        if not isinstance(v, tuple):
+            raise TypeError(f"Argument shapes must be tuples, but '{k}' is {type(v)}")
+    sres = infer_shapes(sym, shapes)
+    names, aux_names = sym.list_arguments(), sym.list_auxiliary_states()
+    if not sres.complete:
+        lines = [f"  {k}: {v}" for k, v in shapes.items()]
+        unknown = [n for n, s in zip(names, sres.arg_shapes) if not s or 0 in s]
+        raise MXNetError("simple_bind error. Arguments:\n" + "\n".join(lines) +
+                         f"\ncannot infer the shapes of {unknown}")
+    known_types = {k: v for k, v in (type_dict or {}).items() if v is not None}
+    tres = infer_types(sym, known_types)
+    if not tres.complete:
+        filled = dict(known_types)
+        for n, t in zip(names, tres.arg_types):
+            filled.setdefault(n, t or np.float32)
+        for n, t in zip(aux_names, tres.aux_types):
+            filled.setdefault(n, t or np.float32)
+        tres = infer_types(sym, filled)
+    arg_types = [t or np.float32 for t in tres.arg_types]
+    aux_types = [t or np.float32 for t in tres.aux_types]
+    reqs = _grad_reqs(grad_req, names)
+    # 1.9.1 reuses shared_exec's parameter arrays only when a shared_buffer is given too
+    shared_names = set(shared_arg_names or ()) if shared_buffer is not None else set()
+    shared_args = shared_exec.arg_dict if shared_exec is not None else {}
+    shared_grads = shared_exec.grad_dict if shared_exec is not None else {}
+    shared_aux = shared_exec.aux_dict if shared_exec is not None else {}
+
+    def make(name, shape, dtype, pool_key):
+        if shared_buffer is not None:
+            buf = shared_buffer.get(pool_key)
+            if buf is not None and np.dtype(buf.dtype) == np.dtype(dtype) and \
+                    buf.size >= int(np.prod(shape, dtype=np.int64)):
+                return _reshaped(buf, shape, False, name, ctx)
+            arr = zeros(shape, ctx=ctx, dtype=dtype)
+            shared_buffer[pool_key] = arr
+            return arr
+        return zeros(shape, ctx=ctx, dtype=dtype)
+
+    def fits(arr, shape, dtype):
+        return arr is not None and arr.shape == tuple(shape) and \
+            np.dtype(arr.dtype) == np.dtype(dtype)
+
+    args, grads = [], []
+    for n, s, t, r in zip(names, sres.arg_shapes, arg_types, reqs):
+        if n in shared_names and fits(shared_args.get(n), s, t):
+            args.append(shared_args[n])
+            g = shared_grads.get(n)
+            grads.append(None if r == "null" else (g if fits(g, s, t) else
+                                                   zeros(s, ctx=ctx, dtype=t)))
+            continue
+        args.append(make(n, s, t, n) if n not in shared_names else zeros(s, ctx=ctx, dtype=t))
+        grads.append(None if r == "null" else make(n, s, t, f"grad of {n}"))
+    aux = []
+    for n, s, t in zip(aux_names, sres.aux_shapes, aux_types):
+        if n in shared_names and fits(shared_aux.get(n), s, t):
+            aux.append(shared_aux[n])
+        else:
+            aux.append(zeros(s, ctx=ctx, dtype=t))
+    ex = Executor(sym, ctx, args, grads, reqs, aux, group2ctx, shared_exec)
+    ex._grad_req = grad_req
+    return ex

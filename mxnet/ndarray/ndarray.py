@@ -363,19 +363,27 @@ class NDArray:
         return id(self)
 
     def __getstate__(self):
-        return {"data": self.asnumpy(), "ctx": (self._ctx.device_typeid, self._ctx.device_id)}
+        # 1.9.1's layout: the array serialised as one .params record under 'handle'
+        from .serialization import dumps_one
+        return {"handle": bytearray(dumps_one(self))}
 
     def __setstate__(self, state):
-        ctx = Context(*state["ctx"])
+        if "handle" in state:
+            from .serialization import _load_ctx, loads_one
+            data, dev_type, dev_id = loads_one(state["handle"])
+            ctx = _load_ctx(dev_type, dev_id) if dev_type != 1 else Context("cpu", dev_id)
+        else:
+            data, ctx = state["data"], Context(*state["ctx"])
         self._ctx = ctx
-        self._data = get_backend(ctx).asarray(state["data"])
+        self._data = get_backend(ctx).asarray(data)
         self._var = None
         self._node = None
         self._grad = None
         self._grad_req = "null"
 
     def __reduce__(self):
-        return (_unpickle, (self.__getstate__(),))
+        # the same form 1.9.1 pickles, so pickles load in either implementation
+        return (NDArray, (None,), self.__getstate__())
 
     # -- arithmetic -----------------------------------------------------------------------------
     def _binary(self, other, bname, sname):

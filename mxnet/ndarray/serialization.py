@@ -524,3 +524,15 @@ def load_frombuffer(buf):
     if not isinstance(buf, bytes):
         raise TypeError("buf required to be a string or bytes")
     return _to_ndarrays(*decode(buf, "load_frombuffer"))
+
+
+def dumps_one(nd) -> bytes:
+    """One NDArray as a single V2 record: the payload of 1.9.1's NDArray pickles."""
+    arr, dev_type, dev_id = _to_record(nd)
+    return b"".join(bytes(c) for c in _record_chunks(arr, dev_type, dev_id, 0))
+
+
+def loads_one(buf):
+    """(numpy array, dev_type, dev_id) from one record written by :func:`dumps_one` or 1.9.1."""
+    rd = _Reader(bytes(buf), "NDArray pickle")
+    return _read_record(rd, 0)

@@ -1,26 +1,44 @@
-"""The symbolic graph's nodes and the passes over them (topological order, listing)."""
+"""The symbolic graph's nodes and the walks over them.
+
+A graph is a set of :class:`Node` objects linked through their ``inputs``; a Symbol is
+a list of (node, output index) heads into it. Nodes are mutable only while a Symbol is
+being composed; every public Symbol operation that changes a graph copies it first.
+"""
 from __future__ import annotations
 
-__all__ = ["Node", "topo_order", "aux_var_ids"]
+__all__ = ["Node", "topo_order", "aux_var_ids", "is_hidden_key", "HIDDEN_KEYS", "copy_graph"]
+
+# Attribute names that MXNet stores as ``__name__`` and lists twice (with and without the
+# underscores) in list_attr/attr_dict.
+HIDDEN_KEYS = ("ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage")
+
+
+def is_hidden_key(key) -> bool:
+    """``__x__`` keys are attributes, never operator parameters."""
+    return len(key) > 4 and key.startswith("__") and key.endswith("__")
 
 
 class Node:
     """One graph node: an operator call, or a variable when ``op`` is None.
 
-    ``attrs`` holds the operator parameters exactly as the user gave them, as strings
-    (what -symbol.json stores); ``parsed`` the typed values; ``extra`` hidden attributes
-    such as ``__shape__`` or ``__lr_mult__``; ``inputs`` (node, output index) pairs.
+    - ``attrs``: every attribute as a string, exactly what -symbol.json stores: the
+      operator parameters the user gave plus hidden ``__x__`` attributes;
+    - ``parsed``: the operator parameters parsed by the registry (defaults filled);
+    - ``inputs``: (node, output index) pairs; ``versions``: the version number each
+      input entry was recorded with (variables count the operators that mutate them);
+    - ``version``: for variables, how many operators mutate it so far.
     """
 
-    __slots__ = ("op", "name", "attrs", "parsed", "extra", "inputs", "__weakref__")
+    __slots__ = ("op", "name", "attrs", "parsed", "inputs", "versions", "version", "__weakref__")
 
-    def __init__(self, op, name, attrs=None, parsed=None, extra=None, inputs=()):
+    def __init__(self, op, name, attrs=None, parsed=None, inputs=(), versions=None):
         self.op = op
         self.name = name
         self.attrs = dict(attrs or {})
         self.parsed = parsed if parsed is not None else {}
-        self.extra = dict(extra or {})
         self.inputs = list(inputs)
+        self.versions = list(versions) if versions is not None else [0] * len(self.inputs)
+        self.version = 0
 
     @property
     def is_variable(self) -> bool:
@@ -34,31 +52,48 @@ class Node:
 
     def num_args(self) -> int:
         """How many leading inputs are arguments (the rest are auxiliary states)."""
-        return len(self.inputs) if self.op is None else len(self.op.input_names(self.parsed))
+        if self.op is None:
+            return 0
+        return len(self.inputs) - len(self.op.aux_names(self.parsed))
 
     def output_names(self) -> list:
+        """The names list_outputs shows for each visible output."""
         if self.op is None:
             return [self.name]
         return [f"{self.name}_{o}" for o in self.op.list_output_names(self.parsed)]
 
+    def input_names(self) -> list:
+        """The operator's names for its input slots (arguments, then auxiliary states)."""
+        if self.op is None:
+            return []
+        return self.op.input_names(self.parsed) + self.op.aux_names(self.parsed)
+
+    def __repr__(self):
+        return f"<Node {self.name} ({'null' if self.op is None else self.op.name})>"
+
 
 def topo_order(heads):
-    """Nodes reachable from ``heads`` ((node, index) pairs), inputs before users, in DFS order."""
+    """Nodes reachable from ``heads`` ((node, index) pairs), inputs before users.
+
+    This is a post-order depth-first walk that visits inputs in order, the order
+    -symbol.json lists its nodes in.
+    """
     order, seen = [], set()
     for head, _ in heads:
         if id(head) in seen:
             continue
-        stack = [(head, 0)]
         seen.add(id(head))
+        stack = [(head, 0)]
         while stack:
-            node, i = stack.pop()
+            node, i = stack[-1]
             if i < len(node.inputs):
-                stack.append((node, i + 1))
+                stack[-1] = (node, i + 1)
                 child = node.inputs[i][0]
                 if id(child) not in seen:
                     seen.add(id(child))
                     stack.append((child, 0))
             else:
+                stack.pop()
                 order.append(node)
     return order
 
@@ -67,8 +102,19 @@ def aux_var_ids(order):
     """ids of variable nodes that feed an auxiliary-state slot of some operator."""
     aux = set()
     for node in order:
-        if node.op is not None:
+        if node.op is not None and node.op._aux:
             for src, _ in node.inputs[node.num_args():]:
                 if src.op is None:
                     aux.add(id(src))
     return aux
+
+
+def copy_graph(heads):
+    """A deep copy of the graph behind ``heads``; returns the new heads."""
+    mapping = {}
+    for node in topo_order(heads):
+        new = Node(node.op, node.name, node.attrs, node.parsed,
+                   [(mapping[id(s)], i) for s, i in node.inputs], node.versions)
+        new.version = node.version
+        mapping[id(node)] = new
+    return [(mapping[id(n)], i) for n, i in heads]

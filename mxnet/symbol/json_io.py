@@ -1,106 +1,330 @@
-"""-symbol.json: write 1.9.1's layout and read it back (including pre-1.0 files)."""
+"""-symbol.json: write 1.9.1's text byte for byte, and read it back (pre-1.0 files too).
+
+The writer follows dmlc-core's JSONWriter, which 1.9.1 uses:
+
+- objects and arrays open on the current line; a "multi-line" scope puts each item on a
+  new line indented two spaces per open scope, and separates items with ``", "`` (so
+  lines end in a space);
+- node lists and string maps with more than one key are multi-line; arrays of plain
+  numbers or entries are multi-line only when they have more than ten items;
+- node attributes are written in sorted key order.
+"""
 from __future__ import annotations
 
 import json
 
 from ..base import MXNetError
 from ..operator.registry import get_op
-from .graph import Node, topo_order
+from .graph import HIDDEN_KEYS, Node, is_hidden_key, topo_order
 
-__all__ = ["symbol_to_json", "load_json", "load"]
+__all__ = ["symbol_to_json", "load_json", "load", "graph_to_doc"]
 
 MXNET_VERSION = 10901
 
 
-def symbol_to_json(sym) -> str:
-    """Serialise a Symbol: nodes in DFS topological order, string attrs, heads."""
-    order = topo_order(sym._outputs)
+# ------------------------------------------------------------------------------------------
+# writing
+
+class _Writer:
+    """A minimal dmlc::JSONWriter: tracks open scopes and their item counts."""
+
+    def __init__(self):
+        self.parts = []
+        self.multi = []
+        self.count = []
+
+    def _sep(self):
+        if not self.multi or self.multi[-1]:
+            self.parts.append("\n" + " " * (2 * len(self.multi)))
+
+    def begin(self, bracket, multi_line):
+        self.parts.append(bracket)
+        self.multi.append(multi_line)
+        self.count.append(0)
+
+    def end(self, bracket):
+        multi, n = self.multi.pop(), self.count.pop()
+        if multi and n:
+            self._sep()
+        self.parts.append(bracket)
+
+    def item(self):
+        """Start the next array item."""
+        if self.count[-1]:
+            self.parts.append(", ")
+        self._sep()
+        self.count[-1] += 1
+
+    def key(self, k):
+        """Start the next object member."""
+        if self.count[-1]:
+            self.parts.append(", ")
+        self._sep()
+        self.parts.append(_quote(k) + ": ")
+        self.count[-1] += 1
+
+    def text(self):
+        return "".join(self.parts)
+
+
+def _quote(s):
+    out = ['"']
+    for ch in s:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _write_value(w, v):
+    if isinstance(v, str):
+        w.parts.append(_quote(v))
+    elif isinstance(v, bool):
+        w.parts.append("true" if v else "false")
+    elif isinstance(v, int):
+        w.parts.append(str(v))
+    elif isinstance(v, dict):
+        w.begin("{", len(v) > 1)
+        for k in v:
+            w.key(k)
+            _write_value(w, v[k])
+        w.end("}")
+    elif isinstance(v, _Entries):
+        w.begin("[", len(v.items) > 10)
+        for e in v.items:
+            w.item()
+            w.begin("[", False)
+            for x in e:
+                w.item()
+                w.parts.append(str(x))
+            w.end("]")
+        w.end("]")
+    elif isinstance(v, _Any):
+        w.begin("[", False)
+        w.item()
+        _write_value(w, v.type_name)
+        w.item()
+        _write_value(w, v.value)
+        w.end("]")
+    elif isinstance(v, list):
+        plain = all(isinstance(x, int) for x in v)
+        w.begin("[", len(v) > 10 or not plain)
+        for x in v:
+            w.item()
+            _write_value(w, x)
+        w.end("]")
+    else:
+        raise TypeError(f"cannot write {type(v).__name__} into symbol JSON")
+
+
+class _Entries:
+    """A list of (node, index, version) triples: a POD array for the writer."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = items
+
+
+class _Any:
+    """dmlc::any as written in graph attributes: ``["type", value]``."""
+
+    __slots__ = ("type_name", "value")
+
+    def __init__(self, type_name, value):
+        self.type_name, self.value = type_name, value
+
+
+def _json_num_outputs(node):
+    """Outputs per node as 1.9.1 counts them in ``node_row_ptr``.
+
+    1.9.1 as distributed is built with oneDNN, whose max pooling keeps its workspace as
+    a hidden second output (1- to 3-d kernels, channel-first layouts). The registry's
+    Pooling has no such output, so the writer adds it to match the files 1.9.1 writes.
+    """
+    n = node.num_outputs()
+    if node.op is not None and node.op.name == "Pooling" and n == 1:
+        p = node.parsed
+        kernel = p.get("kernel") or ()
+        if p.get("pool_type") == "max" and 1 <= len(kernel) <= 3 and \
+                p.get("layout") in (None, "NCW", "NCHW", "NCDHW"):
+            n = 2
+    return n
+
+
+def graph_to_doc(heads):
+    """The -symbol.json document of a graph, as plain Python data (dicts, lists)."""
+    order = topo_order(heads)
     index = {id(n): i for i, n in enumerate(order)}
     nodes, arg_nodes, row_ptr = [], [], [0]
     for i, n in enumerate(order):
         entry = {"op": "null" if n.op is None else n.op.name, "name": n.name}
-        attrs = dict(n.attrs)
-        attrs.update(n.extra)
-        if attrs:
-            entry["attrs"] = attrs
-        entry["inputs"] = [[index[id(s)], k, 0] for s, k in n.inputs]
+        if n.attrs:
+            entry["attrs"] = {k: n.attrs[k] for k in sorted(n.attrs)}
+        entry["inputs"] = [[index[id(s)], k, v] for (s, k), v in zip(n.inputs, n.versions)]
         nodes.append(entry)
         if n.op is None:
             arg_nodes.append(i)
-        row_ptr.append(row_ptr[-1] + n.num_outputs())
-    doc = {"nodes": nodes, "arg_nodes": arg_nodes, "node_row_ptr": row_ptr,
-           "heads": [[index[id(n)], k, 0] for n, k in sym._outputs],
-           "attrs": {"mxnet_version": ["int", MXNET_VERSION]}}
-    return json.dumps(doc, indent=2)
+        row_ptr.append(row_ptr[-1] + _json_num_outputs(n))
+    return {"nodes": nodes, "arg_nodes": arg_nodes, "node_row_ptr": row_ptr,
+            "heads": [[index[id(n)], k, 0] for n, k in heads],
+            "attrs": {"mxnet_version": ["int", MXNET_VERSION]}}
 
 
-_HIDDEN_KEYS = {"ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage", "init",
-                "shape", "dtype", "storage_type"}
+def symbol_to_json(sym) -> str:
+    """Serialise a Symbol exactly as 1.9.1's ``tojson`` prints it."""
+    doc = graph_to_doc(sym._outputs)
+    w = _Writer()
+    w.begin("{", True)
+    w.key("nodes")
+    w.begin("[", True)
+    for nd in doc["nodes"]:
+        w.item()
+        w.begin("{", True)
+        w.key("op")
+        _write_value(w, nd["op"])
+        w.key("name")
+        _write_value(w, nd["name"])
+        if "attrs" in nd:
+            w.key("attrs")
+            _write_value(w, nd["attrs"])
+        w.key("inputs")
+        _write_value(w, _Entries(nd["inputs"]))
+        w.end("}")
+    w.end("]")
+    w.key("arg_nodes")
+    _write_value(w, doc["arg_nodes"])
+    w.key("node_row_ptr")
+    _write_value(w, doc["node_row_ptr"])
+    w.key("heads")
+    _write_value(w, _Entries(doc["heads"]))
+    w.key("attrs")
+    w.begin("{", False)
+    w.key("mxnet_version")
+    _write_value(w, _Any("int", MXNET_VERSION))
+    w.end("}")
+    w.end("}")
+    return w.text()
+
+
+# ------------------------------------------------------------------------------------------
+# reading
+
+def _file_version(doc):
+    v = doc.get("attrs", {}).get("mxnet_version") if isinstance(doc.get("attrs"), dict) else None
+    if isinstance(v, list) and len(v) == 2:
+        try:
+            return int(v[1])
+        except (TypeError, ValueError):
+            return 0
+    return 0  # files without a version predate 0.9
+
+
+def _upgrade_hidden(attrs):
+    """Pre-0.9 files kept ``lr_mult`` & co. as plain keys; 1.9.1 moves them to ``__x__``."""
+    out = {}
+    for k, v in attrs.items():
+        out[f"__{k}__" if k in HIDDEN_KEYS else k] = v
+    return out
+
+
+def _entry(raw, where):
+    if not isinstance(raw, (list, tuple)) or not raw:
+        raise MXNetError(f"load_json: malformed entry {raw!r} in {where}")
+    try:
+        nid = int(raw[0])
+        idx = int(raw[1]) if len(raw) > 1 else 0
+        ver = int(raw[2]) if len(raw) > 2 else 0
+    except (TypeError, ValueError):
+        raise MXNetError(f"load_json: malformed entry {raw!r} in {where}") from None
+    return nid, idx, ver
 
 
 def load_json(json_str):
     """A Symbol from -symbol.json text (1.x layout, or pre-1.0 ``param``/``attr`` keys)."""
-    from .symbol import Symbol
+    from .symbol import Symbol, _parse_node_attrs
+    if not isinstance(json_str, str):
+        raise TypeError("fname required to be string")
     try:
         doc = json.loads(json_str)
-    except (TypeError, ValueError) as e:
+    except ValueError as e:
         raise MXNetError(f"load_json: malformed JSON: {e}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("nodes"), list) or "heads" not in doc:
-        raise MXNetError("load_json: not a symbol file: expected an object with 'nodes' and 'heads'")
+        raise MXNetError("load_json: not a symbol file: expected an object with 'nodes' and "
+                         "'heads'")
+    legacy = _file_version(doc) < 900
     built: list[Node] = []
     for i, nd in enumerate(doc["nodes"]):
         if not isinstance(nd, dict) or "op" not in nd or "name" not in nd:
             raise MXNetError(f"load_json: node {i} lacks 'op' or 'name'")
-        raw = {}
+        attrs = {}
         for key in ("param", "attr", "attrs"):  # pre-1.0 files split params and attributes
-            if isinstance(nd.get(key), dict):
-                raw.update(nd[key])
-        attrs, extra = {}, {}
-        for k, v in raw.items():
-            if k.startswith("__") and k.endswith("__"):
-                extra[k] = str(v)
-            elif nd["op"] == "null" or k in _HIDDEN_KEYS and k not in _op_params(nd["op"]):
-                extra[k] = str(v)
-            else:
-                attrs[k] = str(v)
-        inputs = []
-        for inp in nd.get("inputs", []):
-            src, idx = int(inp[0]), int(inp[1]) if len(inp) > 1 else 0
+            part = nd.get(key)
+            if isinstance(part, dict):
+                attrs.update({str(k): str(v) for k, v in part.items()})
+        if legacy:
+            attrs = _upgrade_hidden(attrs)
+        inputs, versions = [], []
+        for raw in nd.get("inputs", []):
+            src, idx, ver = _entry(raw, f"node {i} ({nd['name']})")
             if not 0 <= src < i:
                 raise MXNetError(f"load_json: node {i} ({nd['name']}) refers to node {src}, "
                                  "which does not precede it")
+            if idx >= built[src].num_outputs():
+                raise MXNetError(f"load_json: node {i} ({nd['name']}) reads output {idx} of "
+                                 f"{built[src].name}, which has {built[src].num_outputs()}")
             inputs.append((built[src], idx))
+            versions.append(ver)
+        name = str(nd["name"])
         if nd["op"] == "null":
-            node = Node(None, nd["name"], extra={**attrs, **extra})
+            node = Node(None, name, attrs)
         else:
-            op = get_op(nd["op"])
-            user = {k: v for k, v in attrs.items() if k in op.params}
-            parsed = op.parse_attrs(user)
-            node = Node(op, nd["name"], attrs, parsed, extra, inputs)
+            try:
+                op = get_op(nd["op"])
+            except MXNetError:
+                raise MXNetError(f"Failed loading Op {name} of type {nd['op']}: "
+                                 f"operator {nd['op']} is not registered") from None
+            parsed = _parse_node_attrs(op, attrs, name, lenient=True)
+            node = Node(op, name, attrs, parsed, inputs, versions)
+            expected = len(node.input_names())
+            if len(inputs) != expected and not op.variadic:
+                raise MXNetError(f"load_json: node {name} ({op.name}) has {len(inputs)} inputs, "
+                                 f"but the operator takes {expected} {node.input_names()}")
+            for (src, _), ver in zip(inputs[node.num_args():], versions[node.num_args():]):
+                if src.op is None:
+                    src.version = max(src.version, ver)
         built.append(node)
     heads = []
     for h in doc["heads"]:
-        src = int(h[0])
+        src, idx, _ = _entry(h, "heads")
         if not 0 <= src < len(built):
             raise MXNetError(f"load_json: head refers to missing node {src}")
-        heads.append((built[src], int(h[1]) if len(h) > 1 else 0))
+        heads.append((built[src], idx))
     return Symbol(heads)
-
-
-def _op_params(op_name):
-    try:
-        return get_op(op_name).params
-    except MXNetError:
-        return {}
 
 
 def load(fname):
     """Read a Symbol from a -symbol.json file."""
     if not isinstance(fname, str):
-        raise TypeError("fname must be a string")
+        raise TypeError("fname required to be string")
     try:
         with open(fname, encoding="utf-8") as f:
-            text = f.read(64 << 20)
+            text = f.read()
     except OSError as e:
         raise MXNetError(f"sym.load: cannot read {fname}: {e}") from None
+    except UnicodeDecodeError as e:
+        raise MXNetError(f"sym.load: {fname} is not UTF-8 text: {e}") from None
     return load_json(text)
+
+
+_ = is_hidden_key

@@ -1,83 +1,216 @@
 """Symbol: a declarative graph of registered operators.
 
-Symbols are composed with the same operator definitions as ``mx.nd``; ``infer_shape``
+Symbols are composed from the same operator definitions as ``mx.nd``. ``infer_shape``
 and ``infer_type`` run the registry's inference rules over the graph, ``tojson`` writes
-1.9.1's ``-symbol.json`` layout, and ``bind``/``simple_bind`` build an Executor.
+1.9.1's ``-symbol.json`` text, and ``bind``/``simple_bind`` build an Executor.
+
+How 1.9.1 stores attributes, which this module reproduces:
+
+- an operator node keeps the parameters the user passed, as ``str(value)`` (dtypes by
+  name), plus hidden ``__x__`` attributes; ``lr_mult=...`` and the other names in
+  :data:`HIDDEN_KEYS` are stored as ``__lr_mult__`` and listed under both spellings;
+- variables that an operator creates for its missing inputs (``fc1_weight``) start with
+  a copy of the operator's attributes;
+- ``AttrScope`` attributes join every node created inside the scope.
 """
 from __future__ import annotations
 
-import copy as _copy
+import numbers
+import warnings
 
 import numpy as np
 
 from ..attribute import AttrScope
-from ..base import MXNetError, attr_str, dtype_name, dtype_np, numeric_types
+from ..base import MXNetError, dtype_code, dtype_np
 from ..name import NameManager
 from ..operator.registry import get_op
-from .graph import Node, aux_var_ids, topo_order
+from .graph import HIDDEN_KEYS, Node, aux_var_ids, copy_graph, is_hidden_key, topo_order
 
-__all__ = ["Symbol", "var", "Variable", "Group"]
+__all__ = ["Symbol", "var", "Variable", "Group", "NotImplementedForSymbol", "create_node"]
 
-_HIDDEN = ("ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage", "init",
-           "shape", "dtype", "stype", "profiler_scope")
+
+class NotImplementedForSymbol(MXNetError):
+    """An NDArray-only method was called on a Symbol."""
+
+    def __init__(self, function, alias=None, *args):
+        super().__init__()
+        self.function = function if isinstance(function, str) else function.__name__
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        msg = f"Function {self.function}"
+        if self.alias:
+            msg += f' (namely operator "{self.alias}")'
+        if self.args:
+            msg += f" with arguments ({', '.join(self.args)})"
+        return msg + " is not implemented for Symbol and only available in NDArray."
+
+
+# ------------------------------------------------------------------------------------------
+# attributes
+
+def _attr_key(key, value):
+    """The stored key of a user attribute: ``lr_mult`` -> ``__lr_mult__``.
+
+    Keys that merely end in a hidden name (``weight_lr_mult``) were the pre-1.0 way to
+    set variable attributes through an operator; 1.9.1 rejects them.
+    """
+    for k in HIDDEN_KEYS:
+        if key == k:
+            return f"__{k}__"
+        if key.endswith(k) and not is_hidden_key(key):
+            raise MXNetError(f"setting variable attributes with {key} is deprecated. please "
+                             f"instead use\nw = Variable({k}={value})\nsym = YourSymbolName("
+                             f"{key[:len(key) - len(k) - 1]}=w)")
+    return key
+
+
+def _value_str(key, value):
+    """How 1.9.1's generated functions print a parameter value: ``str``, dtypes by name."""
+    if key == "dtype":
+        dt = np.dtype(value) if not isinstance(value, np.dtype) else value
+        return dt.names[0] if dt.names else dt.name
+    return str(value)
+
+
+def _parse_node_attrs(op, attrs, name, lenient=False):
+    """The registry's parsed parameters from a node's string attributes.
+
+    With ``lenient`` (loading files), parameters the registry does not know are kept in
+    the attributes but left out of parsing, with a warning, instead of failing.
+    """
+    if op.params:
+        user = {k: v for k, v in attrs.items() if not is_hidden_key(k)}
+        unknown = [k for k in user if k not in op.params]
+        if lenient and unknown:
+            warnings.warn(f"{op.name} node {name!r}: ignoring parameters {unknown} that this "
+                          "implementation does not know", stacklevel=3)
+            user = {k: v for k, v in user.items() if k in op.params}
+    else:  # operators without a parameter schema accept (and ignore) any attribute
+        user = {}
+    try:
+        return op.parse_attrs(user)
+    except MXNetError as e:
+        shown = ", ".join(f'{k}="{v}"' for k, v in attrs.items())
+        raise MXNetError(f"{e}, in operator {op.name}(name=\"{name}\"{', ' if shown else ''}"
+                         f"{shown})") from None
+
+
+def _listed_attrs(node):
+    """A node's attributes as list_attr shows them: hidden keys also without underscores."""
+    out = {}
+    for k, v in node.attrs.items():
+        out[k] = v
+        if is_hidden_key(k) and k[2:-2] in HIDDEN_KEYS:
+            out[k[2:-2]] = v
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# the Symbol
+
+def _is_number(x):
+    if isinstance(x, (bool, np.bool_)):
+        # str(True) is not a number to 1.9.1's scalar parameter parser
+        raise MXNetError(f"Invalid Parameter format for scalar expect double but value='{x}'")
+    return isinstance(x, numbers.Number)
 
 
 class Symbol:
     """A list of graph outputs, each a (node, output index) pair."""
 
     __slots__ = ("_outputs", "__weakref__")
+    __array_priority__ = 1000.0
 
     def __init__(self, outputs):
         self._outputs = list(outputs)
 
-    # -- identity -----------------------------------------------------------------------------
+    # -- identity ---------------------------------------------------------------------------
+    def _single_node(self):
+        """The node behind every output, or None when outputs come from several nodes."""
+        if not self._outputs:
+            return None
+        node = self._outputs[0][0]
+        for n, _ in self._outputs:
+            if n is not node:
+                return None
+        return node
+
     @property
     def name(self):
-        """The name of a single-output symbol's node (None for a group)."""
-        if len(self._outputs) != 1:
-            return None
-        return self._outputs[0][0].name
+        """The name of the node behind the outputs (None for a group of several nodes)."""
+        node = self._single_node()
+        return None if node is None else node.name
 
     def __repr__(self):
-        if len(self._outputs) == 1:
-            return f"<Symbol {self.name}>"
-        return f"<Symbol group [{', '.join(n.name for n, _ in self._outputs)}]>"
+        name = self.name
+        if name is None:
+            return f"<{type(self).__name__} group [{', '.join(s.name for s in self)}]>"
+        return f"<{type(self).__name__} {name}>"
 
     def __len__(self):
         return len(self._outputs)
 
     def __iter__(self):
-        return (Symbol([o]) for o in self._outputs)
+        return (self[i] for i in range(len(self)))
 
     def __getitem__(self, index):
-        if isinstance(index, str):
-            names = self.list_outputs()
-            if index not in names:
-                raise MXNetError(f"Symbol.__getitem__: no output named {index!r}; outputs are {names}")
-            if names.count(index) > 1:
-                raise MXNetError(f"Symbol.__getitem__: output name {index!r} is ambiguous")
-            index = names.index(index)
+        count = len(self._outputs)
         if isinstance(index, slice):
-            return Symbol(self._outputs[index])
-        if not -len(self._outputs) <= index < len(self._outputs):
-            raise IndexError(f"Symbol index {index} out of range for {len(self._outputs)} outputs")
+            start = 0 if index.start is None else index.start
+            stop = count if index.stop is None else index.stop
+            step = 1 if index.step is None else index.step
+            return Group([self[i] for i in range(start, stop, step)])
+        if isinstance(index, str):
+            idx = None
+            for i, nm in enumerate(self.list_outputs()):
+                if nm == index:
+                    if idx is not None:
+                        raise ValueError(f'There are multiple outputs with name "{index}"')
+                    idx = i
+            if idx is None:
+                raise ValueError(f'Cannot find output that matches name "{index}"')
+            index = idx
+        if not isinstance(index, (int, np.integer)) or isinstance(index, bool):
+            raise TypeError("Symbol only support integer index to fetch i-th output")
+        index = int(index)
+        if index >= count:
+            raise IndexError(f"Symbol output index {index} out of range ({count} outputs)")
+        if index < 0:
+            raise MXNetError(f"Symbol output index {index} is negative")
         return Symbol([self._outputs[index]])
 
+    def __bool__(self):
+        raise NotImplementedForSymbol(self.__bool__, "bool")
+
+    __nonzero__ = __bool__
+
+    def __hash__(self):
+        return id(self)
+
+    # -- copying and pickling ---------------------------------------------------------------
     def __copy__(self):
-        return Symbol(list(self._outputs))
+        return self.__deepcopy__(None)
 
-    def __deepcopy__(self, memo):
-        return self.copy()
+    def __deepcopy__(self, _memo):
+        return Symbol(copy_graph(self._outputs))
 
-    def copy(self):
-        """A deep copy of the graph (new nodes)."""
-        mapping = {}
-        for node in topo_order(self._outputs):
-            mapping[id(node)] = Node(node.op, node.name, node.attrs, dict(node.parsed), node.extra,
-                                     [(mapping[id(s)], i) for s, i in node.inputs])
-        return Symbol([(mapping[id(n)], i) for n, i in self._outputs])
+    def _deep_copy(self):
+        return Symbol(copy_graph(self._outputs))
 
-    # -- listing --------------------------------------------------------------------------------
+    def __getstate__(self):
+        return {"handle": self.tojson()}
+
+    def __setstate__(self, state):
+        from .json_io import load_json
+        handle = state.get("handle") if isinstance(state, dict) else None
+        self._outputs = [] if handle is None else load_json(handle)._outputs
+
+    def __reduce__(self):
+        return (_from_json, (self.tojson(),))
+
+    # -- listing ------------------------------------------------------------------------------
     def _order(self):
         return topo_order(self._outputs)
 
@@ -99,158 +232,272 @@ class Symbol:
 
     def list_outputs(self):
         """Output names (``name_output``, or the variable name)."""
-        return [node.output_names()[i] for node, i in self._outputs]
+        out = []
+        for node, i in self._outputs:
+            names = node.output_names()
+            out.append(names[i] if i < len(names) else f"{node.name}_output{i}")
+        return out
 
     def get_internals(self):
-        """A group of every output of every node in the graph."""
+        """A group of every visible output of every node in the graph."""
         outs = []
         for node in self._order():
             outs.extend((node, i) for i in range(node.num_visible_outputs()))
         return Symbol(outs)
 
     def get_children(self):
-        """The inputs of this symbol's node(s) as a group, or None for a variable."""
-        ins = [inp for node, _ in self._outputs for inp in node.inputs]
+        """The inputs of this symbol's node(s) as a group, or None when there are none."""
+        ins, seen = [], set()
+        for node, _ in self._outputs:
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            ins.extend(node.inputs)
         return Symbol(ins) if ins else None
 
-    # -- attributes -------------------------------------------------------------------------------
+    # -- attributes ---------------------------------------------------------------------------
     def attr(self, key):
-        """One attribute of this (single) symbol's node, or None."""
-        if len(self._outputs) != 1:
-            raise MXNetError("Symbol.attr: only defined for single-output symbols")
-        node = self._outputs[0][0]
-        for d in (node.extra, node.attrs):
-            if key in d:
-                return d[key]
-            if f"__{key}__" in d:
-                return d[f"__{key}__"]
+        """One attribute of the node behind this symbol, or None.
+
+        ``name``, ``op_name`` and ``_value_index`` are answered specially; ``lr_mult``
+        and the other hidden names also find ``__lr_mult__``.
+        """
+        node = self._single_node()
+        if node is None:
+            return None
+        if key == "name":
+            return node.name
+        if key == "op_name":
+            return "null" if node.op is None else node.op.name
+        if key == "_value_index":
+            return ", ".join(str(i) for _, i in self._outputs)
+        if key in node.attrs:
+            return node.attrs[key]
+        if key in HIDDEN_KEYS:
+            return node.attrs.get(f"__{key}__")
         return None
 
     def list_attr(self, recursive=False):
-        """This node's attributes as strings (with recursive=True, see attr_dict)."""
+        """The first output node's attributes (hidden ones under both spellings)."""
         if recursive:
-            raise MXNetError("Symbol.list_attr(recursive=True) is deprecated; use attr_dict()")
-        node = self._outputs[0][0]
-        out = dict(node.attrs)
-        for k, v in node.extra.items():
-            out[k] = v
-            plain = k.strip("_")
-            if k.startswith("__") and plain in ("lr_mult", "wd_mult", "ctx_group") and node.op is None \
-                    or k.startswith("__") and plain == "ctx_group":
-                out[plain] = v
-        return out
+            raise DeprecationWarning("Symbol.list_attr with recursive=True has been deprecated. "
+                                     "Please use attr_dict instead.")
+        if not self._outputs:
+            return {}
+        return _listed_attrs(self._outputs[0][0])
 
     def attr_dict(self):
-        """{node name: {attribute: value}} over the whole graph (only nodes that have any)."""
+        """{node name: {attribute: value}} over the whole graph (nodes that have any)."""
         res = {}
         for node in self._order():
-            d = Symbol([(node, 0)]).list_attr()
-            if d:
-                res[node.name] = d
+            if node.attrs:
+                res.setdefault(node.name, {}).update(_listed_attrs(node))
         return res
 
     def _set_attr(self, **kwargs):
-        """Set string attributes on this symbol's node(s)."""
-        for node, _ in self._outputs:
-            for k, v in kwargs.items():
-                if not isinstance(v, str):
-                    raise MXNetError(f"Symbol._set_attr: value of {k!r} must be a string")
-                if k in _HIDDEN:
-                    node.extra[f"__{k}__"] = v
-                else:
-                    node.attrs[k] = v
+        """Set string attributes on the node behind this (non-grouped) symbol.
 
-    # -- composition -----------------------------------------------------------------------------
+        ``name`` renames the node; operator parameters are re-parsed.
+        """
+        node = self._single_node()
+        for key, value in kwargs.items():
+            if not isinstance(value, str):
+                raise ValueError("Set Attr only accepts string values")
+            if node is None:
+                raise MXNetError("Symbol.SetAttrs only works for non-grouped symbol")
+            skey = _attr_key(key, value)
+            if skey == "name":
+                node.name = value
+            else:
+                node.attrs[skey] = value
+        if node is not None and node.op is not None and kwargs:
+            node.parsed = _parse_node_attrs(node.op, node.attrs, node.name)
+
+    # -- composition ----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        """Replace variables by name (``kwargs``) or in list_arguments order (``args``)."""
-        s = self.copy()
+        """A copy with variables replaced by symbols given by name (see ``_compose``)."""
+        s = self.__copy__()
         s._compose(*args, **kwargs)
         return s
 
-    def _compose(self, *args, name=None, **kwargs):
+    def _compose(self, *args, **kwargs):
+        """Replace (in place) the variables named by ``kwargs`` with the given symbols.
+
+        As in 1.9.1, a composed graph takes keyword arguments only; ``name`` renames
+        the head node.
+        """
+        name = kwargs.pop("name", None)
+        if args and kwargs:
+            raise TypeError("compose only accept input Symbols either as positional or keyword "
+                            "arguments, not both")
+        for a in list(args) + list(kwargs.values()):
+            if not isinstance(a, Symbol):
+                raise TypeError("Compose expect `Symbol` as arguments")
+        for k, v in kwargs.items():
+            if len(v._outputs) != 1:
+                raise MXNetError(f"Keyword Argument {k} is a tuple, scalar is required")
+        if name and self._outputs:
+            self._outputs[0][0].name = name
+        if args:
+            raise MXNetError("General composition only supports kwargs for now: positional "
+                             f"arguments given to compose the graph of {self.name}")
+        if not kwargs:
+            return
         order = self._order()
         variables = [n for n in order if n.op is None]
-        repl = {}
-        if args:
-            argnames = self.list_arguments()
-            for nm, sym in zip(argnames, args):
-                repl[nm] = sym
-        for k, v in kwargs.items():
-            repl[k] = v
-        for nm, sym in repl.items():
-            if not isinstance(sym, Symbol) or len(sym._outputs) != 1:
-                raise MXNetError(f"Symbol compose: argument {nm!r} must be a single-output Symbol")
-        by_name = {n.name: n for n in variables}
+        matched = {n.name for n in variables if n.name in kwargs}
+        if len(matched) != len(kwargs):
+            unknown = sorted(set(kwargs) - matched)
+            raise MXNetError(f"Symbol.Compose: keyword arguments {unknown} do not name an input; "
+                             f"inputs are {[n.name for n in variables]}")
+        repl = {id(n): kwargs[n.name]._outputs[0] for n in variables if n.name in kwargs}
         for node in order:
-            node.inputs = [(repl[src.name]._outputs[0] if src.op is None and src.name in repl
-                            else (src, i)) for src, i in node.inputs]
-        if name and len(self._outputs) == 1:
-            self._outputs[0][0].name = name
-        self._outputs = [(repl[n.name]._outputs[0] if n.op is None and n.name in repl else (n, i))
+            if node.op is None:
+                continue
+            changed = False
+            for i, (src, _) in enumerate(node.inputs):
+                if id(src) in repl:
+                    node.inputs[i] = repl[id(src)]
+                    changed = True
+            if changed:
+                _update_versions(node)
+        self._outputs = [repl.get(id(n), (n, i)) if n.op is None else (n, i)
                          for n, i in self._outputs]
-        del by_name
 
-    # -- inference ---------------------------------------------------------------------------------
+    # -- inference --------------------------------------------------------------------------------
     def infer_shape(self, *args, **kwargs):
-        """(arg_shapes, out_shapes, aux_shapes) from known argument shapes; Nones if incomplete."""
-        res = self._infer("shape", args, kwargs, partial=False)
+        """(arg_shapes, out_shapes, aux_shapes) from known shapes; Nones when incomplete."""
+        res = self._infer_shape_impl(False, *args, **kwargs)
+        if res[1] is None:
+            arg_shapes, _, _ = self._infer_shape_impl(True, *args, **kwargs)
+            unknowns = []
+            for name, shape in zip(self.list_arguments(), arg_shapes):
+                if not shape or 0 in shape:
+                    if len(unknowns) >= 10:
+                        unknowns.append("...")
+                        break
+                    unknowns.append(f"{name}: {shape}")
+            warnings.warn("Cannot decide shape for the following arguments (0s in shape means "
+                          "unknown dimensions). Consider providing them as input:\n\t"
+                          + "\n\t".join(unknowns), stacklevel=2)
         return res
 
     def infer_shape_partial(self, *args, **kwargs):
-        """Like infer_shape, but unknown shapes come back as ``()`` instead of failing."""
-        return self._infer("shape", args, kwargs, partial=True)
+        """Like infer_shape, but unknown shapes come back as ``()`` (unknown dims as 0)."""
+        return self._infer_shape_impl(True, *args, **kwargs)
+
+    def _known(self, what, args, kwargs):
+        if args and kwargs:
+            raise ValueError(f"Can only specify known argument {what}s either by positional or "
+                             "kwargs way.")
+        known = {}
+        if args:
+            names = self.list_arguments()
+            for i, v in enumerate(args):
+                if v is None:
+                    continue
+                if what == "shape" and not isinstance(v, tuple):
+                    raise TypeError(f"Arguments need to be shapes (tuple), but argument {i} is "
+                                    f"{type(v)}.")
+                if i >= len(names):
+                    raise MXNetError(f"infer_{what}: {len(args)} positional values given for "
+                                     f"{len(names)} arguments {names}")
+                known[names[i]] = v
+        else:
+            inputs = None
+            for k, v in kwargs.items():
+                if what == "shape" and not isinstance(v, tuple):
+                    raise TypeError(f"Arguments need to be shapes (tuple), but '{k}' is {type(v)}.")
+                if inputs is None:
+                    inputs = set(self.list_inputs())
+                if k not in inputs:
+                    raise MXNetError(f"infer_{what}: {k!r} is not an input of the symbol; inputs "
+                                     f"are {self.list_inputs()}")
+                known[k] = v
+        return known
+
+    def _infer_shape_impl(self, partial, *args, **kwargs):
+        from ..executor.infer import infer_shapes
+        known = self._known("shape", args, kwargs)
+        shapes = {k: tuple(int(d) for d in v) for k, v in known.items()}
+        res = infer_shapes(self, shapes)
+        if not res.complete and not partial:
+            return None, None, None
+        return res.arg_shapes, res.out_shapes, res.aux_shapes
 
     def infer_type(self, *args, **kwargs):
         """(arg_types, out_types, aux_types) as NumPy types, from known argument types."""
-        return self._infer("type", args, kwargs, partial=False)
+        res = self._infer_type_impl(False, *args, **kwargs)
+        if res[1] is None:
+            arg_types, _, _ = self._infer_type_impl(True, *args, **kwargs)
+            unknowns = [f"{n}: {t}" for n, t in zip(self.list_arguments(), arg_types) if not t]
+            if len(unknowns) > 10:
+                unknowns = unknowns[:10] + ["..."]
+            warnings.warn("Cannot decide type for the following arguments. Consider providing "
+                          "them as input:\n\t" + "\n\t".join(unknowns), stacklevel=2)
+        return res
 
     def infer_type_partial(self, *args, **kwargs):
-        return self._infer("type", args, kwargs, partial=True)
+        """Like infer_type, but unknown types come back as None."""
+        return self._infer_type_impl(True, *args, **kwargs)
 
-    def _infer(self, what, args, kwargs, partial):
-        from ..executor.infer import infer_graph
-        known = {}
-        argnames = self.list_arguments()
-        if args:
-            for nm, v in zip(argnames, args):
-                if v is not None:
-                    known[nm] = v
-        known.update({k: v for k, v in kwargs.items() if v is not None})
-        for k in known:
-            if k not in self.list_inputs():
-                raise MXNetError(f"infer_{what}: {k!r} is not an input of the symbol; inputs are "
-                                 f"{self.list_inputs()}")
-        values, outs = infer_graph(self, what, known)
-        order = self._order()
-        aux = aux_var_ids(order)
-        arg_v = [values.get((id(n), 0)) for n in order if n.op is None and id(n) not in aux]
-        aux_v = [values.get((id(n), 0)) for n in order if n.op is None and id(n) in aux]
-        out_v = [values.get((id(n), i)) for n, i in self._outputs]
-        if what == "shape":
-            complete = all(v is not None and None not in v and 0 not in v
-                           for v in arg_v + aux_v + out_v)
-            if not complete and not partial:
-                return None, None, None
-            fix = (lambda v: () if v is None else tuple(0 if d is None else d for d in v))
-        else:
-            complete = all(v is not None for v in arg_v + aux_v + out_v)
-            if not complete and not partial:
-                return None, None, None
-            fix = (lambda v: None if v is None else np.dtype(v).type)
-        return [fix(v) for v in arg_v], [fix(v) for v in out_v], [fix(v) for v in aux_v]
+    def _infer_type_impl(self, partial, *args, **kwargs):
+        from ..executor.infer import infer_types
+        known = self._known("type", args, kwargs)
+        types = {}
+        for k, v in known.items():
+            dt = dtype_np(v)
+            try:
+                dtype_code(dt)
+            except MXNetError:
+                if args:
+                    raise TypeError(f"Argument need to be one of the MXNet dtypes, got {v!r}") \
+                        from None
+                continue
+            types[k] = dt
+        res = infer_types(self, types)
+        if not res.complete and not partial:
+            return None, None, None
+        return res.arg_types, res.out_types, res.aux_types
 
-    # -- serialisation --------------------------------------------------------------------------------
-    def tojson(self):
-        """The graph in 1.9.1's -symbol.json layout."""
+    # -- serialisation ----------------------------------------------------------------------------
+    def tojson(self, remove_amp_cast=True):
+        """The graph in 1.9.1's -symbol.json text."""
         from .json_io import symbol_to_json
         return symbol_to_json(self)
 
     def save(self, fname, remove_amp_cast=True):
         """Write ``tojson()`` to ``fname`` (atomically)."""
+        if not isinstance(fname, str):
+            raise TypeError("fname required to be a string")
         from ..ndarray.serialization import write_file_atomic
         write_file_atomic(fname, self.tojson().encode("utf-8"))
 
-    # -- running -------------------------------------------------------------------------------------
+    def debug_str(self):
+        """A readable listing of the graph: outputs, variables, and each operator."""
+        if len(self._outputs) == 1 and self._outputs[0][0].op is None:
+            return f"Variable:{self._outputs[0][0].name}\n"
+        order = self._order()
+        lines = ["Symbol Outputs:"]
+        for i, (n, k) in enumerate(self._outputs):
+            lines.append(f"\toutput[{i}]={n.name}({k})")
+        for n in order:
+            if n.op is None:
+                lines.append(f"Variable:{n.name}")
+                continue
+            lines.append("--------------------")
+            lines.append(f"Op:{n.op.name}, Name={n.name}")
+            lines.append("Inputs:")
+            for j, ((s, k), v) in enumerate(zip(n.inputs, n.versions)):
+                extra = f" version={v}" if s.op is None else ""
+                lines.append(f"\targ[{j}]={s.name}({k}){extra}")
+            if n.attrs:
+                lines.append("Attrs:")
+                for key in sorted(n.attrs):
+                    lines.append(f"\t{key}={n.attrs[key]}")
+        return "\n".join(lines) + "\n"
+
+    # -- running ------------------------------------------------------------------------------------
     def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
              shared_exec=None):
         """An Executor over given argument arrays (list in list_arguments order, or dict)."""
@@ -261,168 +508,279 @@ class Symbol:
                     shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
         """Allocate every array from the shapes in ``kwargs`` and bind."""
         from ..executor.executor import simple_bind
-        return simple_bind(self, ctx, grad_req, type_dict, group2ctx, shared_exec, kwargs)
+        return simple_bind(self, ctx, grad_req=grad_req, type_dict=type_dict,
+                           group2ctx=group2ctx, shared_arg_names=shared_arg_names,
+                           shared_exec=shared_exec, shared_buffer=shared_buffer, shapes=kwargs)
 
     def eval(self, ctx=None, **kwargs):
-        """Bind the given NDArrays and run forward once; returns the outputs."""
+        """Bind the given NDArrays, run forward once, return the outputs (a list)."""
         from ..context import current_context
-        ex = self.bind(ctx or current_context(), kwargs, grad_req="null")
-        return ex.forward()
+        if ctx is None:
+            ctx = current_context()
+        return self.bind(ctx, kwargs).forward()
 
     def gradient(self, wrt):
-        raise MXNetError("Symbol.gradient is not supported; bind and call backward instead")
+        """Not implemented in 1.9.1 either: bind the symbol and call backward."""
+        raise MXNetError("Symbol.gradient is not implemented; bind the symbol and call "
+                         "Executor.backward instead")
 
-    # -- arithmetic ------------------------------------------------------------------------------------
-    def _binary(self, other, op_name, scalar_name, hint, shint):
+    # -- NDArray-only methods -------------------------------------------------------------------------
+    def wait_to_read(self):
+        raise NotImplementedForSymbol(self.wait_to_read, None)
+
+    def asnumpy(self):
+        raise NotImplementedForSymbol(self.asnumpy, None)
+
+    def asscalar(self):
+        raise NotImplementedForSymbol(self.asscalar, None)
+
+    def copy(self):
+        raise NotImplementedForSymbol(self.copy, None)
+
+    def as_in_context(self):
+        raise NotImplementedForSymbol(self.as_in_context, None)
+
+    def detach(self):
+        raise NotImplementedForSymbol(self.detach, None)
+
+    def backward(self):
+        raise NotImplementedForSymbol(self.backward, None)
+
+    def as_nd_ndarray(self):
+        return self
+
+    def optimize_for(self, backend, args=None, aux=None, ctx=None, shape_dict=None,
+                     type_dict=None, stype_dict=None, skip_infer=False, **kwargs):
+        """Graph partitioning for an accelerator backend: there are no backends to
+        partition for here, so this returns an unchanged copy."""
+        return self.__copy__()
+
+    def get_backend_symbol(self, backend):
+        """The symbol as rewritten for ``backend``: an unchanged copy here."""
+        return self.__copy__()
+
+    # -- arithmetic -------------------------------------------------------------------------------------
+    def _binary(self, other, op_name, hint, scalar_name, scalar_hint):
         if isinstance(other, Symbol):
-            return _make(op_name, [self, other], {}, hint=hint)
-        if isinstance(other, numeric_types):
-            return _make(scalar_name, [self], {"scalar": other}, hint=shint)
-        raise TypeError(f"type {type(other).__name__} not supported for Symbol arithmetic")
+            return create_node(op_name, [self, other], {}, hint=hint)
+        if _is_number(other):
+            return create_node(scalar_name, [self], {}, {"scalar": other}, hint=scalar_hint)
+        raise TypeError(f"type {type(other)} not supported")
 
-    def _rbinary(self, other, scalar_name, shint):
-        if isinstance(other, numeric_types):
-            return _make(scalar_name, [self], {"scalar": other}, hint=shint)
-        raise TypeError(f"type {type(other).__name__} not supported for Symbol arithmetic")
+    def _scalar_only(self, other, scalar_name, scalar_hint):
+        if _is_number(other):
+            return create_node(scalar_name, [self], {}, {"scalar": other}, hint=scalar_hint)
+        raise TypeError(f"type {type(other)} not supported")
+
+    def __abs__(self):
+        return create_node("abs", [self], {}, hint="abs")
 
     def __add__(self, o):
-        return self._binary(o, "elemwise_add", "_plus_scalar", "_plus", "_plusscalar")
+        return self._binary(o, "elemwise_add", "_plus", "_plus_scalar", "_plusscalar")
 
     def __radd__(self, o):
-        return self._rbinary(o, "_plus_scalar", "_plusscalar")
+        return self.__add__(o)
 
     def __sub__(self, o):
-        return self._binary(o, "elemwise_sub", "_minus_scalar", "_minus", "_minusscalar")
+        return self._binary(o, "elemwise_sub", "_minus", "_minus_scalar", "_minusscalar")
 
     def __rsub__(self, o):
-        return self._rbinary(o, "_rminus_scalar", "_rminusscalar")
+        return self._scalar_only(o, "_rminus_scalar", "_rminusscalar")
 
     def __mul__(self, o):
-        return self._binary(o, "elemwise_mul", "_mul_scalar", "_mul", "_mulscalar")
+        return self._binary(o, "elemwise_mul", "_mul", "_mul_scalar", "_mulscalar")
 
     def __rmul__(self, o):
-        return self._rbinary(o, "_mul_scalar", "_mulscalar")
+        return self.__mul__(o)
 
     def __truediv__(self, o):
-        return self._binary(o, "elemwise_div", "_div_scalar", "_div", "_divscalar")
+        return self._binary(o, "elemwise_div", "_div", "_div_scalar", "_divscalar")
+
+    __div__ = __truediv__
 
     def __rtruediv__(self, o):
-        return self._rbinary(o, "_rdiv_scalar", "_rdivscalar")
+        return self._scalar_only(o, "_rdiv_scalar", "_rdivscalar")
+
+    __rdiv__ = __rtruediv__
 
     def __mod__(self, o):
-        return self._binary(o, "_mod", "_mod_scalar", "_mod", "_modscalar")
+        return self._binary(o, "_mod", "_mod", "_mod_scalar", "_modscalar")
 
     def __rmod__(self, o):
-        return self._rbinary(o, "_rmod_scalar", "_rmodscalar")
+        return self._scalar_only(o, "_rmod_scalar", "_rmodscalar")
 
     def __pow__(self, o):
-        return self._binary(o, "_power", "_power_scalar", "_power", "_powerscalar")
+        return self._binary(o, "_power", "_power", "_power_scalar", "_powerscalar")
 
     def __rpow__(self, o):
-        return self._rbinary(o, "_rpower_scalar", "_rpowerscalar")
+        return self._scalar_only(o, "_rpower_scalar", "_rpower_scalar")
 
     def __neg__(self):
-        return _make("_mul_scalar", [self], {"scalar": -1.0}, hint="_mulscalar")
+        return self.__mul__(-1.0)
 
     def __eq__(self, o):
-        return self._binary(o, "_equal", "_equal_scalar", "_equal", "_equalscalar")
+        return self._binary(o, "_equal", "_equal", "_equal_scalar", "_equal_scalar")
 
     def __ne__(self, o):
-        return self._binary(o, "_not_equal", "_not_equal_scalar", "_notequal", "_notequalscalar")
+        return self._binary(o, "_not_equal", "_not_equal", "_not_equal_scalar",
+                            "_not_equal_scalar")
 
     def __gt__(self, o):
-        return self._binary(o, "_greater", "_greater_scalar", "_greater", "_greaterscalar")
+        return self._binary(o, "_greater", "_greater", "_greater_scalar", "_greater_scalar")
 
     def __ge__(self, o):
-        return self._binary(o, "_greater_equal", "_greater_equal_scalar", "_greaterequal",
-                            "_greaterequalscalar")
+        return self._binary(o, "_greater_equal", "_greater_equal", "_greater_equal_scalar",
+                            "_greater_equal_scalar")
 
     def __lt__(self, o):
-        return self._binary(o, "_lesser", "_lesser_scalar", "_lesser", "_lesserscalar")
+        return self._binary(o, "_lesser", "_lesser", "_lesser_scalar", "_lesser_scalar")
 
     def __le__(self, o):
-        return self._binary(o, "_lesser_equal", "_lesser_equal_scalar", "_lesserequal",
-                            "_lesserequalscalar")
+        return self._binary(o, "_lesser_equal", "_lesser_equal", "_lesser_equal_scalar",
+                            "_lesser_equal_scalar")
 
-    def __hash__(self):
-        return id(self)
+    def _inplace(self, alias, other):
+        raise NotImplementedForSymbol(getattr(self, {"+=": "__iadd__", "-=": "__isub__",
+                                                     "*=": "__imul__", "/=": "__itruediv__"}[alias]),
+                                      alias, other, 1)
 
-    def __getstate__(self):
-        return {"json": self.tojson()}
+    def __iadd__(self, o):
+        self._inplace("+=", o)
 
-    def __setstate__(self, state):
-        from .json_io import load_json
-        self._outputs = load_json(state["json"])._outputs
+    def __isub__(self, o):
+        self._inplace("-=", o)
 
-    def __reduce__(self):
-        return (_from_state, (self.tojson(),))
+    def __imul__(self, o):
+        self._inplace("*=", o)
+
+    def __itruediv__(self, o):
+        self._inplace("/=", o)
+
+    __idiv__ = __itruediv__
 
 
-def _from_state(text):
+def _from_json(text):
     from .json_io import load_json
     return load_json(text)
 
 
-def _make(op_name, inputs, kwargs, name=None, attr=None, hint=None):
-    """Create an operator node over input symbols; missing inputs become new variables."""
+# ------------------------------------------------------------------------------------------
+# creating operator nodes
+
+def _update_versions(node):
+    """Record each variable input's version; operators that mutate an input bump it."""
+    nargs = node.num_args()
+    versions = []
+    for i, (src, _) in enumerate(node.inputs):
+        if src.op is None:
+            if i >= nargs:
+                src.version += 1
+            versions.append(src.version)
+        else:
+            versions.append(0)
+    node.versions = versions
+
+
+_AUX_INIT = {"moving_mean": '["zero", {}]', "moving_var": '["one", {}]'}
+
+
+def create_node(op_name, args, kwargs, params=None, name=None, attr=None, hint=None):
+    """Create an operator node and compose it with input symbols; returns the Symbol.
+
+    ``args`` are positional input symbols, ``kwargs`` input symbols by input name;
+    ``params`` the operator parameters (and other attributes) as Python values.
+    Missing inputs become new variables named ``<node>_<input>``.
+    """
     op = get_op(op_name)
-    user_kwargs = {k: v for k, v in kwargs.items() if v is not None}
-    parsed = op.parse_attrs(user_kwargs)
+    attrs = {}
+    merged = dict(params or {})
+    merged.update(AttrScope.current().get(attr))
+    for k, v in merged.items():
+        attrs[_attr_key(k, v)] = _value_str(k, v)
     name = NameManager.current().get(name, hint or op_name.lower())
-    attrs = {k: attr_str(v) for k, v in user_kwargs.items()}
-    extra = {}
-    for k, v in AttrScope.current().get(attr).items():
-        extra[f"__{k}__" if k in _HIDDEN else k] = v
-    names = op.input_names(parsed) + op.aux_names(parsed)
-    entries = []
-    for i, nm in enumerate(names):
-        sym = inputs[i] if i < len(inputs) else None
-        if sym is None:
-            var_extra = dict(attrs)
-            var_node = Node(None, f"{name}_{nm}", extra=var_extra)
-            entries.append((var_node, 0))
-            continue
-        if not isinstance(sym, Symbol):
-            raise MXNetError(f"{op_name}: input {nm!r} must be a Symbol, got {type(sym).__name__}")
-        if len(sym._outputs) != 1:
-            raise MXNetError(f"{op_name}: input {nm!r} is a group of {len(sym._outputs)} outputs; "
-                             "pass a single output")
-        entries.append(sym._outputs[0])
-    if len(inputs) > len(names):
-        raise MXNetError(f"{op_name}: expected at most {len(names)} inputs {names}, got {len(inputs)}")
-    node = Node(op, name, attrs, parsed, extra, entries)
-    nvis = node.num_visible_outputs()
-    return Symbol([(node, i) for i in range(nvis)])
+    parsed = _parse_node_attrs(op, attrs, name)
+    node = Node(op, name, attrs, parsed)
+    for i, s in enumerate(args):
+        if not isinstance(s, Symbol):
+            raise TypeError(f"{op_name}: positional input {i} must be a Symbol, got "
+                            f"{type(s).__name__}")
+        if len(s._outputs) != 1:
+            raise MXNetError(f"Argument {i} is a tuple with {len(s._outputs)} elements, scalar is "
+                             "required")
+    for k, s in kwargs.items():
+        if not isinstance(s, Symbol):
+            raise TypeError(f"{op_name}: input {k!r} must be a Symbol, got {type(s).__name__}")
+        if len(s._outputs) != 1:
+            raise MXNetError(f"Keyword Argument {k} is a tuple, scalar is required")
+    if op.variadic:
+        if kwargs:
+            raise MXNetError(f"{op_name}: variable length function do not accept kwargs inputs "
+                             f"({sorted(kwargs)})")
+        node.inputs = [s._outputs[0] for s in args]
+        expected = len(node.input_names())
+        if expected != len(node.inputs):
+            raise MXNetError(f"{op_name}: {op.variadic}={parsed.get(op.variadic)} but "
+                             f"{len(node.inputs)} inputs were given")
+    else:
+        names = node.input_names()
+        if len(args) > len(names):
+            raise MXNetError(f"Incorrect number of arguments, requires {len(names)}, provided "
+                             f"{len(args)}")
+        entries = [s._outputs[0] for s in args]
+        unknown = [k for k in kwargs if k not in names[len(args):]]
+        if unknown:
+            raise MXNetError(f"Symbol.Compose: keyword argument(s) {unknown} of {op_name} do not "
+                             f"name an input; the inputs are {names[len(args):]}")
+        aux = set(op.aux_names(parsed))
+        for nm in names[len(args):]:
+            if nm in kwargs:
+                entries.append(kwargs[nm]._outputs[0])
+            else:
+                entries.append((Node(None, f"{name}_{nm}", dict(attrs)), 0))
+        node.inputs = entries
+        for nm, (src, _) in zip(names, entries):
+            if nm in aux and src.op is None and nm in _AUX_INIT and "__init__" not in src.attrs:
+                src.attrs["__init__"] = _AUX_INIT[nm]
+    _update_versions(node)
+    return Symbol([(node, i) for i in range(node.num_visible_outputs())])
+
+
+# ------------------------------------------------------------------------------------------
+# variables and groups
+
+_STYPE_CODES = {"default": 0, "row_sparse": 1, "csr": 2}
 
 
 def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None,
-        stype=None, profiler_scope=None, **kwargs):
+        stype=None, **kwargs):
     """A variable (placeholder) symbol, with optional shape/dtype/init/lr_mult/wd_mult hints."""
     if not isinstance(name, str):
         raise TypeError("Expect a string for variable `name`")
-    extra = {}
-    scope_attr = AttrScope.current().get(attr)
-    for k, v in scope_attr.items():
-        extra[f"__{k}__" if k in _HIDDEN else k] = v
+    attrs = AttrScope.current().get(attr)
+    attrs = dict(attrs) if attrs else {}
     if shape is not None:
-        extra["__shape__"] = attr_str(tuple(shape))
+        attrs["__shape__"] = str(shape)
     if lr_mult is not None:
-        extra["__lr_mult__"] = str(lr_mult)
+        attrs["__lr_mult__"] = str(lr_mult)
     if wd_mult is not None:
-        extra["__wd_mult__"] = str(wd_mult)
+        attrs["__wd_mult__"] = str(wd_mult)
     if dtype is not None:
-        from ..base import dtype_code
-        extra["__dtype__"] = str(dtype_code(dtype_np(dtype)))
+        attrs["__dtype__"] = str(dtype_code(dtype_np(dtype)))
     if init is not None:
-        extra["__init__"] = init if isinstance(init, str) else init.dumps()
+        attrs["__init__"] = init if isinstance(init, str) else init.dumps()
     if stype is not None:
-        extra["__storage_type__"] = {"default": "0", "row_sparse": "1", "csr": "2"}.get(stype, stype)
+        if stype not in _STYPE_CODES:
+            raise MXNetError(f"var: unknown storage type {stype!r}")
+        attrs["__storage_type__"] = str(_STYPE_CODES[stype])
     for k, v in kwargs.items():
-        if k.startswith("__") and k.endswith("__"):
-            extra[k] = str(v)
+        if is_hidden_key(k):
+            attrs[k] = str(v)
         else:
-            raise MXNetError(f"var: unknown keyword {k!r}; attributes must look like __name__")
-    return Symbol([(Node(None, name, extra=extra), 0)])
+            raise ValueError(f"Attribute name={k} is not supported. Additional attributes must "
+                             "start and end with double underscores, e.g, __yourattr__")
+    sym = Symbol([(Node(None, name), 0)])
+    sym._set_attr(**attrs)
+    return sym
 
 
 Variable = var
@@ -431,11 +789,8 @@ Variable = var
 def Group(symbols):
     """One symbol whose outputs are the outputs of every symbol in ``symbols``."""
     if not symbols or any(not isinstance(s, Symbol) for s in symbols):
-        raise MXNetError("Group: expects a non-empty list of Symbols")
+        raise TypeError("Expected a list of symbols as input")
     outs = []
     for s in symbols:
         outs.extend(s._outputs)
     return Symbol(outs)
-
-
-_ = (dtype_name, _copy)
