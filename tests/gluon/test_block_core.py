@@ -1,0 +1,141 @@
+"""Gluon core: parameters, naming, deferred init, hybridize, export/import, save/load."""
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet import autograd, gluon
+
+
+class Affine(gluon.HybridBlock):
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        with self.name_scope():
+            self.weight = self.params.get("weight", shape=(units, 0), allow_deferred_init=True)
+            self.bias = self.params.get("bias", shape=(units,), init="zeros", allow_deferred_init=True)
+
+    def hybrid_forward(self, F, x, weight, bias):
+        return F.relu(F.FullyConnected(x, weight, bias, num_hidden=self.units))
+
+
+class Two(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.a = Affine(5)
+            self.b = Affine(2)
+
+    def hybrid_forward(self, F, x):
+        return self.b(self.a(x))
+
+
+def _data():
+    return mx.nd.array(np.random.RandomState(0).uniform(-1, 1, (4, 3)))
+
+
+def test_names_and_deferred_shapes():
+    net = Two(prefix="two_")
+    names = list(net.collect_params().keys())
+    assert names == ["two_affine0_weight", "two_affine0_bias", "two_affine1_weight", "two_affine1_bias"]
+    assert net.a.weight.shape == (5, 0)
+    net.initialize()
+    with pytest.raises(gluon.DeferredInitializationError):
+        net.a.weight.data()
+    net(_data())
+    assert net.a.weight.shape == (5, 3) and net.b.weight.shape == (2, 5)
+    assert list(net._collect_params_with_prefix()) == ["a.weight", "a.bias", "b.weight", "b.bias"]
+
+
+def test_uninitialized_parameter_error_names_it():
+    p = gluon.Parameter("w", shape=(2, 3))
+    with pytest.raises(mx.MXNetError, match="'w' has not been initialized"):
+        p.data()
+
+
+def test_hybridized_matches_imperative_forward_and_backward():
+    x = _data()
+    net = Two(prefix="m_")
+    net.initialize(mx.init.Xavier())
+    grads = []
+    outs = []
+    for hybrid in (False, True):
+        if hybrid:
+            net.hybridize()
+        with autograd.record():
+            y = net(x)
+            loss = (y * y).sum()
+        loss.backward()
+        outs.append(y.asnumpy())
+        grads.append(net.a.weight.grad().asnumpy().copy())
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-6)
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-6)
+
+
+def test_gradient_matches_closed_form():
+    net = Affine(1, prefix="aff_")
+    net.initialize(mx.init.One())
+    x = mx.nd.array([[1.0, 2.0, 3.0]])
+    with autograd.record():
+        y = net(x).sum()
+    y.backward()
+    assert net.weight.grad().asnumpy().tolist() == [[1.0, 2.0, 3.0]]
+    assert net.bias.grad().asnumpy().tolist() == [1.0]
+
+
+def test_export_and_symbolblock_imports(tmp_path):
+    x = _data()
+    net = Two(prefix="e_")
+    net.initialize(mx.init.Xavier())
+    net.hybridize()
+    y = net(x)
+    prefix = str(tmp_path / "model")
+    net.export(prefix, epoch=3)
+    keys = sorted(mx.nd.load(prefix + "-0003.params"))
+    assert keys == ["arg:e_affine0_bias", "arg:e_affine0_weight", "arg:e_affine1_bias",
+                    "arg:e_affine1_weight"]
+    block = gluon.SymbolBlock.imports(prefix + "-symbol.json", ["data"], prefix + "-0003.params")
+    np.testing.assert_allclose(block(x).asnumpy(), y.asnumpy(), rtol=1e-6)
+
+
+def test_save_load_parameters_round_trip(tmp_path):
+    x = _data()
+    net = Two(prefix="s_")
+    net.initialize(mx.init.Xavier())
+    y = net(x).asnumpy()
+    f = str(tmp_path / "p.params")
+    net.save_parameters(f)
+    assert sorted(mx.nd.load(f)) == ["a.bias", "a.weight", "b.bias", "b.weight"]
+    other = Two(prefix="t_")
+    other.load_parameters(f)
+    np.testing.assert_allclose(other(x).asnumpy(), y, rtol=1e-6)
+    with pytest.raises(mx.MXNetError, match="missing"):
+        Affine(3).load_parameters(f)
+
+
+def test_trainer_sgd_step_updates_weights():
+    net = Affine(1, prefix="tr_")
+    net.initialize(mx.init.One())
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.5})
+    x = mx.nd.array([[1.0, 2.0, 3.0]])
+    with autograd.record():
+        y = net(x).sum()
+    y.backward()
+    trainer.step(1)
+    assert net.weight.data().asnumpy().tolist() == [[0.5, 0.0, -0.5]]
+
+
+def test_trainer_across_two_cpu_devices_sums_gradients():
+    ctxs = [mx.cpu(0), mx.cpu(1)]
+    net = Affine(1, prefix="dp_")
+    net.initialize(mx.init.One(), ctx=ctxs)
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.25})
+    data = mx.nd.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
+    parts = gluon.utils.split_and_load(data, ctxs)
+    with autograd.record():
+        losses = [net(p).sum() for p in parts]
+    for loss in losses:
+        loss.backward()
+    trainer.step(2)
+    expected = 1 - 0.25 * np.array([[2.0, 3.0, 4.0]]) / 2
+    for ctx in ctxs:
+        np.testing.assert_allclose(net.weight.data(ctx).asnumpy(), expected, rtol=1e-6)
