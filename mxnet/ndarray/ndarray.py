@@ -42,6 +42,12 @@ def _new(data, ctx, node=None):
     return a
 
 
+def _host_mix(a, b):
+    """Pinned/shared host memory may be combined with plain CPU arrays, as in 1.9.1."""
+    kinds = {a.device_typeid, b.device_typeid}
+    return 2 not in kinds and kinds != {1}
+
+
 def _sync(arr):
     """Wait for engine work pending on ``arr`` (raises a failure stored on it)."""
     engine.wait_for_var(arr._var)
@@ -59,7 +65,7 @@ def invoke(op, inputs, attrs, out=None, ctx=None):
             v = a._var
             if v is not None and (v.npending or v.exc is not None):
                 _sync(a)
-            if a._ctx is not ctx and a._ctx != ctx:
+            if a._ctx is not ctx and a._ctx != ctx and not _host_mix(a._ctx, ctx):
                 raise MXNetError(f"{op.name}: all inputs must be on the same context; "
                                  f"got {ctx} and {a._ctx}")
     elif ctx is None:

@@ -333,6 +333,9 @@ def _global_forward(xp, x, g, attrs):
 
 
 def _pool_forward(xp, x, g, attrs):
+    lay = _layout(x, g) if xp is np else None
+    if lay is not None:
+        return _fast_forward(x, g, attrs, lay)
     if g.is_global and x.size:
         return _global_forward(xp, x, g, attrs)
     pt = attrs["pool_type"]
@@ -399,7 +402,12 @@ def _max_backward(xp, og, x, out, g):
 
 def _pool_backward(xp, og, x, out, g, attrs):
     pt = attrs["pool_type"]
+    lay = _layout(x, g) if xp is np else None
     if pt == "max":
+        if lay is not None:
+            gx = _fast_max_backward(og, x, out, lay)
+            if gx is not None:
+                return gx
         if g.is_global and x.size:
             return _global_max_backward(xp, og, x, out)
         return _max_backward(xp, og, x, out, g)
@@ -415,6 +423,11 @@ def _pool_backward(xp, og, x, out, g, attrs):
     else:
         scale = ogc
     xc = x.astype(cdt, copy=False)
+    if lay is not None:
+        gx = _fast_sum_backward(scale, x, lay, cdt)
+        if p > 1:
+            gx *= _lp_pow(xc, p - 1)
+        return gx.astype(x.dtype, copy=False)
     if g.is_global and x.size:
         shaped = scale.reshape(scale.shape[:2] + (1,) * (x.ndim - 2))
         res = shaped * _lp_pow(xc, p - 1) if p > 1 else xp.broadcast_to(shaped, x.shape)
@@ -423,6 +436,233 @@ def _pool_backward(xp, og, x, out, g, attrs):
     if p > 1:
         gx = gx * _lp_pow(xc, p - 1)
     return xp.ascontiguousarray(gx).astype(x.dtype, copy=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# the tap engine (NumPy): every window tap as one contiguous slice
+
+
+_MAX_TAPS = 64  # larger windows (and global pools) use the per-axis stages above
+
+
+class _TapLayout:
+    """Where each kernel tap of every window lies in a phase-split, padded copy of the input.
+
+    Along a spatial dim with stride ``s`` the padded input is split into ``min(k, s)`` phases
+    (padded positions ``b*s + r`` for phase ``r``, block ``b``), each holding
+    ``blocks = out + (k - 1) // s`` blocks. Tap ``t`` of window ``o`` is then block ``o + t // s``
+    of phase ``t % s``. With the output laid out on the same block grid (``(N, C) + blocks``,
+    the valid outputs in the leading ``out`` blocks), a tap is one shift of the flattened
+    phase array: every tap of every window is read by one contiguous slice, and a reduction
+    is one whole-array ufunc call per tap. The grid's extra blocks hold don't-care values.
+    """
+
+    def __init__(self, lead, g):
+        n = len(g.spatial)
+        self.lead = lead
+        self.nph = tuple(min(k, s) for k, s in zip(g.kernel, g.stride))
+        self.blocks = tuple(o + (k - 1) // s for o, k, s in zip(g.out, g.kernel, g.stride))
+        self.out = tuple(g.out)
+        self.plane = math.prod(self.blocks)
+        pitch = [math.prod(self.blocks[d + 1:]) for d in range(n)]
+        xpitch = [math.prod(g.spatial[d + 1:]) for d in range(n)]
+        self.xplane = math.prod(g.spatial)
+        phases = list(itertools.product(*(range(p) for p in self.nph)))
+        index = {r: i for i, r in enumerate(phases)}
+        # (phase, shift on the block grid, offset from the window origin in the input) per tap,
+        # in row-major tap order
+        self.taps = []
+        for t in itertools.product(*(range(k) for k in g.kernel)):
+            r = tuple(td % s for td, s in zip(t, g.stride))
+            self.taps.append((index[r],
+                              sum((td // s) * p for td, s, p in zip(t, g.stride, pitch)),
+                              sum(td * p for td, p in zip(t, xpitch))))
+        self.size = math.prod(lead) * self.plane
+        self.span = self.size - max(sh for _, sh, _ in self.taps)
+        # per phase and dim: the blocks that hold input positions, and the first such position
+        self.copies = []
+        for r in phases:
+            spec = []
+            for d in range(n):
+                L, s, p, A = g.spatial[d], g.stride[d], g.pad[d], self.blocks[d]
+                b0 = max(0, -(-(p - r[d]) // s))
+                b1 = min(A, (L - 1 + p - r[d]) // s + 1)
+                spec.append((b0, max(b0, b1), b0 * s + r[d] - p, s))
+            self.copies.append(spec)
+        self.covers_all = sum(math.prod(b1 - b0 for b0, b1, _, _ in spec)
+                              for spec in self.copies
+                              if all(b1 > b0 for b0, b1, _, _ in spec)) == self.xplane
+        self.padded = any(p > 0 for p in g.pad) or any(
+            (o - 1) * s + k > L + p for o, s, k, L, p in zip(g.out, g.stride, g.kernel, g.spatial,
+                                                           g.pad))
+        self.aliased = (all(s == 1 for s in g.stride) and not self.padded
+                        and self.blocks == tuple(g.spatial))
+        # window origins in the flattened (C-contiguous) input of one (n, c) feature map
+        origin = np.zeros((), dtype=np.intp)
+        for d in range(n):
+            o = (np.arange(g.out[d], dtype=np.intp) * g.stride[d] - g.pad[d]) * xpitch[d]
+            origin = np.add.outer(origin, o)
+        self.origin = origin.reshape(-1)
+        self.lut = np.array([xo for _, _, xo in self.taps] + [0], dtype=np.intp)
+
+    def block_view(self, a):
+        """The valid outputs of a flat array laid out on the block grid."""
+        a = a[:self.size].reshape(self.lead + self.blocks)
+        if self.blocks == self.out:
+            return a
+        return a[(slice(None),) * len(self.lead) + tuple(slice(0, o) for o in self.out)]
+
+    def _slices(self, spec):
+        lead = (slice(None),) * len(self.lead)
+        blk = lead + tuple(slice(b0, b1) for b0, b1, _, _ in spec)
+        src = lead + tuple(slice(x0, x0 + (b1 - b0 - 1) * s + 1, s) for b0, b1, x0, s in spec)
+        return blk, src
+
+    def split(self, x, fill, dtype):
+        """(phases, size) array: the padded input split into phases on the block grid."""
+        if self.aliased and x.dtype == dtype and x.flags.c_contiguous:
+            return x.reshape(1, self.size)
+        P = np.empty((len(self.copies),) + self.lead + self.blocks, dtype=dtype)
+        lead = (slice(None),) * len(self.lead)
+        for c, spec in enumerate(self.copies):
+            if any(b1 <= b0 for b0, b1, _, _ in spec):
+                P[c] = fill
+                continue
+            blk, src = self._slices(spec)
+            P[c][blk] = x[src]
+            for d, (b0, b1, _, _) in enumerate(spec):  # padding around the copied box
+                if b0 > 0:
+                    P[c][lead + (slice(None),) * d + (slice(0, b0),)] = fill
+                if b1 < self.blocks[d]:
+                    P[c][lead + (slice(None),) * d + (slice(b1, None),)] = fill
+        return P.reshape(len(self.copies), self.size)
+
+    def merge(self, G, shape, dtype):
+        """Inverse of split for gradients: the input positions' values from the phase array."""
+        if self.aliased:
+            return G.reshape(shape).astype(dtype, copy=False)
+        # positions that no window reads (stride > kernel, or past the last window) get 0
+        gx = (np.empty if self.covers_all else np.zeros)(shape, dtype=dtype)
+        Gb = G.reshape((len(self.copies),) + self.lead + self.blocks)
+        for c, spec in enumerate(self.copies):
+            if all(b1 > b0 for b0, b1, _, _ in spec):
+                blk, src = self._slices(spec)
+                gx[src] = Gb[c][blk]
+        return gx
+
+    def to_grid(self, a, fill):
+        """A (lead + out) array placed on the flat block grid (other blocks set to fill)."""
+        if self.blocks == self.out:
+            return np.ascontiguousarray(a).reshape(-1)
+        flat = np.full(self.size, fill, dtype=a.dtype)
+        self.block_view(flat)[...] = a
+        return flat
+
+    def reduce(self, P, combine, dtype):
+        """Every window reduced over its taps in row-major order, on the block grid."""
+        acc = np.empty(self.size, dtype=dtype)
+        n = self.span
+        (c0, s0, _), rest = self.taps[0], self.taps[1:]
+        if not rest:
+            acc[:n] = P[c0, s0:s0 + n]
+        else:
+            c1, s1, _ = rest[0]
+            combine(P[c0, s0:s0 + n], P[c1, s1:s1 + n], out=acc[:n])
+            for c, sh, _ in rest[1:]:
+                combine(acc[:n], P[c, sh:sh + n], out=acc[:n])
+        return acc
+
+    def first_match(self, P, target):
+        """uint8 index of the first tap (row-major) equal to target, len(taps) where none is."""
+        n, K = self.span, len(self.taps)
+        arg = np.empty(self.size, dtype=np.uint8)
+        eq = np.empty(n, dtype=bool)
+        tmp = np.empty(n, dtype=np.uint8)
+        a = arg[:n]
+        for t in range(K - 1, -1, -1):  # later taps first, so the first match is written last
+            c, sh, _ = self.taps[t]
+            np.equal(P[c, sh:sh + n], target[:n], out=eq)
+            if t == K - 1:
+                np.subtract(K, eq, out=a, dtype=np.uint8)
+            else:  # a = where(eq, t, a) without a masked loop
+                np.subtract(t, a, out=tmp)
+                np.multiply(tmp, eq, out=tmp)
+                np.add(a, tmp, out=a)
+        return arg
+
+    def scatter_add(self, grid, nphases, dtype):
+        """Adjoint of a sum over taps: each window's value added to all of its taps."""
+        G = np.zeros((nphases, self.size), dtype=dtype)
+        n = self.span
+        src = grid[:n]
+        for c, sh, _ in reversed(self.taps):  # per input position: windows in row-major order
+            dst = G[c, sh:sh + n]
+            np.add(dst, src, out=dst)
+        return G
+
+
+def _layout(x, g):
+    """The tap layout for x (channels first), or None where the per-axis stages are used."""
+    if x.size == 0 or math.prod(g.kernel) > _MAX_TAPS:
+        return None
+    key = (tuple(x.shape), g.spatial, g.kernel, g.stride, g.pad, g.out)
+    lay = _LAYOUTS_CACHE.get(key)
+    if lay is None:
+        if len(_LAYOUTS_CACHE) >= 32:
+            _LAYOUTS_CACHE.clear()
+        lay = _LAYOUTS_CACHE[key] = _TapLayout(tuple(x.shape[:2]), g)
+    return lay
+
+
+_LAYOUTS_CACHE: dict = {}
+
+
+def _fast_forward(x, g, attrs, lay):
+    pt = attrs["pool_type"]
+    if pt == "max":
+        low = _lowest(x.dtype)
+        acc = lay.reduce(lay.split(x, low, x.dtype), np.fmax, x.dtype)
+        out = np.ascontiguousarray(lay.block_view(acc))
+        return np.fmax(out, low, out=out)
+    cdt = _compute_dtype(x.dtype)
+    p = attrs["p_value"] if pt == "lp" else 1
+    src = x if p == 1 else _lp_pow(x.astype(cdt, copy=False), p)
+    out = np.ascontiguousarray(lay.block_view(lay.reduce(lay.split(src, 0, cdt), np.add, cdt)))
+    if pt == "avg":
+        div, zero = _divisor(np, g, attrs["count_include_pad"] is not False, cdt)
+        out = out / div
+        if zero is not None:
+            out = np.where(zero, cdt.type(np.nan), out)
+    elif pt == "lp":
+        out = _lp_root(np, out, p)
+    return out.astype(x.dtype, copy=False)
+
+
+def _fast_max_backward(og, x, out, lay):
+    """Each output gradient added to the first maximum (row-major) of its window, or None where
+    a window that reads padding has the lowest value (the stages handle that tie with padding)."""
+    low = _lowest(x.dtype)
+    if lay.padded and bool((out <= low).any()):
+        return None
+    K = len(lay.taps)
+    arg = lay.block_view(lay.first_match(lay.split(x, low, x.dtype), lay.to_grid(out, np.nan)))
+    idx = np.take(lay.lut, arg).reshape(-1, lay.origin.size)
+    idx += lay.origin
+    idx += (np.arange(idx.shape[0], dtype=np.intp) * lay.xplane)[:, None]
+    idx = idx.reshape(-1)
+    none = (arg == K).reshape(-1)
+    if none.any():
+        idx[none] = x.size  # no tap equals the output: dropped
+    gx = np.zeros(x.size + 1, dtype=og.dtype)
+    # in row-major output order, as 1.9.1's CPU kernel adds them
+    np.add.at(gx, idx, np.ascontiguousarray(og).reshape(-1))
+    return gx[:x.size].reshape(x.shape)
+
+
+def _fast_sum_backward(scale, x, lay, cdt):
+    grid = lay.to_grid(scale.astype(cdt, copy=False), 0)
+    G = lay.scatter_add(grid, len(lay.copies), cdt)
+    return lay.merge(G, x.shape, cdt)
 
 
 # ---------------------------------------------------------------------------------------------
