@@ -1,0 +1,22 @@
+"""Test-wide settings.
+
+``MXNET_TEST_DEVICE=gpu(0)`` reruns the whole suite with the default context switched to
+that device (how tools/gpu_check.sh runs the GPU tests); tests that build arrays through
+``mx.test_utils.default_context()`` or the current context then run there.
+"""
+import os
+
+import pytest
+
+import mxnet as mx
+
+_DEVICE = os.environ.get("MXNET_TEST_DEVICE", "").strip()
+
+
+def pytest_configure(config):
+    if _DEVICE:
+        kind, _, rest = _DEVICE.partition("(")
+        ctx = mx.Context(kind, int(rest.rstrip(")") or 0))
+        if ctx.device_type == "gpu" and mx.context.num_gpus() <= ctx.device_id:
+            raise pytest.UsageError(f"MXNET_TEST_DEVICE={_DEVICE} but no such GPU is visible")
+        mx.test_utils.set_default_context(ctx)
