@@ -25,5 +25,6 @@ if "initializer" in dir():
 if "kvstore" in dir():
     from . import kvstore as kv  # noqa: E402,F401
 from . import gluon  # noqa: E402,F401
+from . import profiler  # noqa: E402,F401
 from . import random  # noqa: E402,F401
 from . import test_utils  # noqa: E402,F401

@@ -6,6 +6,8 @@ autograd records, each call leaves a :class:`~mxnet.ndarray.tape.TapeNode`.
 """
 from __future__ import annotations
 
+from time import perf_counter_ns as _perf_ns
+
 import numpy as np
 
 from .. import engine
@@ -20,6 +22,8 @@ __all__ = ["NDArray", "invoke", "array", "empty", "waitall", "from_data", "_new"
            "from_dlpack"]
 
 _rc_cache: dict = {}
+# mxnet.profiler sets this to its recorder while it runs: hook(op, ctx, t0_ns, result)
+_prof_hook = None
 
 
 def _run_context(ctx, training):
@@ -72,6 +76,9 @@ def invoke(op, inputs, attrs, out=None, ctx=None):
         ctx = current_context()
     training = _mode.training
     rc = ctx._rc[training] or _run_context(ctx, training)
+    hook = _prof_hook
+    if hook is not None:
+        t0 = _perf_ns()
     try:
         if len(inputs) == 1:
             res = op.compute(rc, attrs, inputs[0]._data)
@@ -84,6 +91,8 @@ def invoke(op, inputs, attrs, out=None, ctx=None):
     except Exception as e:  # a kernel failed on what the user passed
         raise MXNetError(f"{op.name}: {type(e).__name__}: {e} "
                          f"(inputs: {_describe(inputs) or 'none'})") from e
+    if hook is not None:
+        hook(op, ctx, t0, res)
     if type(res) is not tuple and type(res) is not list:
         # single output: the hot path
         node = _record(op, attrs, inputs, (res,), ctx) if _mode.recording else None
