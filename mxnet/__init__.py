@@ -26,5 +26,7 @@ if "kvstore" in dir():
     from . import kvstore as kv  # noqa: E402,F401
 from . import gluon  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
+from . import visualization  # noqa: E402,F401
+from . import visualization as viz  # noqa: E402,F401
 from . import random  # noqa: E402,F401
 from . import test_utils  # noqa: E402,F401

@@ -12,6 +12,11 @@ steps (operator, parsed parameters, input slots, output slots).
 - **Training** (``forward(is_train=True)`` with some ``grad_req`` other than ``null``)
   records the steps on the autograd tape; ``backward`` runs the registry's gradient
   rules and writes (``write``) or adds (``add``) into the bound gradient arrays.
+
+``debug_str`` ends as 1.9.1's does, with ``Total N MB allocated``: the executor's own
+buffers under the memory plan of inference or, when gradients are requested, of forward
+and backward together (``memory_plan(training=True)``, a report of what a static plan of
+the training graph needs).
 """
 from __future__ import annotations
 
@@ -27,7 +32,7 @@ from ..ndarray.ndarray import _new, invoke
 from ..operator.registry import RunContext
 from ..symbol.graph import aux_var_ids, topo_order
 from .infer import infer_shapes, infer_types
-from .plan import plan_memory
+from .plan import forward_schedule, training_schedule
 
 __all__ = ["Executor", "simple_bind"]
 
@@ -119,6 +124,7 @@ class Executor:
         self._monitor_all = False
         self._recorded = False
         self._plan = None
+        self._train_plan = None
         self._views = None
         self._build()
 
@@ -213,19 +219,39 @@ class Executor:
             return None
         return int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
 
-    def memory_plan(self, enable_inplace=None, match_range=None):
-        """The memory plan of this executor's inference pass (see :mod:`.plan`)."""
-        steps = []
-        for st in self._steps:
-            pairs = [p for p in st.op.inplace if p[1] < len(st.outs)]
-            steps.append((st.node.name, st.ins, st.outs, pairs))
-        nbytes = {}
-        for st in self._steps:
-            for s in st.outs:
-                nbytes[s] = self._nbytes(s)
-        external = {s for s, _, _ in self._var_slots}
-        return plan_memory(steps, nbytes, set(self._head_slots), external,
-                           enable_inplace, match_range)
+    def _schedule(self, training):
+        fwd = [(st.node, st.ins, st.outs) for st in self._steps]
+        info = {s: (self._entry_shape[s], self._entry_dtype[s]) for s in range(self._nslots)}
+        var_slots = [s for s, _, _ in self._var_slots]
+        if not training:
+            return forward_schedule(fwd, info, var_slots, self._head_slots)
+        grad_vars = {s for s, kind, idx in self._var_slots
+                     if kind == "arg" and self._reqs[idx] != "null"}
+        return training_schedule(fwd, info, var_slots, self._head_slots, grad_vars)
+
+    def memory_plan(self, enable_inplace=None, match_range=None, training=False):
+        """The memory plan of this executor (see :mod:`.plan`).
+
+        By default the plan of the inference pass, which ``forward`` runs in. With
+        ``training=True``, the plan of forward and backward together as 1.9.1's graph
+        executor would hold them for the bound gradient requests (a report: training
+        itself runs through autograd).
+        """
+        return self._schedule(training).plan(enable_inplace, match_range)
+
+    def _training(self):
+        return any(r != "null" for r in self._reqs)
+
+    @property
+    def allocated_bytes(self):
+        """Bytes this executor allocates itself (not the bound arguments, gradients or
+        auxiliary states): the planned buffers of forward and, when gradients are
+        requested, backward, as ``debug_str``'s last line counts them."""
+        if self._training():
+            if self._train_plan is None:
+                self._train_plan = self.memory_plan(training=True)
+            return self._train_plan.total_bytes
+        return self._ensure_plan().total_bytes
 
     @property
     def plan_bytes(self):
@@ -462,10 +488,11 @@ class Executor:
 
     # -- introspection -----------------------------------------------------------------------------------
     def debug_str(self):
-        """The graph listing followed by the memory plan's totals."""
-        plan = self._ensure_plan()
-        mb = (plan.planned_bytes + plan.dedicated_bytes) >> 20
-        return (self._symbol.debug_str() + f"Total {mb} MB allocated\n" + plan.summary() + "\n")
+        """The graph listing followed by 1.9.1's two closing lines: the megabytes the
+        executor allocates itself (see ``allocated_bytes``) and the temporary-space
+        line, which 1.9.1 prints with a fixed count."""
+        return (self._symbol.debug_str() + f"Total {self.allocated_bytes >> 20} MB allocated\n"
+                "Total 11 TempSpace resource requested\n")
 
     def get_optimized_symbol(self):
         """The bound symbol (no graph rewriting happens here)."""

@@ -42,8 +42,8 @@ import os
 import numpy as np
 
 __all__ = ["MemoryPlan", "plan_memory", "env_inplace", "env_match_range", "Schedule",
-           "forward_schedule", "training_schedule", "plan_schedule", "plan_symbol",
-           "memory_report", "MODES"]
+           "forward_schedule", "training_schedule", "symbol_schedule", "plan_symbol",
+           "memory_report", "MODES", "EXTRA_INPLACE", "IGNORED_INPUTS"]
 
 # the four planning modes: (name, enable_inplace, match_range or None for the default)
 MODES = (("none", False, 0), ("inplace", True, 0), ("share", False, None), ("both", True, None))
@@ -137,21 +137,43 @@ def plan_memory(steps, nbytes, dedicated, external, enable_inplace=None, match_r
     ``external``: entries owned by the caller (variables, bound gradient arrays).
 
     In-place decisions and the peak are made in one walk over the steps. Blocks are
-    then assigned twice, online as 1.9.1 does (a free list, freed blocks reused by later
-    entries within ``match_range``) and offline (largest entries first, each into the
-    best-fitting block whose entries' lifetimes do not overlap its own); the plan with
-    fewer bytes is kept.
+    assigned online as 1.9.1 does (a free list: freed blocks are reused by later entries
+    within ``match_range``) and offline (largest entries first, each into the
+    best-fitting block whose entries' lifetimes do not overlap its own), for every
+    power-of-two range up to ``match_range`` (1.9.1's NNVM_AUTO_SEARCH_MATCH_RANGE);
+    the plan with the fewest bytes is kept.
     """
     if enable_inplace is None:
         enable_inplace = env_inplace()
     if match_range is None:
         match_range = env_match_range()
+    best = _assign(steps, nbytes, dedicated, external, enable_inplace, match_range)
+    if enable_inplace and match_range > 0:
+        # in-place reuse is an option, not a duty: a pure co-sharing plan sometimes packs
+        # better (the lower bound stays the in-place walk's peak)
+        alt = _assign(steps, nbytes, dedicated, external, False, match_range)
+        if alt.planned_bytes < best.planned_bytes:
+            alt.peak_bytes = best.peak_bytes
+            best = alt
+    return best
+
+
+def _assign(steps, nbytes, dedicated, external, enable_inplace, match_range):
     online = _plan_online(steps, nbytes, dedicated, external, enable_inplace, match_range)
+    best = online
     if match_range > 0:
-        offline = _plan_offline(online, steps, nbytes, match_range)
-        if offline.planned_bytes < online.planned_bytes:
-            return offline
-    return online
+        # the in-place decisions do not depend on the matching, so only the block
+        # assignment is redone: online and offline, for each range up to match_range
+        ranges = sorted({match_range} | {1 << k for k in range(8) if (1 << k) < match_range})
+        for mr in ranges:
+            cands = [_plan_offline(online, steps, nbytes, mr)]
+            if mr != match_range:
+                cands.append(_plan_online(steps, nbytes, dedicated, external, enable_inplace,
+                                          mr))
+            for cand in cands:
+                if cand.planned_bytes < best.planned_bytes:
+                    best = cand
+    return best
 
 
 def _plan_online(steps, nbytes, dedicated, external, enable_inplace, match_range):
@@ -339,16 +361,54 @@ def _nbytes(info):
     return int(math.prod(shape)) * np.dtype(dtype).itemsize
 
 
+# Planning facts that 1.9.1 declares for these operators (FInplaceOption,
+# FInplaceIdentity, FIgnoreInputs) and that their registry records do not carry yet.
+# The executor computes each result out of place and then copies it into its planned
+# buffer, so an in-place plan is safe for any operator; these say where reuse is
+# possible by the operator's meaning. Registry pairs are used as well; a pair given
+# here with the identity flag upgrades the registry's plain pair.
+EXTRA_INPLACE = {
+    "_backward_Activation": ((0, 0),),   # the input gradient may overwrite the ograd
+    "Dropout": ((0, 0),),
+    "Flatten": ((0, 0, True),),           # the same bytes, another shape
+    "Reshape": ((0, 0, True),),
+}
+
+# Input positions an operator reads only for shape and dtype (never its values), so
+# they need not stay live for it: relu/sigmoid/tanh/softrelu gradients use the output.
+IGNORED_INPUTS = {
+    "_backward_Activation": lambda attrs: () if attrs.get("act_type") == "softsign" else (1,),
+}
+
+
 def _pairs(op, nout):
-    return [p for p in op.inplace if p[1] < nout]
+    extra = EXTRA_INPLACE.get(op.name, ())
+    have = {(p[0], p[1]) for p in extra}
+    pairs = list(extra) + [p for p in op.inplace if (p[0], p[1]) not in have]
+    return [p for p in pairs if p[1] < nout]
+
+
+def _read(op, attrs, ins):
+    """The inputs whose values ``op`` reads (positions in IGNORED_INPUTS dropped)."""
+    rule = IGNORED_INPUTS.get(op.name)
+    if rule is None:
+        return list(ins)
+    skip = set(rule(attrs))
+    return [e for i, e in enumerate(ins) if i not in skip]
 
 
 def forward_schedule(fwd, info, var_slots, heads):
     """The inference schedule. ``fwd``: (node, input entries, output entries) per
     operator node in topological order; ``info``: entry -> (shape, dtype);
     ``var_slots``: the variables' entries; ``heads``: the graph outputs' entries."""
-    steps = [(node.name, list(ins), list(outs), _pairs(node.op, len(outs)))
-             for node, ins, outs in fwd]
+    steps = []
+    for node, ins, outs in fwd:
+        read = _read(node.op, node.parsed, ins)
+        pairs = _pairs(node.op, len(outs))
+        if len(read) != len(ins):   # in-place positions refer to the full input list
+            pairs = [(read.index(ins[p[0]]),) + tuple(p[1:]) for p in pairs
+                     if p[0] < len(ins) and ins[p[0]] in read]
+        steps.append((node.name, read, list(outs), pairs))
     nbytes = {e: _nbytes(info.get(e)) for _, _, outs in fwd for e in outs}
     return Schedule(steps, nbytes, set(heads) - set(var_slots), set(var_slots))
 
@@ -384,7 +444,7 @@ def _conservative(op, in_info, out_info):
            [("out", j) for j in range(len(out_info))] + [("og", j) for j in range(len(out_info))]
 
     class _Opaque:
-        name = f"_backward_{op.name}"
+        name = f"{op.name}_backward(untraced)"
         inplace = ()
 
     node = (_Opaque, {}, refs, list(in_info))
@@ -543,12 +603,15 @@ def training_schedule(fwd, info, var_slots, heads, grad_vars):
                 contrib[e] = contrib.get(e, 0) + 1
     grad: dict = {}
     seen_contrib: dict = {}
+    passed: set = set()   # entries already handed on as some gradient
 
     def add_grad(e, g, fresh):
         """One more gradient contribution ``g`` for entry ``e``; ``fresh`` when ``g`` was
         just made for this purpose (not another entry's gradient passed through)."""
         seen_contrib[e] = seen_contrib.get(e, 0) + 1
         last = seen_contrib[e] == contrib.get(e, 0) + heads.count(e)
+        fresh = fresh and g not in passed
+        passed.add(g)
         if e not in grad:
             grad[e] = g
             if last and fresh and e in grad_vars:
@@ -590,21 +653,23 @@ def training_schedule(fwd, info, var_slots, heads, grad_vars):
                 return og[j]
             return made[ref[1]][ref[2]]
 
-        for op, _attrs, refs, infos in tpl.nodes:
-            step_ins = [resolve(r) for r in refs]
+        for op, attrs, refs, infos in tpl.nodes:
+            skip = set(IGNORED_INPUTS[op.name](attrs)) if op.name in IGNORED_INPUTS else ()
+            pairs = _pairs(op, len(infos))
+            step_ins, pos = [], {}
+            for i, r in enumerate(refs):
+                if i not in skip:
+                    pos[i] = len(step_ins)
+                    step_ins.append(resolve(r))
+            pairs = [(pos[p[0]],) + tuple(p[1:]) for p in pairs if p[0] in pos]
             step_outs = [new_entry(i) for i in infos]
             made.append(step_outs)
-            steps.append((f"{node.name}_backward:{op.name}", step_ins, step_outs,
-                          _pairs(op, len(step_outs))))
+            steps.append((f"{node.name}_backward:{op.name}", step_ins, step_outs, pairs))
         for e, g in zip(ins, tpl.grads):
             if g is not None and e in needs:
                 add_grad(e, resolve(g), g[0] == "n")
     # gradients of graph inputs end in the caller's arrays
     return Schedule(steps, nbytes, fwd_sched.dedicated, external)
-
-
-def plan_schedule(sched, enable_inplace=None, match_range=None):
-    return sched.plan(enable_inplace, match_range)
 
 
 # -- planning straight from a Symbol (no arrays are allocated) -------------------------------------
