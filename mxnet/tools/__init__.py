@@ -1,0 +1,1 @@
+"""Command-line tools shipped with mxnet, run as modules: ``python -m mxnet.tools.im2rec``."""
