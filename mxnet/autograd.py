@@ -173,7 +173,11 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
                 if rule is None:
                     raise MXNetError(f"Operator {node.op.name} is non-differentiable because it "
                                      "didn't register a gradient function")
-                igrads = rule(_F, node.attrs, node.inputs, outputs, ograds)
+                _mode.need_grad = [e is not None for e in node.in_entries]
+                try:
+                    igrads = rule(_F, node.attrs, node.inputs, outputs, ograds)
+                finally:
+                    _mode.need_grad = None
             for e, ig in zip(node.in_entries, igrads):
                 if e is None or ig is None:
                     continue

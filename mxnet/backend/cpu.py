@@ -6,6 +6,28 @@ import numpy as np
 __all__ = ["CPUBackend", "np"]
 
 
+def _tune_malloc():
+    """Keep freed large blocks in the heap instead of returning them to the OS at once, so
+    that kernels' big temporaries do not page-fault afresh on every call (glibc only).
+
+    This plays the part of MXNet's storage pool; MXNET_PY_MALLOPT=0 turns it off.
+    """
+    import os
+    import sys
+    if not sys.platform.startswith("linux") or os.environ.get("MXNET_PY_MALLOPT", "1") == "0":
+        return
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-3, 64 << 20)    # M_MMAP_THRESHOLD
+        libc.mallopt(-1, 256 << 20)   # M_TRIM_THRESHOLD
+    except (OSError, AttributeError):
+        pass
+
+
+_tune_malloc()
+
+
 class CPUBackend:
     """NumPy on the host. Each CPU context id gets its own random generator."""
 

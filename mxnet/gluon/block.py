@@ -432,11 +432,18 @@ class HybridBlock(Block):
                              "neither inputs nor parameters of the block")
         self._cached = (order, out._outputs, input_names, all_params, out_fmt)
 
+    def _deferred_pending(self):
+        plist = self.__dict__.get("_cached_plist")
+        if plist is None or self.__dict__.get("_cached_plist_key") is not self._cached:
+            plist = list(self.collect_params().values())
+            self._cached_plist, self._cached_plist_key = plist, self._cached
+        return any(p._data is None for p in plist)
+
     def _call_cached_op(self, *args):
         if self._cached is None:
             self._finish_params(*args)
             self._build_cache(*args)
-        else:
+        elif self._deferred_pending():
             self._finish_params(*args)
         order, heads, input_names, params, out_fmt = self._cached
         flat, _ = _flatten(args)

@@ -154,6 +154,7 @@ class Trainer:
         self._update(ignore_stale_grad)
 
     def _update(self, ignore_stale_grad=False):
+        batches = [[] for _ in self._updaters]
         for i, p in enumerate(self._params):
             if p.grad_req == "null":
                 continue
@@ -164,8 +165,12 @@ class Trainer:
             if self._update_on_kvstore:
                 self._kvstore.pull(i, p.list_data(), priority=-i)
                 continue
-            for upd, arr, grad in zip(self._updaters, p.list_data(), p.list_grad()):
-                upd(i, grad, arr)
+            for b, arr, grad in zip(batches, p.list_data(), p.list_grad()):
+                b.append((i, grad, arr))
+        for upd, b in zip(self._updaters, batches):
+            if b:
+                idx, grads, arrs = zip(*b)
+                upd(list(idx), list(grads), list(arrs))
 
     def save_states(self, fname):
         """Save the optimizer (updater) states to ``fname``."""

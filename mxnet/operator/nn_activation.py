@@ -89,7 +89,7 @@ _ACT_TYPES = ("relu", "sigmoid", "softrelu", "softsign", "tanh")
 
 def _act_forward(xp, kind, x):
     if kind == "relu":
-        return xp.where(x > 0, x, x.dtype.type(0))
+        return xp.fmax(x, x.dtype.type(0))
     if kind == "sigmoid":
         return 1.0 / (1.0 + xp.exp(-x))
     if kind == "tanh":

@@ -54,6 +54,7 @@ import numpy as np
 from ..base import MXNetError
 from .nn_dense import as_list, check_float_inputs, check_given, compute_dtype, merge, uniform_type
 from .registry import Param, register
+from .._mode import mode as _mode
 
 _LAYOUTS = ("NCDHW", "NCHW", "NCW", "NDHWC", "NHWC")
 _FIRST = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
@@ -394,7 +395,7 @@ def _conv_forward(xp, x, w, cv):
 
 def _conv_dgrad(xp, gy, w, cv):
     """dx (n, C, *S) of y = conv(x, w) given gy (n, F, *O)."""
-    tr = cv.transposed()
+    tr = cv.transposed() if 8 * math.prod(cv.ispace) <= 9 * math.prod(cv.ospace) else None
     if tr is not None:  # always the case for stride 1 (1x1 kernels included)
         return _conv_forward(xp, gy, cv.flipped(xp, w), tr)
     dt = gy.dtype
@@ -497,6 +498,19 @@ def _backward_convolution(rc, attrs, gy, x, w):
     return tuple(r.astype(dt, copy=False) for r in res)
 
 
+def _backward_convolution_nodata(rc, attrs, gy, x, w):
+    xp = rc.xp
+    p, dt, ct = _prepare("_backward_Convolution", attrs, x, w, None, False)
+    cv = _Conv.of_plan(p)
+    gc = _to_first(xp, gy.astype(ct, copy=False), p.last)
+    dw = _conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv)
+    res = [_from_first(xp, dw, p.last)]
+    if not attrs["no_bias"]:
+        res.append(_bias_grad(gy.astype(ct, copy=False), p.last))
+    res = tuple(r.astype(dt, copy=False) for r in res)
+    return res if len(res) > 1 else res[0]
+
+
 def _deconvolution(rc, attrs, x, w, b=None):
     xp = rc.xp
     p, dt, ct = _prepare("Deconvolution", attrs, x, w, b, True)
@@ -561,6 +575,10 @@ def _backward_infer(attrs, ins, outs):
 def _grad_of(opname):
     def grad(F, attrs, ins, outs, og):
         n = 2 if attrs["no_bias"] else 3
+        need = _mode.need_grad
+        if need is not None and not need[0] and opname == "_backward_Convolution":
+            return [None] + as_list(F._backward_Convolution_nodata(og[0], ins[0], ins[1],
+                                                                   **attrs), n - 1)
         return as_list(getattr(F, opname)(og[0], ins[0], ins[1], **attrs), n)
     return grad
 
@@ -607,3 +625,12 @@ register("_backward_Deconvolution", _backward_deconvolution, params=_DECONV_PARA
          gradient=_backward_grad_of("Deconvolution", "_backward_Deconvolution"), **_outputs,
          doc="Gradients of Deconvolution with respect to data, weight and (unless no_bias) "
              "bias.")
+
+
+register("_backward_Convolution_nodata", _backward_convolution_nodata, params=_CONV_PARAMS,
+         inputs=("ograd", "data", "weight"),
+         infer_shape=lambda a, ins, outs: (
+             ins, [ins[2]] + ([] if a["no_bias"] else [(a["num_filter"],)]), []),
+         infer_type=uniform_type("_backward_Convolution_nodata"),
+         num_outputs=lambda a: 1 if a["no_bias"] else 2,
+         doc="Weight and bias gradients only, for when the data needs none.")

@@ -175,6 +175,11 @@ def _fc_shape(attrs, ins, outs):
 
 def _fc_grad(F, attrs, ins, outs, og):
     n = 2 if attrs["no_bias"] else 3
+    from .._mode import mode as _mode
+    need = _mode.need_grad
+    if need is not None and not need[0]:
+        return [None] + as_list(F._backward_FullyConnected_nodata(og[0], ins[0], ins[1],
+                                                                  **attrs), n - 1)
     res = F._backward_FullyConnected(og[0], ins[0], ins[1], **attrs)
     return as_list(res, n)
 
@@ -228,3 +233,24 @@ register("_backward_FullyConnected", _backward_fc, params=_FC_PARAMS,
          infer_shape=_backward_fc_shape, infer_type=uniform_type("_backward_FullyConnected"),
          gradient=_backward_fc_grad,
          doc="Gradients of FullyConnected with respect to data, weight and (unless no_bias) bias.")
+
+
+def _backward_fc_nodata(rc, attrs, g, x, w):
+    xp = rc.xp
+    dt, rows, feat, oshape = _fc_check("_backward_FullyConnected", attrs, x, w, None)
+    ct = compute_dtype(dt)
+    g2 = g.reshape(rows, attrs["num_hidden"]).astype(ct, copy=False)
+    x2 = x.reshape(rows, feat).astype(ct, copy=False)
+    dw = xp.matmul(g2.T, x2).astype(dt, copy=False)
+    if attrs["no_bias"]:
+        return dw
+    return dw, g2.sum(axis=0).astype(dt, copy=False)
+
+
+register("_backward_FullyConnected_nodata", _backward_fc_nodata, params=_FC_PARAMS,
+         inputs=("ograd", "data", "weight"),
+         num_outputs=lambda a: 1 if a["no_bias"] else 2,
+         infer_shape=lambda a, ins, outs: (
+             ins, [ins[2]] + ([] if a["no_bias"] else [(a["num_hidden"],)]), []),
+         infer_type=uniform_type("_backward_FullyConnected_nodata"),
+         doc="Weight and bias gradients only, for when the data needs none.")
