@@ -26,6 +26,10 @@ if "kvstore" in dir():
     from . import kvstore as kv  # noqa: E402,F401
 from . import gluon  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
+from . import io, recordio, image  # noqa: E402,F401
+from . import module, model, callback, monitor  # noqa: E402,F401
+from . import module as mod  # noqa: E402,F401
+from . import monitor as mon  # noqa: E402,F401
 from . import visualization  # noqa: E402,F401
 from . import visualization as viz  # noqa: E402,F401
 from . import random  # noqa: E402,F401
