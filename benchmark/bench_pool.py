@@ -2,8 +2,9 @@
 
 Batch 32, float32. Runs the same configurations under this project's mxnet, the reference
 MXNet 1.9.1 (``.ref`` venv, in a subprocess from /tmp so that ``import mxnet`` finds it) and
-PyTorch CPU (when importable), each with one thread, and prints milliseconds per call and
-ratios, all from one run.
+PyTorch CPU (when importable), each with one thread, and prints milliseconds of process CPU
+time per call (``time.process_time``, best of 5 runs, so that other load on a shared machine
+does not skew the comparison) and ratios, all from one run.
 
     python benchmark/bench_pool.py [--ref .ref/bin/python] [--repeat 20] [--threads 1]
 """
@@ -32,14 +33,16 @@ impl, repeat, configs = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
 import numpy as np
 
 def timeit(fn, sync, n):
+    # CPU time of this process (every implementation runs single-threaded): other load on the
+    # machine does not count against whichever implementation happens to be running
     fn(); sync()
     best = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
+    for _ in range(5):
+        t = time.process_time()
         for _ in range(n):
             fn()
         sync()
-        best = min(best, (time.perf_counter() - t) / n)
+        best = min(best, (time.process_time() - t) / n)
     return best * 1e3
 
 res = {}
@@ -119,7 +122,7 @@ def main():
     except ImportError:
         pass
     cols = [k for k, v in results.items() if v]
-    print(f"Pooling, batch 32, float32, {threads} thread(s); ms per call (best of 3 x "
+    print(f"Pooling, batch 32, float32, {threads} thread(s); CPU ms per call (best of 5 x "
           f"{args.repeat})")
     head = f"{'config':20s}{'type':>5s}{'pass':>9s}" + "".join(f"{c:>13s}" for c in cols)
     print(head + "".join(f"{'vs ' + c:>15s}" for c in cols if c != "mxnet-py"))

@@ -24,17 +24,32 @@ How 1.9.1 treats the corner cases, reproduced here:
   zeros (it reads pad[0..2]); other uses raise, here with a message that says so.
 - Channels-last layouts (NWC, NHWC, NDHWC) are accepted on CPU, as in 1.9.1.
 
-Windows are separable, so the forward pass reduces one spatial axis at a time (innermost
-first), looping only over that axis's kernel taps: each tap is one strided view of the padded
-input, combined over whole arrays (k_d + k_h + k_w passes rather than k_d * k_h * k_w). The
-backward pass spreads the gradient back the same way; for max it recomputes the stages and
-routes through them outermost axis first, which lands on the row-major first maximum. Pools
-that cover the whole feature map (global pooling) reduce over the spatial axes directly.
+How it is computed on NumPy (every pass a whole-array ufunc call over contiguous memory):
+
+- max forward: one spatial axis at a time (max is exact in any order), each a running maximum
+  over the flat array (k - 1 shifted passes) subsampled by the stride; the few windows that
+  reach into the padding are redone from their valid taps.
+- everything else goes through a tap layout (``_TapLayout``): the padded input is split into
+  stride phases so that each kernel tap of every window is one contiguous slice. Sums add the
+  taps in row-major order, the order 1.9.1 adds them; the max backward scores each window's
+  first tap equal to the output (one pass per tap, uint8) and adds the gradients with
+  ``np.add.at`` in row-major output order (1.9.1's order); the sum backward adds each
+  window's value to its taps' slices, last tap first (so again in row-major window order).
+- global pools of up to 64 positions run position by position over (N*C,) columns.
+
+Larger windows, CuPy arrays, and a max backward whose output ties the lowest value while
+windows read padding use per-axis stages instead: windows are separable, so a stage reduces
+one spatial axis (or a run of trailing axes) at a time, each tap a strided view of the padded
+input. Their backward spreads the gradient back the same way; for max it recomputes the
+stages and routes through them outermost axis first, which lands on the row-major first
+maximum. Pools that cover the whole feature map (global pooling) reduce over the spatial axes
+directly.
 """
 from __future__ import annotations
 
 import itertools
 import math
+import sys
 
 import numpy as np
 
@@ -333,6 +348,8 @@ def _global_forward(xp, x, g, attrs):
 
 
 def _pool_forward(xp, x, g, attrs):
+    if xp is np and _global_columns(x, g):
+        return _fast_global_forward(x, g, attrs)
     lay = _layout(x, g) if xp is np else None
     if lay is not None:
         return _fast_forward(x, g, attrs, lay)
@@ -408,6 +425,8 @@ def _pool_backward(xp, og, x, out, g, attrs):
             gx = _fast_max_backward(og, x, out, lay)
             if gx is not None:
                 return gx
+        if xp is np and _global_columns(x, g):
+            return _fast_global_max_backward(og, x, out)
         if g.is_global and x.size:
             return _global_max_backward(xp, og, x, out)
         return _max_backward(xp, og, x, out, g)
@@ -442,7 +461,34 @@ def _pool_backward(xp, og, x, out, g, attrs):
 # the tap engine (NumPy): every window tap as one contiguous slice
 
 
-_MAX_TAPS = 64  # larger windows (and global pools) use the per-axis stages above
+_MAX_TAPS = 64  # windows (and global pools) with more taps use the per-axis stages above
+
+
+def _copy(dst, src):
+    """dst[...] = src. Where rows (the last axis) are contiguous in both, each row moves as one
+    opaque item: NumPy then makes one inner-loop call for many short rows, not one per row."""
+    n = dst.shape[-1] if dst.ndim else 0
+    if (n > 1 and dst.size and dst.dtype == src.dtype and dst.shape == src.shape
+            and dst.strides[-1] == dst.itemsize and src.strides[-1] == src.itemsize):
+        row = np.dtype((np.void, n * dst.itemsize))
+        np.copyto(dst.view(row)[..., 0], src.view(row)[..., 0])
+    else:
+        np.copyto(dst, src)
+
+
+def _gather(dst, src, start, step):
+    """dst[:] = src[start::step] for flat arrays; a stride of 2 over 2- or 4-byte items is read
+    as wider unsigned pairs and narrowed (the low half is the first item), several times
+    faster than a strided copy."""
+    n = dst.size
+    it = src.itemsize
+    if step == 2 and it in (2, 4) and sys.byteorder == "little" and n > 1:
+        wide, narrow = (np.uint32, np.uint16) if it == 2 else (np.uint64, np.uint32)
+        np.copyto(dst[:n - 1].view(narrow), src[start:start + 2 * (n - 1)].view(wide),
+                  casting="unsafe")
+        dst[n - 1] = src[start + 2 * (n - 1)]
+    else:
+        np.copyto(dst, src[start:start + step * (n - 1) + 1:step])
 
 
 class _TapLayout:
@@ -460,6 +506,7 @@ class _TapLayout:
     def __init__(self, lead, g):
         n = len(g.spatial)
         self.lead = lead
+        self.stride = tuple(g.stride)
         self.nph = tuple(min(k, s) for k, s in zip(g.kernel, g.stride))
         self.blocks = tuple(o + (k - 1) // s for o, k, s in zip(g.out, g.kernel, g.stride))
         self.out = tuple(g.out)
@@ -495,6 +542,7 @@ class _TapLayout:
         self.padded = any(p > 0 for p in g.pad) or any(
             (o - 1) * s + k > L + p for o, s, k, L, p in zip(g.out, g.stride, g.kernel, g.spatial,
                                                            g.pad))
+        self.disjoint = all(s >= k for s, k in zip(g.stride, g.kernel))
         self.aliased = (all(s == 1 for s in g.stride) and not self.padded
                         and self.blocks == tuple(g.spatial))
         # window origins in the flattened (C-contiguous) input of one (n, c) feature map
@@ -503,7 +551,22 @@ class _TapLayout:
             o = (np.arange(g.out[d], dtype=np.intp) * g.stride[d] - g.pad[d]) * xpitch[d]
             origin = np.add.outer(origin, o)
         self.origin = origin.reshape(-1)
-        self.lut = np.array([xo for _, _, xo in self.taps] + [0], dtype=np.intp)
+        # input offset from its window's origin of the tap that scored (see match_scores)
+        self.by_score = np.array([0] + [xo for _, _, xo in self.taps][::-1], dtype=np.intp)
+        self.nout = math.prod(lead) * math.prod(g.out)
+
+    def window_origins(self):
+        """Flat input index of every window's origin, (lead + out) in C order. The last one
+        computed is kept when small (the same pool usually runs again)."""
+        global _ORIGINS
+        cached = _ORIGINS
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        base = np.add.outer(np.arange(math.prod(self.lead), dtype=np.intp) * self.xplane,
+                            self.origin).reshape(-1)
+        if base.nbytes <= _ORIGINS_CACHE_BYTES:
+            _ORIGINS = (self, base)
+        return base
 
     def block_view(self, a):
         """The valid outputs of a flat array laid out on the block grid."""
@@ -512,11 +575,39 @@ class _TapLayout:
             return a
         return a[(slice(None),) * len(self.lead) + tuple(slice(0, o) for o in self.out)]
 
+    def extract(self, a):
+        """The valid outputs of a flat grid array, as a new contiguous (lead + out) array."""
+        if self.blocks == self.out:
+            return a[:self.size].reshape(self.lead + self.out)
+        out = np.empty(self.lead + self.out, dtype=a.dtype)
+        _copy(out, self.block_view(a))
+        return out
+
     def _slices(self, spec):
         lead = (slice(None),) * len(self.lead)
         blk = lead + tuple(slice(b0, b1) for b0, b1, _, _ in spec)
         src = lead + tuple(slice(x0, x0 + (b1 - b0 - 1) * s + 1, s) for b0, b1, x0, s in spec)
         return blk, src
+
+    def _columns(self, x):
+        """The residue classes of the last axis (stride s) that the phases read, each gathered
+        into a contiguous (lead + spatial[:-1] + (W // s,)) array; None where a direct copy is
+        used (stride 1, other layouts)."""
+        s, W = self.stride[-1], x.shape[-1]
+        if s == 1 or W % s or not x.flags.c_contiguous:
+            return None
+        cols = {}
+        for spec in self.copies:
+            rho = spec[-1][2] % s
+            if rho not in cols and all(b1 > b0 for b0, b1, _, _ in spec):
+                E = np.empty(x.shape[:-1] + (W // s,), dtype=x.dtype)
+                _gather(E.reshape(-1), x.reshape(-1), rho, s)
+                cols[rho] = E
+        return cols
+
+    def _column_slices(self, spec, src):
+        b0, b1, x0, s = spec[-1]
+        return x0 % s, src[:-1] + (slice(x0 // s, x0 // s + b1 - b0),)
 
     def split(self, x, fill, dtype):
         """(phases, size) array: the padded input split into phases on the block grid."""
@@ -524,12 +615,17 @@ class _TapLayout:
             return x.reshape(1, self.size)
         P = np.empty((len(self.copies),) + self.lead + self.blocks, dtype=dtype)
         lead = (slice(None),) * len(self.lead)
+        cols = self._columns(x)
         for c, spec in enumerate(self.copies):
             if any(b1 <= b0 for b0, b1, _, _ in spec):
                 P[c] = fill
                 continue
             blk, src = self._slices(spec)
-            P[c][blk] = x[src]
+            if cols is None:
+                _copy(P[c][blk], x[src])
+            else:
+                rho, sl = self._column_slices(spec, src)
+                _copy(P[c][blk], cols[rho][sl])
             for d, (b0, b1, _, _) in enumerate(spec):  # padding around the copied box
                 if b0 > 0:
                     P[c][lead + (slice(None),) * d + (slice(0, b0),)] = fill
@@ -542,12 +638,24 @@ class _TapLayout:
         if self.aliased:
             return G.reshape(shape).astype(dtype, copy=False)
         # positions that no window reads (stride > kernel, or past the last window) get 0
-        gx = (np.empty if self.covers_all else np.zeros)(shape, dtype=dtype)
+        new = np.empty if self.covers_all else np.zeros
+        gx = new(shape, dtype=dtype)
         Gb = G.reshape((len(self.copies),) + self.lead + self.blocks)
+        s, W = self.stride[-1], shape[-1]
+        cols = {} if s > 1 and W % s == 0 else None
         for c, spec in enumerate(self.copies):
-            if all(b1 > b0 for b0, b1, _, _ in spec):
-                blk, src = self._slices(spec)
-                gx[src] = Gb[c][blk]
+            if any(b1 <= b0 for b0, b1, _, _ in spec):
+                continue
+            blk, src = self._slices(spec)
+            if cols is None:
+                _copy(gx[src], Gb[c][blk])
+            else:
+                rho, sl = self._column_slices(spec, src)
+                if rho not in cols:
+                    cols[rho] = new(shape[:-1] + (W // s,), dtype=dtype)
+                _copy(cols[rho][sl], Gb[c][blk])
+        for rho, E in (cols or {}).items():
+            np.copyto(gx.reshape(-1)[rho::s], E.reshape(-1))
         return gx
 
     def to_grid(self, a, fill):
@@ -555,7 +663,7 @@ class _TapLayout:
         if self.blocks == self.out:
             return np.ascontiguousarray(a).reshape(-1)
         flat = np.full(self.size, fill, dtype=a.dtype)
-        self.block_view(flat)[...] = a
+        _copy(self.block_view(flat), a)
         return flat
 
     def reduce(self, P, combine, dtype):
@@ -572,38 +680,45 @@ class _TapLayout:
                 combine(acc[:n], P[c, sh:sh + n], out=acc[:n])
         return acc
 
-    def first_match(self, P, target):
-        """uint8 index of the first tap (row-major) equal to target, len(taps) where none is."""
+    def match_scores(self, P, target):
+        """uint8 grid: K - t for the first tap t (row-major) equal to target, 0 where none is
+        (K taps). Each tap scores K - t where it matches and the highest score is kept."""
         n, K = self.span, len(self.taps)
-        arg = np.empty(self.size, dtype=np.uint8)
+        best = np.zeros(self.size, dtype=np.uint8)
         eq = np.empty(n, dtype=bool)
-        tmp = np.empty(n, dtype=np.uint8)
-        a = arg[:n]
-        for t in range(K - 1, -1, -1):  # later taps first, so the first match is written last
-            c, sh, _ = self.taps[t]
+        score = np.empty(n, dtype=np.uint8)
+        b = best[:n]
+        for t, (c, sh, _) in enumerate(self.taps):
             np.equal(P[c, sh:sh + n], target[:n], out=eq)
-            if t == K - 1:
-                np.subtract(K, eq, out=a, dtype=np.uint8)
-            else:  # a = where(eq, t, a) without a masked loop
-                np.subtract(t, a, out=tmp)
-                np.multiply(tmp, eq, out=tmp)
-                np.add(a, tmp, out=a)
-        return arg
+            np.multiply(eq.view(np.uint8), K - t, out=score)
+            np.maximum(b, score, out=b)
+        return best
 
-    def scatter_add(self, grid, nphases, dtype):
-        """Adjoint of a sum over taps: each window's value added to all of its taps."""
-        G = np.zeros((nphases, self.size), dtype=dtype)
-        n = self.span
-        src = grid[:n]
-        for c, sh, _ in reversed(self.taps):  # per input position: windows in row-major order
-            dst = G[c, sh:sh + n]
-            np.add(dst, src, out=dst)
+    def spread(self, a):
+        """Adjoint of the sum over taps: (phases, size) array in which every position holds the
+        sum of the (lead + out) values a of the windows that read it.
+
+        Gathered per phase: a position's windows are its taps' shifts back on the grid, added
+        last tap first, i.e. in row-major window order (1.9.1 adds them in that order)."""
+        m = max(sh for _, sh, _ in self.taps)
+        ext = np.zeros(m + self.size, dtype=a.dtype)  # grid with m zeros in front
+        _copy(self.block_view(ext[m:]), a)
+        G = np.empty((len(self.copies), self.size), dtype=a.dtype)
+        for c in range(len(self.copies)):
+            shifts = [m - sh for cc, sh, _ in reversed(self.taps) if cc == c]
+            src = [ext[o:o + self.size] for o in shifts]
+            if len(src) == 1:
+                np.copyto(G[c], src[0])
+                continue
+            np.add(src[0], src[1], out=G[c])
+            for s in src[2:]:
+                np.add(G[c], s, out=G[c])
         return G
 
 
 def _layout(x, g):
     """The tap layout for x (channels first), or None where the per-axis stages are used."""
-    if x.size == 0 or math.prod(g.kernel) > _MAX_TAPS:
+    if x.size == 0 or g.is_global or math.prod(g.kernel) > _MAX_TAPS:
         return None
     key = (tuple(x.shape), g.spatial, g.kernel, g.stride, g.pad, g.out)
     lay = _LAYOUTS_CACHE.get(key)
@@ -615,19 +730,77 @@ def _layout(x, g):
 
 
 _LAYOUTS_CACHE: dict = {}
+_ORIGINS = None  # (layout, its window_origins()), see _TapLayout.window_origins
+_ORIGINS_CACHE_BYTES = 16 << 20
+
+
+def _axis_fmax(y, R, L, I, k, s, p, O):
+    """Windowed fmax along the middle axis of y viewed as (R, L, I): (R, O, I), -inf where a
+    window reads nothing.
+
+    Windows inside [0, L) come from one running maximum over the whole flat array (k - 1
+    contiguous passes), subsampled; the few windows that reach into the padding are redone
+    from their valid taps.
+    """
+    z = np.empty((R, O, I), dtype=y.dtype)
+    yf = y.reshape(-1)
+    y3 = yf.reshape(R, L, I)
+    lo = min(O, -(-p // s))
+    hi = max(lo, min(O, (L + p - k) // s + 1))
+    if hi > lo:
+        n = R * L * I
+        start = (lo * s - p) * I
+        if k == 1:
+            U = yf
+        else:
+            U = np.empty(n, dtype=y.dtype)
+            m = n - (k - 1) * I
+            np.fmax(yf[:m], yf[I:I + m], out=U[:m])
+            for t in range(2, k):
+                np.fmax(U[:m], yf[t * I:t * I + m], out=U[:m])
+        if (I == 1 or s == 1) and L == s * O:
+            # one flat strided read: output j is U[s*j - p*I]; borders fixed below
+            j0, j1 = lo * I, ((R - 1) * O + hi) * I
+            _gather(z.reshape(-1)[j0:j1], U, start, s)
+        else:
+            _copy(z[:, lo:hi], U[:n].reshape(R, L, I)[:, lo * s - p:(hi - 1) * s - p + 1:s])
+    if I == 1:  # 1-D strided views: one inner loop rather than one per row
+        z2, y2 = z.reshape(R, O), y3.reshape(R, L)
+    else:
+        z2, y2 = z, y3
+    for o in itertools.chain(range(lo), range(hi, O)):
+        taps = [o * s - p + t for t in range(k) if 0 <= o * s - p + t < L]
+        if len(taps) < 2:
+            z2[:, o] = y2[:, taps[0]] if taps else -np.inf
+            continue
+        np.fmax(y2[:, taps[0]], y2[:, taps[1]], out=z2[:, o])
+        for l in taps[2:]:
+            np.fmax(z2[:, o], y2[:, l], out=z2[:, o])
+    return z
+
+
+def _separable_max(x, g):
+    """Max pooling one spatial axis at a time, outermost first (the innermost axis, whose
+    padding fix-ups touch every row, then works on the smallest array); NaN skipped, at
+    least the lowest finite value."""
+    y = np.ascontiguousarray(x)
+    lead = y.shape[:2]
+    for d in range(len(g.spatial)):
+        R = math.prod(lead) * math.prod(g.out[:d])
+        I = math.prod(g.spatial[d + 1:])
+        y = _axis_fmax(y, R, g.spatial[d], I, g.kernel[d], g.stride[d], g.pad[d], g.out[d])
+    y = y.reshape(lead + tuple(g.out))
+    return np.fmax(y, _lowest(x.dtype), out=y)
 
 
 def _fast_forward(x, g, attrs, lay):
     pt = attrs["pool_type"]
     if pt == "max":
-        low = _lowest(x.dtype)
-        acc = lay.reduce(lay.split(x, low, x.dtype), np.fmax, x.dtype)
-        out = np.ascontiguousarray(lay.block_view(acc))
-        return np.fmax(out, low, out=out)
+        return _separable_max(x, g)
     cdt = _compute_dtype(x.dtype)
     p = attrs["p_value"] if pt == "lp" else 1
     src = x if p == 1 else _lp_pow(x.astype(cdt, copy=False), p)
-    out = np.ascontiguousarray(lay.block_view(lay.reduce(lay.split(src, 0, cdt), np.add, cdt)))
+    out = lay.extract(lay.reduce(lay.split(src, 0, cdt), np.add, cdt))
     if pt == "avg":
         div, zero = _divisor(np, g, attrs["count_include_pad"] is not False, cdt)
         out = out / div
@@ -639,30 +812,78 @@ def _fast_forward(x, g, attrs, lay):
 
 
 def _fast_max_backward(og, x, out, lay):
-    """Each output gradient added to the first maximum (row-major) of its window, or None where
-    a window that reads padding has the lowest value (the stages handle that tie with padding)."""
+    """Each output gradient added to the first tap (row-major) of its window equal to the
+    output. None where windows read padding and some output is the lowest value: padding
+    holds that value, so such a tie goes through the per-axis stages."""
     low = _lowest(x.dtype)
-    if lay.padded and bool((out <= low).any()):
+    if lay.padded and out.size and not out.min() > low:
         return None
-    K = len(lay.taps)
-    arg = lay.block_view(lay.first_match(lay.split(x, low, x.dtype), lay.to_grid(out, np.nan)))
-    idx = np.take(lay.lut, arg).reshape(-1, lay.origin.size)
-    idx += lay.origin
-    idx += (np.arange(idx.shape[0], dtype=np.intp) * lay.xplane)[:, None]
-    idx = idx.reshape(-1)
-    none = (arg == K).reshape(-1)
-    if none.any():
-        idx[none] = x.size  # no tap equals the output: dropped
+    scores = lay.match_scores(lay.split(x, low, x.dtype), lay.to_grid(out, np.nan))
+    idx = np.take(lay.by_score, lay.block_view(scores)).reshape(-1)
+    idx += lay.window_origins()
+    if np.count_nonzero(scores) < lay.nout:  # outputs equal to no tap (the grid's padding
+        idx[lay.block_view(scores).reshape(-1) == 0] = x.size  # blocks never match): dropped
     gx = np.zeros(x.size + 1, dtype=og.dtype)
-    # in row-major output order, as 1.9.1's CPU kernel adds them
-    np.add.at(gx, idx, np.ascontiguousarray(og).reshape(-1))
+    og = np.ascontiguousarray(og).reshape(-1)
+    if lay.disjoint:  # each input position in at most one window
+        gx[idx] = og
+    else:  # in row-major output order, as 1.9.1's CPU kernel adds them
+        np.add.at(gx, idx, og)
+    return gx[:x.size].reshape(x.shape)
+
+
+def _global_columns(x, g):
+    """Whether a global pool runs as one pass per spatial position (a column of the
+    (N*C, positions) matrix) rather than as a reduction over the positions."""
+    return bool(g.is_global and x.size and math.prod(g.spatial) <= _MAX_TAPS)
+
+
+def _fast_global_forward(x, g, attrs):
+    flat = x.reshape(math.prod(x.shape[:2]), -1)
+    S = flat.shape[1]
+    shape = x.shape[:2] + (1,) * len(g.spatial)
+    pt = attrs["pool_type"]
+    if pt == "max":
+        acc = flat[:, 0].copy()
+        for t in range(1, S):
+            np.fmax(acc, flat[:, t], out=acc)
+        return np.fmax(acc, _lowest(x.dtype), out=acc).reshape(shape)
+    cdt = _compute_dtype(x.dtype)
+    p = attrs["p_value"] if pt == "lp" else 1
+    src = _lp_pow(flat.astype(cdt, copy=False), p)
+    acc = src[:, 0].astype(cdt)  # summed position by position, as 1.9.1 does
+    for t in range(1, S):
+        np.add(acc, src[:, t], out=acc)
+    if pt == "avg":
+        acc = acc / cdt.type(S)
+    elif pt == "lp":
+        acc = _lp_root(np, acc, p)
+    return acc.astype(x.dtype, copy=False).reshape(shape)
+
+
+def _fast_global_max_backward(og, x, out):
+    """The gradient of each feature map to its first (row-major) position equal to the output."""
+    flat = x.reshape(math.prod(x.shape[:2]), -1)
+    NC, S = flat.shape
+    target = out.reshape(NC)
+    best = np.zeros(NC, dtype=np.uint8)
+    eq = np.empty(NC, dtype=bool)
+    score = np.empty(NC, dtype=np.uint8)
+    for t in range(S):  # position t scores S - t where it matches; the highest is the first
+        np.equal(flat[:, t], target, out=eq)
+        np.multiply(eq.view(np.uint8), S - t, out=score)
+        np.maximum(best, score, out=best)
+    idx = np.arange(0, NC * S, S, dtype=np.intp)
+    idx += S
+    idx -= best
+    idx[best == 0] = x.size  # no position equals the output: dropped
+    gx = np.zeros(x.size + 1, dtype=og.dtype)
+    gx[idx] = og.reshape(-1)
     return gx[:x.size].reshape(x.shape)
 
 
 def _fast_sum_backward(scale, x, lay, cdt):
-    grid = lay.to_grid(scale.astype(cdt, copy=False), 0)
-    G = lay.scatter_add(grid, len(lay.copies), cdt)
-    return lay.merge(G, x.shape, cdt)
+    return lay.merge(lay.spread(scale.astype(cdt, copy=False)), x.shape, cdt)
 
 
 # ---------------------------------------------------------------------------------------------
