@@ -24,11 +24,14 @@ def _io_threads():
     return [t for t in threading.enumerate() if t.name.startswith("mxnet-")]
 
 
-def _wait_no_io_threads(timeout=5.0):
+def _wait_no_io_threads(timeout=5.0, baseline=()):
+    """Wait until no mxnet thread is alive beyond ``baseline`` (threads that earlier tests
+    or the engine left running, which these tests do not own)."""
+    baseline = set(baseline)
     deadline = time.time() + timeout
-    while _io_threads() and time.time() < deadline:
+    while set(_io_threads()) - baseline and time.time() < deadline:
         time.sleep(0.02)
-    return _io_threads() == []
+    return not set(_io_threads()) - baseline
 
 
 class FailingIter(mx.io.DataIter):
@@ -55,13 +58,14 @@ class FailingIter(mx.io.DataIter):
 
 
 def test_prefetching_iter_raises_thread_error_on_next():
+    before = _io_threads()
     it = mx.io.PrefetchingIter(FailingIter(fail_at=2))
     assert it.next().data[0].asnumpy()[0, 0] == 1
     assert it.next().data[0].asnumpy()[0, 0] == 2
     with pytest.raises(ValueError, match="broken batch 2"):
         it.next()
     it.close()
-    assert _wait_no_io_threads(), [t.name for t in _io_threads()]
+    assert _wait_no_io_threads(baseline=before), [t.name for t in _io_threads()]
 
 
 def test_prefetching_iter_raises_pending_error_on_reset_then_recovers():
@@ -104,16 +108,17 @@ def test_prefetching_iter_reads_one_batch_ahead():
 
 
 def test_threads_end_when_iterators_are_collected(tmp_path):
+    before = _io_threads()
     it = mx.io.PrefetchingIter(mx.io.NDArrayIter(np.zeros((8, 2)), batch_size=2))
     it.next()
     rec = tmp_path / "a.rec"
     write_rec(rec, [pack(i, png(np.full((6, 6, 3), i))) for i in range(6)])
     it2 = mx.io.ImageRecordIter(path_imgrec=str(rec), data_shape=(3, 4, 4), batch_size=2)
     it2.next()
-    assert _io_threads()
+    assert set(_io_threads()) - set(before)
     del it, it2
     gc.collect()
-    assert _wait_no_io_threads()
+    assert _wait_no_io_threads(baseline=before)
 
 
 def test_image_record_iter_decode_error_raised_on_next(tmp_path):
