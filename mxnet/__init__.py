@@ -10,7 +10,7 @@ from .context import Context, cpu, cpu_pinned, current_context, gpu  # noqa: E40
 from . import ndarray  # noqa: E402,F401
 from . import ndarray as nd  # noqa: E402,F401
 from . import autograd  # noqa: E402,F401
-from . import name, attribute  # noqa: E402,F401
+from . import name, attribute, registry  # noqa: E402,F401
 from .attribute import AttrScope  # noqa: E402,F401
 from . import symbol  # noqa: E402,F401
 from . import symbol as sym  # noqa: E402,F401

@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 
 from . import ndarray as nd
+from . import registry as _reg
 from .ndarray import NDArray
 
 __all__ = ["InitDesc", "Initializer", "register", "alias", "create", "Load", "Mixed", "Zero",
@@ -49,31 +50,18 @@ class InitDesc(str):
 # --------------------------------------------------------------------------------------------
 # registry: lower-cased class names (and aliases) -> classes
 # --------------------------------------------------------------------------------------------
-_REGISTRY: dict = {}
+_REG = _reg.Registry(object, "initializer")  # base class set once Initializer exists
 
 
 def register(klass, name=None):
-    """Register an :class:`Initializer` subclass under its lower-cased class name (usable as a
-    class decorator), so that :func:`create` and ``__init__`` attributes can find it."""
-    if not (isinstance(klass, type) and issubclass(klass, Initializer)):
-        raise AssertionError(f"Can only register subclass of Initializer, got {klass!r}")
-    name = (name or klass.__name__).lower()
-    old = _REGISTRY.get(name)
-    if old is not None and old is not klass:
-        warnings.warn(f"New initializer {klass.__module__}.{klass.__name__} registered with name "
-                      f"{name} is overriding existing initializer {old.__module__}."
-                      f"{old.__name__}", UserWarning, stacklevel=2)
-    _REGISTRY[name] = klass
-    return klass
+    """Register a :class:`Initializer` subclass under its lower-cased class name (usable as a
+    class decorator)."""
+    return _REG.register(klass, name)
 
 
 def alias(*aliases):
     """A class decorator registering the class under extra names as well."""
-    def reg(klass):
-        for name in aliases:
-            register(klass, name)
-        return klass
-    return reg
+    return _REG.alias(*aliases)
 
 
 def create(*args, **kwargs):
@@ -85,31 +73,7 @@ def create(*args, **kwargs):
     >>> create('["constant", {"value": 1.5}]').value
     1.5
     """
-    if args:
-        name, args = args[0], args[1:]
-    else:
-        name = kwargs.pop("initializer")
-    if isinstance(name, Initializer):
-        if args or kwargs:
-            raise AssertionError("initializer is already an instance. Additional arguments "
-                                 "are invalid")
-        return name
-    if isinstance(name, dict):
-        return create(**name)
-    if not isinstance(name, str):
-        raise AssertionError(f"initializer must be of string type, got {type(name).__name__}")
-    if name.startswith("[") or name.startswith("{"):
-        if args or kwargs:
-            raise AssertionError("no extra arguments are allowed with a JSON initializer")
-        loaded = json.loads(name)
-        if isinstance(loaded, dict):
-            return create(**loaded)
-        return create(loaded[0], **loaded[1])
-    klass = _REGISTRY.get(name.lower())
-    if klass is None:
-        raise AssertionError(f"{name.lower()} is not registered. Please register with "
-                             "initializer.register first")
-    return klass(*args, **kwargs)
+    return _REG.create(*args, **kwargs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -279,6 +243,9 @@ class Initializer:
 # --------------------------------------------------------------------------------------------
 # composite helpers (not registered: they are not serialisable)
 # --------------------------------------------------------------------------------------------
+
+_REG.base = Initializer
+
 class Load:
     """Fill parameters from saved arrays (a dict of NDArrays or a ``.params`` file name).
 

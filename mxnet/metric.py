@@ -16,14 +16,13 @@ sample, in which dtype), so values agree with it. The work is done on NumPy copi
 """
 from __future__ import annotations
 
-import json
 import math
-import warnings
 from collections import OrderedDict
 
 import numpy
 
 from .base import MXNetError, numeric_types
+from . import registry as _reg
 from .ndarray import NDArray
 
 __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1", "MCC",
@@ -73,59 +72,22 @@ def check_label_shapes(labels, preds, wrap=False, shape=False):
 # --------------------------------------------------------------------------------------------
 # registry: lower-cased names and aliases -> metric classes
 # --------------------------------------------------------------------------------------------
-_REGISTRY: dict = {}
+_REG = _reg.Registry(object, "metric")  # base class set once EvalMetric exists
 
 
 def register(klass, name=None):
-    """Register an :class:`EvalMetric` subclass under its lower-cased class name (usable as a
-    class decorator), for :func:`create`."""
-    if not (isinstance(klass, type) and issubclass(klass, EvalMetric)):
-        raise AssertionError(f"Can only register subclass of EvalMetric, got {klass!r}")
-    name = (name or klass.__name__).lower()
-    old = _REGISTRY.get(name)
-    if old is not None and old is not klass:
-        warnings.warn(f"New metric {klass.__module__}.{klass.__name__} registered with name "
-                      f"{name} is overriding existing metric {old.__module__}.{old.__name__}",
-                      UserWarning, stacklevel=2)
-    _REGISTRY[name] = klass
-    return klass
+    """Register a :class:`EvalMetric` subclass under its lower-cased class name (usable as a
+    class decorator)."""
+    return _REG.register(klass, name)
 
 
 def alias(*aliases):
-    """A class decorator registering the metric under extra names as well."""
-    def reg(klass):
-        for name in aliases:
-            register(klass, name)
-        return klass
-    return reg
+    """A class decorator registering the class under extra names as well."""
+    return _REG.alias(*aliases)
 
 
 def _create(*args, **kwargs):
-    if args:
-        name, args = args[0], args[1:]
-    else:
-        name = kwargs.pop("metric")
-    if isinstance(name, EvalMetric):
-        if args or kwargs:
-            raise AssertionError("metric is already an instance. Additional arguments are "
-                                 "invalid")
-        return name
-    if isinstance(name, dict):
-        return _create(**name)
-    if not isinstance(name, str):
-        raise AssertionError("metric must be of string type")
-    if name.startswith("[") or name.startswith("{"):
-        if args or kwargs:
-            raise AssertionError("no extra arguments are allowed with a JSON metric")
-        loaded = json.loads(name)
-        if isinstance(loaded, dict):
-            return _create(**loaded)
-        return _create(loaded[0], **loaded[1])
-    klass = _REGISTRY.get(name.lower())
-    if klass is None:
-        raise AssertionError(f"{name.lower()} is not registered. Please register with "
-                             "metric.register first")
-    return klass(*args, **kwargs)
+    return _REG.create(*args, **kwargs)
 
 
 def create(metric, *args, **kwargs):
@@ -246,6 +208,9 @@ class EvalMetric:
 # --------------------------------------------------------------------------------------------
 # composite
 # --------------------------------------------------------------------------------------------
+
+_REG.base = EvalMetric
+
 @register
 @alias("composite")
 class CompositeEvalMetric(EvalMetric):

@@ -138,7 +138,7 @@ def test_register_custom_initializer_and_attr_lookup():
         with pytest.warns(UserWarning):
             init.register(init.Zero, "halftest")
     finally:
-        init._REGISTRY.pop("halftest", None)
+        init._REG.table.pop("halftest", None)
     with pytest.raises(AssertionError):
         init.register(int)
 

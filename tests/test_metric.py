@@ -146,8 +146,8 @@ def test_register_custom_metric():
         assert m.get_global() == ("one", 1.0)
         assert m.get_global_name_value() == [("one", 1.0)]
     finally:
-        metric._REGISTRY.pop("alwaysone", None)
-        metric._REGISTRY.pop("always_one_alias", None)
+        metric._REG.table.pop("alwaysone", None)
+        metric._REG.table.pop("always_one_alias", None)
 
 
 # --------------------------------------------------------------------------------------------
