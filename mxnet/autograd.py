@@ -209,6 +209,7 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
             arr._grad._assign(arr._grad._data + g._data)
         else:
             arr._grad._assign(g._data)
+        leaf.fresh = True
     return None
 
 

@@ -9,6 +9,18 @@ from .parameter import Parameter, ParameterDict
 __all__ = ["Trainer"]
 
 
+def _fresh(arr):
+    """Whether backward wrote this parameter copy's gradient since the last step."""
+    node = arr._node
+    return node is not None and getattr(node[0], "fresh", False)
+
+
+def _mark_used(arr):
+    node = arr._node
+    if node is not None and hasattr(node[0], "fresh"):
+        node[0].fresh = False
+
+
 class Trainer:
     """Update ``params`` with ``optimizer`` after each backward pass.
 
@@ -162,11 +174,25 @@ class Trainer:
                 if ignore_stale_grad:
                     continue
                 raise MXNetError(f"Parameter '{p.name}' has not been initialized")
+            if not ignore_stale_grad:
+                for d in p._data:
+                    if not _fresh(d):
+                        raise UserWarning(
+                            f"Gradient of Parameter `{p.name}` on context {d.context} has not been "
+                            "updated by backward since last `step`. This could mean a bug in your "
+                            "model that made it only use a subset of the Parameters (Blocks) for "
+                            "this iteration. If you are intentionally only using a subset, call step "
+                            "with ignore_stale_grad=True to suppress this warning and skip updating "
+                            "of Parameters with stale gradient")
             if self._update_on_kvstore:
                 self._kvstore.pull(i, p.list_data(), priority=-i)
+                for arr in p.list_data():
+                    _mark_used(arr)
                 continue
             for b, arr, grad in zip(batches, p.list_data(), p.list_grad()):
-                b.append((i, grad, arr))
+                if not ignore_stale_grad or _fresh(arr):
+                    b.append((i, grad, arr))
+                    _mark_used(arr)
         for upd, b in zip(self._updaters, batches):
             if b:
                 idx, grads, arrs = zip(*b)

@@ -13,10 +13,11 @@ __all__ = ["TapeNode", "Leaf"]
 class Leaf:
     """A variable whose gradient is wanted: the array, its grad buffer and grad_req."""
 
-    __slots__ = ("_ref", "__weakref__")
+    __slots__ = ("_ref", "fresh", "__weakref__")
 
     def __init__(self, array):
         self._ref = weakref.ref(array)  # weak: the array holds its Leaf; no cycle
+        self.fresh = False  # set by backward when it writes the gradient; Trainer clears it
 
     @property
     def array(self):

@@ -139,3 +139,26 @@ def test_trainer_across_two_cpu_devices_sums_gradients():
     expected = 1 - 0.25 * np.array([[2.0, 3.0, 4.0]]) / 2
     for ctx in ctxs:
         np.testing.assert_allclose(net.weight.data(ctx).asnumpy(), expected, rtol=1e-6)
+
+
+def test_trainer_stale_gradient_raises_as_1_9_1():
+    a, b = Affine(1, prefix="sa_"), Affine(1, prefix="sb_")
+    for blk in (a, b):
+        blk.initialize(mx.init.One())
+    params = a.collect_params()
+    params.update(b.collect_params())
+    trainer = gluon.Trainer(params, "sgd", {"learning_rate": 0.1})
+    x = mx.nd.array([[1.0, 2.0, 3.0]])
+    b(x)  # finishes b's deferred initialisation
+    with autograd.record():
+        y = a(x).sum()  # b is not used: its gradients are stale
+    y.backward()
+    with pytest.raises(UserWarning, match="sb_weight"):
+        trainer.step(1)
+    with autograd.record():
+        y = a(x).sum()
+    y.backward()
+    before = b.weight.data().asnumpy().copy()
+    trainer.step(1, ignore_stale_grad=True)
+    np.testing.assert_array_equal(b.weight.data().asnumpy(), before)
+    assert a.weight.data().asnumpy().tolist() != [[1.0, 1.0, 1.0]]
