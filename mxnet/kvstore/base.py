@@ -177,7 +177,7 @@ def create(name="local"):
     ``name`` (case-insensitive) picks the kind, by substring as 1.9.1 does:
 
     - a name registered with :meth:`KVStoreBase.register` builds that class;
-    - anything containing ``dist`` is a distributed store (not available yet);
+    - anything containing ``dist`` is a distributed store (see mxnet/kvstore/dist.py);
     - ``nccl`` and anything containing ``device`` sum on the devices the values live
       on, spreading keys over those devices;
     - any other name (``local`` ...) sums and updates in CPU memory.

@@ -1,27 +1,125 @@
-"""Distributed stores (``dist_sync``, ``dist_async``, ``dist_device_sync`` ...).
+"""Distributed stores over MPI: ``dist_sync``, ``dist_async`` (+ ``_device`` aliases) and
+``dist_sync_allreduce``.
 
-They are not implemented yet; asking for one fails early with a clear error rather
-than quietly giving a single-process store.
+A job is one MPI world started by ``python -m mxnet.tools.launch``: its first
+``DMLC_NUM_SERVER`` ranks are servers and the rest are workers, every one running
+the same script. ``mx.kv.create('dist_...')`` decides what the process does:
+
+- in a server, it runs the server loop (:mod:`.dist_server`) and, when the workers
+  are done, ends the process with ``sys.exit(0)``: it never returns;
+- in a worker, it returns the store (:mod:`.dist_worker`, :mod:`.dist_allreduce`);
+- a process with ``DMLC_ROLE=scheduler`` has nothing to do (MPI plays the
+  scheduler's part) and exits.
+
+Servers therefore run the script up to its ``kv.create`` call, as workers do.
+See ``docs/distributed.md``.
 """
 from __future__ import annotations
 
+import os
+import sys
+import threading
+import time
+
 from ..base import MXNetError
+from . import protocol as P
 
-__all__ = ["create_dist", "KVStoreServer"]
+__all__ = ["create_dist", "KVStoreServer", "job"]
 
 
-def _unavailable(name):
-    return MXNetError(f"distributed KVStore {name!r} is not available yet in mxnet-py; "
-                      f"use 'local' or 'device' for single-process training")
+class _Job:
+    """This process's place in the MPI job (made once, on the first distributed store)."""
+
+    def __init__(self):
+        try:
+            from mpi4py import MPI
+        except ImportError as err:
+            raise MXNetError("distributed KVStores need mpi4py and an MPI library: "
+                             "pip install 'mxnet-py[dist]' (mpi4py and mpich)") from err
+        self.MPI = MPI
+        self.world = MPI.COMM_WORLD
+        self.layout = P.Layout(self.world.Get_rank(), self.world.Get_size())
+        self._note_for_launcher()
+        _start_orphan_guard(self.layout)
+
+    def _note_for_launcher(self):
+        """Tell ``mxnet.tools.launch`` which pid has which role (for its error messages)."""
+        lay = self.layout
+        P.note_for_launcher("rank", lay.rank, f"{os.getpid()} {lay.describe(lay.rank)}")
+
+
+def _start_orphan_guard(layout):
+    """Exit when the process that started this one (the MPI process manager) is gone,
+    so a killed launcher leaves no stray ranks behind."""
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                print(f"mxnet.kvstore: {layout.me}: the MPI launcher is gone; exiting",
+                      file=sys.stderr, flush=True)
+                os._exit(1)
+    threading.Thread(target=watch, name="mxnet-kvstore-orphan-guard", daemon=True).start()
+
+
+_job = None
+_job_lock = threading.Lock()
+
+
+def job():
+    """This process's :class:`_Job` (starts MPI on first call)."""
+    global _job
+    with _job_lock:
+        if _job is None:
+            _job = _Job()
+    return _job
+
+
+def _not_launched(name):
+    return MXNetError(
+        f"distributed KVStore {name!r} is not available in this process: it is not part of "
+        f"a distributed job. Start every process with "
+        f"python -m mxnet.tools.launch -n WORKERS [-s SERVERS] python SCRIPT ...")
 
 
 def create_dist(name):
-    """Raise: distributed KVStore types are not available yet."""
-    raise _unavailable(name)
+    """Make the distributed store ``name`` (a lower-case name containing ``dist``).
+
+    In a server process this serves until the job ends, then exits the process.
+    """
+    if not P.launched():
+        raise _not_launched(name)
+    j = job()
+    role = j.layout.role
+    if role == "scheduler":
+        sys.exit(0)
+    if role == "server":
+        KVStoreServer(name).run()
+        P.note_for_launcher("ok", j.layout.rank)
+        sys.exit(0)
+    from . import dist_worker
+    van = dist_worker.get(j.world, j.layout)
+    if "allreduce" in name:
+        from .dist_allreduce import AllreduceKVStore
+        return AllreduceKVStore(name, van)
+    return dist_worker.DistKVStore(name, van)
 
 
 class KVStoreServer:
-    """The server side of a distributed store (not available yet)."""
+    """The server role of a distributed job: ``KVStoreServer(kv).run()`` serves until the
+    workers are done. ``mx.kv.create`` does this by itself in server processes."""
 
     def __init__(self, kvstore=None):
-        raise _unavailable(getattr(kvstore, "type", "dist"))
+        self.kvstore = kvstore
+        if not P.launched():
+            raise _not_launched(getattr(kvstore, "type", kvstore) or "dist")
+        self._job = job()
+        if self._job.layout.role != "server":
+            raise MXNetError(f"KVStoreServer can only run in a server process; this is "
+                             f"{self._job.layout.me}")
+
+    def run(self):
+        """Serve until every worker is done (or a stop command arrives)."""
+        from .dist_server import serve
+        serve(self._job.world, self._job.layout)

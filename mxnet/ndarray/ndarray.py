@@ -606,7 +606,8 @@ def array(source_array, ctx=None, dtype=None):
     if src.dtype == object:
         raise MXNetError("array: source must be numeric (got an object array)")
     data = get_backend(ctx).asarray(src, dtype=dt)
-    if data is src or (isinstance(src, np.ndarray) and np.shares_memory(data, src)):
+    if data is src or (isinstance(src, np.ndarray) and isinstance(data, np.ndarray)
+                       and np.shares_memory(data, src)):
         data = data.copy()
     return _new(data, ctx)
 

@@ -1,0 +1,595 @@
+"""The worker side of the distributed stores.
+
+:class:`WorkerVan` is a worker process's messenger: one daemon thread that alone calls
+MPI once the job is set up. Stores hand it small callables (post these messages,
+expect these replies, start this collective) and get a Future back; the thread
+posts non-blocking sends, receives replies straight into the buffers the store
+gave, tests collectives, answers pings and watches the other processes.
+
+:class:`DistKVStore` is ``dist_sync`` / ``dist_async`` (and their ``_device``
+aliases), the parameter-server stores:
+
+- ``push`` waits for the pushed arrays to be computed, sums them over devices and
+  sends the sum (2-bit compressed when asked) to the servers at call time, so
+  messages leave in program order. An engine op reading the pushed arrays holds
+  them until the servers acknowledged the push, so a later write cannot change
+  them in flight.
+- ``pull`` sends its request at call time too (after the pushes before it, which
+  the servers therefore see first) and pushes an engine op, writing the output
+  arrays, that waits for the reply and copies it in.
+- ``init`` is collective: worker 0 sends the values, every worker records the
+  keys' shapes, then all meet at a barrier.
+"""
+from __future__ import annotations
+
+import itertools
+import pickle
+import queue
+import sys
+import threading
+import time
+from concurrent.futures import Future
+
+import numpy as np
+
+from .. import engine
+from ..base import MXNetError
+from ..ndarray import NDArray
+from . import protocol as P
+from .base import KVStoreBase, _check_param_dict, _fail, _key_value_pairs, _raise_mixed
+from .local import _copy_into
+
+__all__ = ["WorkerVan", "DistKVStore", "host_array"]
+
+_ASYNC = engine.FnProperty.ASYNC
+# Idle rounds of the messenger loop spent yielding (not sleeping) while replies or
+# collectives are pending: MPI makes progress only inside MPI calls, so a short spin
+# right after activity halves the latency of a 4 MB all-reduce; then it backs off.
+_SPIN = 200
+
+
+def host_array(arr):
+    """A NumPy view (CPU) or copy (GPU) of NDArray ``arr``'s data; the caller waited for it."""
+    d = arr._data
+    if arr.context.device_typeid == 2:
+        return d.get()
+    return np.asarray(d)
+
+
+def reduce_to_host(srcs, dtype):
+    """Sum arrays ``srcs`` (computed already) into one C-contiguous NumPy array of ``dtype``.
+
+    Returns ``(array, owned)``; ``owned`` is False when the array is the first
+    source's own buffer, which must then stay unchanged while it is in use.
+    """
+    parts = [host_array(s) for s in srcs]
+    first = parts[0]
+    if len(parts) == 1:
+        if first.dtype == dtype and first.flags.c_contiguous and srcs[0].context.device_typeid != 2:
+            return first, False
+        return np.ascontiguousarray(first, dtype=dtype), True
+    out = np.array(first, dtype=dtype, order="C", copy=True)
+    for p in parts[1:]:
+        np.add(out, p, out=out, casting="unsafe")
+    return out, True
+
+
+class _Call:
+    """A request waiting for ``remaining`` replies (ACKs, or data into ``bufs[part]``)."""
+
+    __slots__ = ("future", "remaining", "bufs")
+
+    def __init__(self, future, remaining, bufs):
+        self.future = future
+        self.remaining = remaining
+        self.bufs = bufs
+
+    def one(self, err=None):
+        self.remaining -= 1
+        if err is not None and not self.future.done():
+            self.future.set_exception(MXNetError(err))
+        if self.remaining <= 0 and not self.future.done():
+            self.future.set_result(None)
+        return self.remaining <= 0
+
+
+class WorkerVan:
+    """The messenger thread of one worker process (one per process, see :func:`get`)."""
+
+    def __init__(self, world, layout):
+        self.world = world
+        self.layout = layout
+        self.ep = P.Endpoint(world, layout, on_fault=self._fail_all)
+        self.ep.watch = {r for r in range(layout.size) if r != layout.rank}
+        self.q = queue.SimpleQueue()
+        self.calls = {}
+        self.colls = []
+        self.ids = itertools.count(1)
+        self.store_ids = itertools.count()
+        self.wcomm = None
+        self.closed = False
+        self._stop = False
+        self._thread = threading.Thread(target=self._loop, name="mxnet-kvstore-van", daemon=True)
+
+    # -- set up and tear down -----------------------------------------------------------
+    def start(self):
+        ep = self.ep
+        for r in ep.watch:
+            ep.send(r, (P.HELLO,))
+        self._thread.start()
+        others = [w for w in self.layout.worker_ranks if w != self.layout.rank]
+        while not all(w in ep.heard for w in others):
+            time.sleep(0.002)  # the thread aborts the job if one never comes
+        group = self.world.Get_group().Incl(self.layout.worker_ranks)
+        self.wcomm = self.world.Create_group(group)
+        group.Free()
+
+    def close(self):
+        """Tell every other process this worker is done, deliver what is queued, stop."""
+        if self.closed or self.ep.faulted:
+            return
+        self.closed = True
+
+        def bye():
+            self.ep.bye(self.ep.watch)
+            self._stop = True
+        self.q.put(bye)
+        # Wait for every other process to be done too (a dead or hung one ends the job).
+        self._thread.join()
+
+    def _fail_all(self, text):
+        err = MXNetError(text)
+        for call in list(self.calls.values()):
+            if not call.future.done():
+                call.future.set_exception(err)
+        for _, fut in self.colls:
+            if not fut.done():
+                fut.set_exception(err)
+
+    # -- the thread ----------------------------------------------------------------------
+    def _loop(self):
+        ep = self.ep
+        idle = 0
+        try:
+            while True:
+                did = False
+                while True:
+                    try:
+                        item = self.q.get_nowait()
+                    except queue.Empty:
+                        break
+                    item()
+                    did = True
+                got = ep.poll()
+                while got is not None:
+                    self._handle(*got)
+                    did = True
+                    got = ep.poll()
+                busy = ep.progress()
+                if self.colls:
+                    self._test_collectives()
+                ep.check()
+                if self._stop and not busy and self.ep.finished():
+                    return
+                if did or busy:
+                    idle = 0
+                    time.sleep(0)
+                elif self.calls or self.colls:
+                    idle += 1
+                    if idle < _SPIN:
+                        time.sleep(0)
+                    else:
+                        time.sleep(min(5e-4 if self.colls else 1e-3, 1e-5 * (idle - _SPIN)))
+                else:
+                    try:
+                        item = self.q.get(timeout=0.02)
+                    except queue.Empty:
+                        continue
+                    item()
+        except BaseException as err:  # noqa: BLE001 - any failure here ends the job
+            if not ep.faulted:
+                ep.fault(f"the communication thread failed: {err!r}")
+
+    def _handle(self, src, hdr):
+        if self.ep.handle_common(src, hdr):
+            return
+        kind = hdr[0]
+        if kind == P.ACK:
+            _, req, err = hdr
+            call = self.calls[req]
+            if call.one(err):
+                del self.calls[req]
+        elif kind == P.REPLY:
+            _, req, part, err = hdr
+            call = self.calls[req]
+            if err is None:
+                self.ep.recv_into(src, call.bufs[part])
+            if call.one(err):
+                del self.calls[req]
+        else:
+            self.ep.fault(f"unexpected message {hdr!r} from {self.layout.describe(src)}")
+
+    def _test_collectives(self):
+        keep = []
+        for req, fut in self.colls:
+            if req.Test():
+                fut.set_result(None)
+            else:
+                keep.append((req, fut))
+        self.colls = keep
+        if keep:
+            gone = [w for w in self.ep.left if w in self.layout.worker_ranks]
+            if gone:
+                self.ep.fault(f"{self.layout.describe(gone[0])} left the job while the other "
+                              f"workers still wait for it in a collective operation")
+
+    # -- what stores call ------------------------------------------------------------------
+    def call(self, posts, expect, bufs=None):
+        """Post ``posts`` ([(dst, header, arrays)]) and expect ``expect`` replies.
+
+        Headers are callables ``req -> tuple`` so they can carry the request id.
+        Returns a Future done when every reply came (failed if one was an error).
+        """
+        fut = Future()
+        req = next(self.ids)
+
+        def item():
+            if expect:
+                self.calls[req] = _Call(fut, expect, bufs)
+            for dst, header, arrays in posts:
+                self.ep.send(dst, header(req), arrays)
+            if not expect:
+                fut.set_result(None)
+        self._put(item)
+        return fut
+
+    def collective(self, start):
+        """Start collective ``start()`` (returns an MPI request) in the messenger thread.
+
+        Collectives start in the order they are submitted, which is program order, so
+        every worker starts them in the same order.
+        """
+        fut = Future()
+
+        def item():
+            self.colls.append((start(), fut))
+        self._put(item)
+        return fut
+
+    def _put(self, item):
+        if self.closed or self.ep.faulted:
+            raise MXNetError(self.ep.faulted or "the distributed KVStore is closed")
+        self.q.put(item)
+
+    def barrier(self):
+        """Block until every worker reached this barrier."""
+        self.collective(lambda: self.wcomm.Ibarrier()).result()
+
+    def command(self, head, body, sid):
+        """Send a command to every server and wait until all acknowledged it."""
+        posts = [(s, (lambda req, s=s: (P.CMD, sid, head, body, req)), ())
+                 for s in self.layout.server_ranks]
+        self.call(posts, len(posts)).result()
+
+
+_van = None
+_van_lock = threading.Lock()
+
+
+def get(world, layout):
+    """This worker process's messenger, started on first use."""
+    global _van
+    with _van_lock:
+        if _van is None:
+            van = WorkerVan(world, layout)
+            van.start()
+            import atexit
+            atexit.register(_close_at_exit)
+            _van = van
+    return _van
+
+
+def _close_at_exit():
+    van = _van
+    if van is None or van.ep.faulted:
+        return
+    err = getattr(sys, "last_exc", None) or getattr(sys, "last_value", None)
+    if err is not None:
+        # Dying of an unhandled exception: the others cannot go on without this
+        # worker, so end the job now rather than let them wait for it.
+        van.ep.fault(f"exiting on an unhandled {type(err).__name__}: {err}")
+    try:
+        engine.wait_all()
+    except Exception as err:  # noqa: BLE001 - exiting anyway; say what was lost
+        print(f"mxnet.kvstore: {van.layout.me}: pending work failed at exit: {err}",
+              file=sys.stderr, flush=True)
+    van.close()
+    P.note_for_launcher("ok", van.layout.rank)
+
+
+class _Key:
+    """What a worker knows of a key: its shape, dtype and where its pieces live."""
+
+    __slots__ = ("key", "shape", "dtype", "size", "plan", "residual")
+
+    def __init__(self, key, shape, dtype, num_servers):
+        self.key = key
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.size = int(np.prod(self.shape, dtype=np.int64))
+        self.plan = P.shard_plan(key, self.size, num_servers)
+        self.residual = None
+
+
+class DistKVStore(KVStoreBase):
+    """A parameter-server store (``dist_sync``, ``dist_async`` and their device aliases)."""
+
+    def __init__(self, name, van):
+        self._type = name
+        self._van = van
+        self._layout = van.layout
+        self._sid = next(van.store_ids)
+        self._keys = {}
+        self._key_str = None
+        self._threshold = None
+        self._updater = None
+        self._sync = "_async" not in name
+        self._unacked = []
+        if self._layout.num_servers == 0:
+            raise MXNetError(f"KVStore {name!r} needs servers, but the job has none: launch it "
+                             f"with -s 1 or more, or use 'dist_sync_allreduce'")
+        if self.rank == 0 and self._sync:
+            van.command(P.CMD_SYNC_MODE, "1", self._sid)
+        van.barrier()
+
+    # -- properties ------------------------------------------------------------------------
+    @property
+    def type(self):
+        return self._type
+
+    @property
+    def rank(self):
+        return self._layout.worker_index
+
+    @property
+    def num_workers(self):
+        return self._layout.num_workers
+
+    def is_capable(self, capability):
+        if capability.lower() == KVStoreBase.OPTIMIZER:
+            return True
+        raise ValueError(f"Unknown capability: {capability}")
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _pairs(self, keys, vals):
+        pairs, use_str = _key_value_pairs(keys, vals)
+        if use_str is not None:
+            if self._key_str is None:
+                self._key_str = use_str
+            elif use_str != self._key_str:
+                _raise_mixed(self._key_str, pairs[0][0] if pairs else keys)
+        return pairs
+
+    def _grouped(self, pairs, what):
+        """``[(meta, [arrays])]`` per key in first-seen order, shapes checked."""
+        groups = {}
+        for k, arr in pairs:
+            meta = self._keys.get(k)
+            if meta is None:
+                raise MXNetError(f"{what}: key {k!r} has not been initialised; call kv.init "
+                                 f"(or kv.broadcast) for it on every worker first")
+            if tuple(arr.shape) != meta.shape:
+                raise MXNetError(f"{what}: shape mismatch for key {k!r}: the stored value has "
+                                 f"shape {meta.shape}, the array has shape {tuple(arr.shape)}")
+            groups.setdefault(k, (meta, []))[1].append(arr)
+        return list(groups.values())
+
+    def _server(self, index):
+        return self._layout.server_ranks[index]
+
+    # -- init ----------------------------------------------------------------------------------
+    def init(self, key, value):
+        """Set each key's initial value: worker 0's values are stored, every worker
+        records the keys, then the workers meet at a barrier."""
+        pairs = self._pairs(key, value)
+        futs = []
+        metas = []
+        for k, v in pairs:
+            if k in self._keys or any(m.key == k for m in metas):
+                raise MXNetError(f"duplicate init of key {k!r}: kv.init and kv.broadcast may set "
+                                 f"a key only once")
+            metas.append(_Key(k, v.shape, v._data.dtype, self._layout.num_servers))
+        for meta, (k, v) in zip(metas, pairs):
+            self._keys[k] = meta
+            if self.rank != 0:
+                continue
+            v.wait_to_read()
+            flat = np.ascontiguousarray(host_array(v), dtype=meta.dtype).reshape(-1)
+            posts = []
+            for part, (srv, a, b) in enumerate(meta.plan):
+                shape = meta.shape if len(meta.plan) == 1 else (b - a,)
+                posts.append((self._server(srv),
+                              (lambda req, k=k, part=part, shape=shape:
+                               (P.INIT, self._sid, k, part, shape, meta.dtype.str, req)),
+                              (flat[a:b],)))
+            futs.append(self._van.call(posts, len(posts)))
+        for f in futs:
+            f.result()
+        self._van.barrier()
+
+    # -- push ----------------------------------------------------------------------------------
+    def push(self, key, value, priority=0):
+        """Send the sum of each key's values (over devices) to the servers."""
+        for meta, srcs in self._grouped(self._pairs(key, value), "push"):
+            self._push_one(meta, srcs, priority)
+
+    def _push_one(self, meta, srcs, priority):
+        for s in srcs:
+            s.wait_to_read()
+        data, owned = reduce_to_host(srcs, meta.dtype)
+        flat = data.reshape(-1)
+        t = self._threshold
+        posts = []
+        if t is None:
+            for part, (srv, a, b) in enumerate(meta.plan):
+                posts.append((self._server(srv), self._push_header(meta.key, part, b - a, None),
+                              (flat[a:b],)))
+        else:
+            if meta.residual is None:
+                meta.residual = np.zeros(meta.size, dtype=meta.dtype)
+            codes = P.quantize_2bit(flat, meta.residual, t)
+            owned = True
+            for part, (srv, a, b) in enumerate(meta.plan):
+                posts.append((self._server(srv), self._push_header(meta.key, part, b - a, t),
+                              (P.pack_2bit(codes[a:b]),)))
+        fut = self._van.call(posts, len(posts))
+        self._unacked = [f for f in self._unacked if not f.done()]
+        self._unacked.append(fut)
+        # Hold the pushed arrays (read) until the servers have the data; later
+        # writes to them wait for this op. Failures surface at the next wait point.
+        engine.push(fut.result, tuple(s.var for s in srcs) if not owned else (), (),
+                    priority, f"KVStore.push({meta.key!r})", _ASYNC)
+
+    def _push_header(self, key, part, n, threshold):
+        sid = self._sid
+        return lambda req: (P.PUSH, sid, key, part, n, threshold, req)
+
+    # -- pull ----------------------------------------------------------------------------------
+    def _fetch(self, meta):
+        """Request the key's value from its servers; returns (future, flat buffer)."""
+        buf = np.empty(meta.size, dtype=meta.dtype)
+        posts = []
+        bufs = {}
+        sid = self._sid
+        for part, (srv, a, b) in enumerate(meta.plan):
+            posts.append((self._server(srv),
+                          (lambda req, k=meta.key, part=part: (P.PULL, sid, k, part, req)), ()))
+            bufs[part] = buf[a:b]
+        return self._van.call(posts, len(posts), bufs), buf
+
+    def pull(self, key, out=None, priority=0, ignore_sparse=True):
+        """Copy each key's value from the servers into its output array(s)."""
+        if out is None:
+            _fail()
+        for meta, dsts in self._grouped(self._pairs(key, out), "pull"):
+            fut, buf = self._fetch(meta)
+
+            def copy_out(fut=fut, buf=buf, dsts=dsts, shape=meta.shape):
+                fut.result()
+                val = buf.reshape(shape)
+                for d in dsts:
+                    _copy_into(d._data, d.context, val)
+            engine.push(copy_out, (), tuple(d.var for d in dsts), priority,
+                        f"KVStore.pull({meta.key!r})", _ASYNC)
+
+    def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
+        """Pull only the rows ``row_ids`` of each key; the other rows of ``out`` become 0."""
+        if out is None or row_ids is None:
+            _fail()
+        if isinstance(row_ids, NDArray):
+            row_ids = [row_ids]
+        if not isinstance(row_ids, list):
+            _fail("row_ids should be NDArray or list of NDArray")
+        single = len(row_ids) == 1 and isinstance(out, list)
+        first_out = [out[0]] if single else out
+        pairs = self._pairs(key, first_out)
+        rid_pairs, _ = _key_value_pairs(key, row_ids)
+        if len(rid_pairs) != len(pairs):
+            _fail("the number of row_ids doesn't match the number of values")
+        for (k, dst), (_, rid) in zip(pairs, rid_pairs):
+            (meta, _), = self._grouped([(k, dst)], "row_sparse_pull")
+            fut, buf = self._fetch(meta)
+
+            def copy_rows(fut=fut, buf=buf, dst=dst, rid=rid, shape=meta.shape):
+                fut.result()
+                val = buf.reshape(shape)
+                rows = np.unique(host_array(rid).astype(np.int64).reshape(-1))
+                picked = np.zeros(shape, dtype=val.dtype)
+                picked[rows] = val[rows]
+                _copy_into(dst._data, dst.context, picked)
+            engine.push(copy_rows, (rid.var,), (dst.var,), priority,
+                        f"KVStore.row_sparse_pull({k!r})", _ASYNC)
+        if single:
+            for o in out[1:]:
+                out[0].copyto(o)
+
+    # -- combined ------------------------------------------------------------------------------
+    def pushpull(self, key, value, out=None, priority=0):
+        """Push ``value``, then pull into ``out`` (into ``value`` when ``out`` is None)."""
+        self.push(key, value, priority)
+        self.pull(key, value if out is None else out, priority)
+
+    def broadcast(self, key, value, out, priority=0):
+        """Initialise ``key`` from worker 0's ``value``, then pull it into ``out``."""
+        self.init(key, value)
+        self.pull(key, out, priority)
+
+    # -- optimizer and commands ----------------------------------------------------------------
+    def set_optimizer(self, optimizer):
+        """Run ``optimizer`` on the servers: worker 0 sends it pickled; pushes then update
+        the stored weights there."""
+        if self.rank == 0:
+            body = pickle.dumps(optimizer, 0)
+            self._send_command_to_servers(P.CMD_CONTROLLER, body)
+            if getattr(optimizer, "multi_precision", False):
+                self._send_command_to_servers(P.CMD_SET_MULTI_PRECISION, "")
+        self._van.barrier()
+
+    def _set_updater(self, updater):
+        """Keep ``updater`` on this worker (1.9.1 does not run it for dist pushes)."""
+        self._updater = updater
+
+    set_updater = _set_updater
+
+    def _send_command_to_servers(self, head, body):
+        """Send command ``head`` with ``body`` to every server; wait for them."""
+        self._van.command(int(head), body, self._sid)
+
+    def _barrier(self):
+        """Wait until the servers acknowledged this worker's pushes, then for every worker.
+
+        So after a barrier every push made before it, by any worker, has reached the
+        servers (in async mode: has been applied).
+        """
+        for f in self._unacked:
+            f.result()
+        self._unacked = []
+        self._van.barrier()
+
+    def save_optimizer_states(self, fname, dump_optimizer=False):
+        if self._updater is None:
+            _fail("Cannot save states for distributed training")
+        with open(fname, "wb") as f:
+            f.write(self._updater.get_states(dump_optimizer))
+
+    def load_optimizer_states(self, fname):
+        if self._updater is None:
+            _fail("Cannot load states for distributed training")
+        with open(fname, "rb") as f:
+            self._updater.set_states(f.read())
+
+    def set_gradient_compression(self, compression_params):
+        """2-bit compression of pushes (worker to server); the residual stays here."""
+        self._threshold = parse_compression(compression_params)
+
+    def __repr__(self):
+        return (f"<KVStore {self._type!r}: worker {self.rank} of {self.num_workers}, "
+                f"{len(self._keys)} keys>")
+
+
+def parse_compression(compression_params):
+    """The threshold of ``{'type': '2bit', 'threshold': t}`` (t defaults to 0.5)."""
+    params = _check_param_dict(compression_params)
+    if "type" not in params:
+        raise MXNetError("Required parameter type of string is not presented")
+    kind = params["type"]
+    if kind != "2bit":
+        raise MXNetError(f"Unknown type for gradient compression {kind}")
+    try:
+        threshold = float(params.get("threshold", 0.5))
+    except ValueError:
+        raise MXNetError(f"Invalid threshold for gradient compression: "
+                         f"{params['threshold']!r}") from None
+    if not threshold > 0:
+        raise MXNetError(f"threshold must be greater than 0, got {threshold}")
+    return threshold
