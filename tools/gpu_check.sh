@@ -11,7 +11,7 @@ if ! python -c "import mxnet as mx, sys; sys.exit(0 if mx.context.num_gpus() > 0
     exit 0
 fi
 nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1 || true
-MXNET_TEST_DEVICE="gpu(0)" timeout 420 python -m pytest -q -x --maxfail=20 -p no:cacheprovider \
+MXNET_TEST_DEVICE="gpu(0)" timeout 420 python -m pytest -q --maxfail=200 -p no:cacheprovider \
     > "$OUT/pytest.txt" 2>&1
 rc=$?
 for b in benchmark/bench_gpu*.py; do
