@@ -16,10 +16,16 @@ _cache: dict = {}
 _seed_state = {"seed": None}
 
 
-def seed_all(seed):
-    """Seed every existing backend, and every backend created later, with ``seed``."""
+def seed_all(seed, host_only=False):
+    """Seed every existing backend, and every backend created later, with ``seed``.
+
+    ``host_only`` leaves GPU generators alone: a process forked from one that already
+    used CUDA (a DataLoader worker) must not touch the GPU.
+    """
     _seed_state["seed"] = int(seed)
-    for b in _cache.values():
+    for b in list(_cache.values()):
+        if host_only and b.is_gpu:
+            continue
         b.seed(seed)
 
 

@@ -90,8 +90,8 @@ def _worker_initializer(dataset, batchify_fn, parent_pid, base_seed, counter):
     seed = (base_seed + worker_id) % (1 << 32)
     np.random.seed(seed)
     random.seed(seed)
-    from ... import random as _mx_random
-    _mx_random.seed(seed)
+    from ...backend import seed_all
+    seed_all(seed, host_only=True)  # forked after CUDA was used: stay off the GPU
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True,
                      name="mxnet-dataloader-watchdog").start()
