@@ -21,7 +21,8 @@ from ..base import MXNetError
 from ..context import cpu
 from ..ndarray import NDArray
 from ..ndarray.ndarray import _new
-from .base import KVStoreBase, _fail, _key_value_pairs, _raise_mixed
+from .dist_common import DistWorkerCommon
+from .base import _fail, _key_value_pairs
 from .dist_worker import host_array, reduce_to_host
 from .local import _copy_into
 
@@ -44,8 +45,11 @@ class _Entry:
         self.var = engine.Var()
 
 
-class AllreduceKVStore(KVStoreBase):
+class AllreduceKVStore(DistWorkerCommon):
     """A server-less synchronous store over MPI collectives."""
+
+    def _key_table(self):
+        return self._store
 
     def __init__(self, name, van):
         self._type = name
@@ -57,44 +61,11 @@ class AllreduceKVStore(KVStoreBase):
         self._lock = threading.Lock()
         van.barrier()
 
-    @property
-    def type(self):
-        return self._type
 
-    @property
-    def rank(self):
-        return self._layout.worker_index
 
-    @property
-    def num_workers(self):
-        return self._layout.num_workers
 
-    def is_capable(self, capability):
-        if capability.lower() == KVStoreBase.OPTIMIZER:
-            return True
-        raise ValueError(f"Unknown capability: {capability}")
 
-    def _pairs(self, keys, vals):
-        pairs, use_str = _key_value_pairs(keys, vals)
-        if use_str is not None:
-            if self._key_str is None:
-                self._key_str = use_str
-            elif use_str != self._key_str:
-                _raise_mixed(self._key_str, pairs[0][0] if pairs else keys)
-        return pairs
 
-    def _grouped(self, pairs, what):
-        groups = {}
-        for k, arr in pairs:
-            entry = self._store.get(k)
-            if entry is None:
-                raise MXNetError(f"{what}: key {k!r} has not been initialised; call kv.init "
-                                 f"(or kv.broadcast) for it on every worker first")
-            if tuple(arr.shape) != entry.shape:
-                raise MXNetError(f"{what}: shape mismatch for key {k!r}: the stored value has "
-                                 f"shape {entry.shape}, the array has shape {tuple(arr.shape)}")
-            groups.setdefault(k, (entry, []))[1].append(arr)
-        return list(groups.values())
 
     def _collective(self, start):
         return self._van.collective(start)

@@ -36,7 +36,8 @@ from .. import engine
 from ..base import MXNetError
 from ..ndarray import NDArray
 from . import protocol as P
-from .base import KVStoreBase, _check_param_dict, _fail, _key_value_pairs, _raise_mixed
+from .dist_common import DistWorkerCommon
+from .base import _check_param_dict, _fail, _key_value_pairs
 from .local import _copy_into
 
 __all__ = ["WorkerVan", "DistKVStore", "host_array"]
@@ -321,8 +322,11 @@ class _Key:
         self.residual = None
 
 
-class DistKVStore(KVStoreBase):
+class DistKVStore(DistWorkerCommon):
     """A parameter-server store (``dist_sync``, ``dist_async`` and their device aliases)."""
+
+    def _key_table(self):
+        return self._keys
 
     def __init__(self, name, van):
         self._type = name
@@ -343,46 +347,12 @@ class DistKVStore(KVStoreBase):
         van.barrier()
 
     # -- properties ------------------------------------------------------------------------
-    @property
-    def type(self):
-        return self._type
 
-    @property
-    def rank(self):
-        return self._layout.worker_index
 
-    @property
-    def num_workers(self):
-        return self._layout.num_workers
 
-    def is_capable(self, capability):
-        if capability.lower() == KVStoreBase.OPTIMIZER:
-            return True
-        raise ValueError(f"Unknown capability: {capability}")
 
     # -- helpers -----------------------------------------------------------------------------
-    def _pairs(self, keys, vals):
-        pairs, use_str = _key_value_pairs(keys, vals)
-        if use_str is not None:
-            if self._key_str is None:
-                self._key_str = use_str
-            elif use_str != self._key_str:
-                _raise_mixed(self._key_str, pairs[0][0] if pairs else keys)
-        return pairs
 
-    def _grouped(self, pairs, what):
-        """``[(meta, [arrays])]`` per key in first-seen order, shapes checked."""
-        groups = {}
-        for k, arr in pairs:
-            meta = self._keys.get(k)
-            if meta is None:
-                raise MXNetError(f"{what}: key {k!r} has not been initialised; call kv.init "
-                                 f"(or kv.broadcast) for it on every worker first")
-            if tuple(arr.shape) != meta.shape:
-                raise MXNetError(f"{what}: shape mismatch for key {k!r}: the stored value has "
-                                 f"shape {meta.shape}, the array has shape {tuple(arr.shape)}")
-            groups.setdefault(k, (meta, []))[1].append(arr)
-        return list(groups.values())
 
     def _server(self, index):
         return self._layout.server_ranks[index]

@@ -1,0 +1,57 @@
+"""What the two distributed worker stores (parameter-server and allreduce) share:
+identity properties, key normalisation and the per-key grouping of pushed arrays."""
+from __future__ import annotations
+
+from ..base import MXNetError
+from .base import KVStoreBase, _key_value_pairs, _raise_mixed
+
+__all__ = ["DistWorkerCommon"]
+
+
+class DistWorkerCommon(KVStoreBase):
+    """Base of the distributed worker stores. Subclasses set ``_type``, ``_layout``,
+    ``_key_str`` and keep their per-key records (with a ``shape``) in ``_key_table()``."""
+
+    @property
+    def type(self):
+        return self._type
+
+    @property
+    def rank(self):
+        return self._layout.worker_index
+
+    @property
+    def num_workers(self):
+        return self._layout.num_workers
+
+    def is_capable(self, capability):
+        if capability.lower() == KVStoreBase.OPTIMIZER:
+            return True
+        raise ValueError(f"Unknown capability: {capability}")
+
+    def _key_table(self):
+        raise NotImplementedError
+
+    def _pairs(self, keys, vals):
+        pairs, use_str = _key_value_pairs(keys, vals)
+        if use_str is not None:
+            if self._key_str is None:
+                self._key_str = use_str
+            elif use_str != self._key_str:
+                _raise_mixed(self._key_str, pairs[0][0] if pairs else keys)
+        return pairs
+
+    def _grouped(self, pairs, what):
+        """``[(record, [arrays])]`` per key in first-seen order, shapes checked."""
+        table = self._key_table()
+        groups = {}
+        for k, arr in pairs:
+            rec = table.get(k)
+            if rec is None:
+                raise MXNetError(f"{what}: key {k!r} has not been initialised; call kv.init "
+                                 f"(or kv.broadcast) for it on every worker first")
+            if tuple(arr.shape) != rec.shape:
+                raise MXNetError(f"{what}: shape mismatch for key {k!r}: the stored value has "
+                                 f"shape {rec.shape}, the array has shape {tuple(arr.shape)}")
+            groups.setdefault(k, (rec, []))[1].append(arr)
+        return list(groups.values())
