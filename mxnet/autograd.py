@@ -235,8 +235,54 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
 
 
 def get_symbol(x):
-    """The recorded computation of ``x`` as a Symbol (needs mx.sym)."""
-    raise MXNetError("autograd.get_symbol: Symbol support has not landed yet")
+    """The recorded computation that produced ``x``, as a Symbol.
+
+    As in 1.9.1, inputs become variables ``var0, var1, ...`` and operator nodes are named
+    ``node_0, node_1, ...`` in execution order; attributes equal to their defaults are left out.
+    """
+    from .base import attr_str
+    from .symbol import Symbol
+    from .symbol.graph import Node, topo_order
+
+    if x._node is None:
+        raise _not_in_graph()
+    order = list(reversed(_topo_order([x._node])))   # producers before consumers
+    built: dict = {}
+    counters = {"var": 0, "node": 0}
+
+    def variable(key):
+        if key not in built:
+            built[key] = Node(None, f"var{counters['var']}")
+            counters["var"] += 1
+        return built[key]
+
+    for node in order:
+        if isinstance(node, Leaf):
+            variable(id(node))
+            continue
+        entries = []
+        for arr, e in zip(node.inputs, node.in_entries):
+            if e is None:
+                entries.append((variable(("const", id(arr))), 0))
+            elif isinstance(e[0], Leaf):
+                entries.append((variable(id(e[0])), 0))
+            else:
+                entries.append((built[id(e[0])], e[1]))
+        defaults = node.op._defaults
+        strings = {k: attr_str(v) for k, v in node.attrs.items()
+                   if k not in defaults or defaults[k] != v}
+        built[id(node)] = Node(node.op, f"node_{counters['node']}", strings, dict(node.attrs),
+                               entries)
+        counters["node"] += 1
+    head, index = x._node
+    sym = Symbol([(built[id(head)], index)])
+    n_var = n_op = 0
+    for gnode in topo_order(sym._outputs):   # names follow the graph's own order, as 1.9.1
+        if gnode.op is None:
+            gnode.name, n_var = f"var{n_var}", n_var + 1
+        else:
+            gnode.name, n_op = f"node_{n_op}", n_op + 1
+    return sym
 
 
 _FUNCTION_OP = OpDef("_CustomFunction", None, inputs=lambda attrs: [])
