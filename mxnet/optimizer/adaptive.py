@@ -63,10 +63,7 @@ class Adam(Optimizer):
         coef1 = 1.0 - self.beta1 ** t
         coef2 = 1.0 - self.beta2 ** t
         lr *= math.sqrt(coef2) / coef1
-        kwargs = {"beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon,
-                  "rescale_grad": self.rescale_grad}
-        if self.clip_gradient:
-            kwargs["clip_gradient"] = self.clip_gradient
+        kwargs = self._fused_kwargs(beta1=self.beta1, beta2=self.beta2, epsilon=self.epsilon)
         mean, var = state
         nd.adam_update(weight, grad, mean, var, out=weight, lazy_update=self.lazy_update,
                        lr=lr, wd=wd, **kwargs)
@@ -99,8 +96,7 @@ class AdaGrad(Optimizer):
         wd = self._get_wd(index)
         history = state
         grad = grad * self.rescale_grad
-        if self.clip_gradient is not None:
-            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        grad = self._clip(grad)
         history[:] += nd.square(grad)
         div = grad / nd.sqrt(history + self.float_stable_eps)
         weight[:] += (div + weight * wd) * -lr
@@ -143,12 +139,9 @@ class RMSProp(Optimizer):
         self._update_count(index)
         lr = self._get_lr(index)
         wd = self._get_wd(index)
-        kwargs = {"gamma1": self.gamma1, "epsilon": self.epsilon,
-                  "rescale_grad": self.rescale_grad}
+        kwargs = self._fused_kwargs(gamma1=self.gamma1, epsilon=self.epsilon)
         if self.centered:
             kwargs["gamma2"] = self.gamma2
-        if self.clip_gradient:
-            kwargs["clip_gradient"] = self.clip_gradient
         if self.clip_weights:
             kwargs["clip_weights"] = self.clip_weights
         if not self.centered:
@@ -192,8 +185,7 @@ class AdaDelta(Optimizer):
         wd = self._get_wd(index)
         self._update_count(index)
         grad *= self.rescale_grad
-        if self.clip_gradient is not None:
-            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        grad = self._clip(grad)
         acc_g, acc_delta = state
         acc_g[:] *= self.rho
         acc_g[:] += (1.0 - self.rho) * grad * grad
@@ -231,9 +223,7 @@ class Ftrl(Optimizer):
         self._update_count(index)
         wd = self._get_wd(index)
         lr = self._get_lr(index)
-        kwargs = {"lamda1": self.lamda1, "beta": self.beta, "rescale_grad": self.rescale_grad}
-        if self.clip_gradient:
-            kwargs["clip_gradient"] = self.clip_gradient
+        kwargs = self._fused_kwargs(lamda1=self.lamda1, beta=self.beta)
         z, n = state
         nd.ftrl_update(weight, grad, z, n, out=weight, lr=lr, wd=wd, **kwargs)
 
@@ -303,8 +293,7 @@ class Adamax(Optimizer):
         t = self._index_update_count[index]
         lr /= 1.0 - self.beta1 ** t
         grad = grad * self.rescale_grad + wd * weight
-        if self.clip_gradient is not None:
-            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        grad = self._clip(grad)
         m_t, u_t = state
         m_t[:] *= self.beta1
         m_t[:] += (1.0 - self.beta1) * grad
@@ -345,8 +334,7 @@ class Nadam(Optimizer):
         wd = self._get_wd(index)
         t = self._index_update_count[index]
         grad = grad * self.rescale_grad + wd * weight
-        if self.clip_gradient is not None:
-            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        grad = self._clip(grad)
         momentum_t = self.beta1 * (1.0 - 0.5 * pow(0.96, t * self.schedule_decay))
         momentum_t_1 = self.beta1 * (1.0 - 0.5 * pow(0.96, (t + 1) * self.schedule_decay))
         # one schedule shared by every index, as in 1.9.1

@@ -42,8 +42,7 @@ class GroupAdaGrad(Optimizer):
         if wd != 0:
             raise AssertionError("Weight decay is not supported for GroupAdaGrad")
         grad = grad * self.rescale_grad
-        if self.clip_gradient is not None:
-            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        grad = self._clip(grad)
         state[:] += nd.mean(nd.square(grad), axis=1, keepdims=True)
         div = lr * grad / nd.sqrt(state + self.float_stable_eps)
         weight[:] -= div

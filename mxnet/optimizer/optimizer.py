@@ -246,6 +246,22 @@ class Optimizer:
         """The weight decay of each index: ``wd`` times its wd multiplier."""
         return self._scaled(self.wd, indices, self.wd_mult, "wd_mult")
 
+    def _clip(self, grad):
+        """``grad`` clipped to ``[-clip_gradient, clip_gradient]`` (Python update paths; a
+        clip_gradient of 0 clips everything to 0, as 1.9.1 does)."""
+        if self.clip_gradient is not None:
+            from .. import ndarray as nd
+            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        return grad
+
+    def _fused_kwargs(self, **kwargs):
+        """Keyword arguments for a fused update operator: ``kwargs`` plus rescale_grad and
+        (when set and non-zero) clip_gradient."""
+        kwargs["rescale_grad"] = self.rescale_grad
+        if self.clip_gradient:
+            kwargs["clip_gradient"] = self.clip_gradient
+        return kwargs
+
     def _get_wd(self, index):
         return self._get_wds([index])[0]
 

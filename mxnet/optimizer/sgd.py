@@ -76,12 +76,7 @@ def _sgd_step(weights, grads, states, lrs, wds, kwargs, multi_precision, lazy_up
 
 
 def _sgd_kwargs(opt, momentum):
-    kwargs = {"rescale_grad": opt.rescale_grad}
-    if momentum > 0:
-        kwargs["momentum"] = momentum
-    if opt.clip_gradient:
-        kwargs["clip_gradient"] = opt.clip_gradient
-    return kwargs
+    return opt._fused_kwargs(momentum=momentum) if momentum > 0 else opt._fused_kwargs()
 
 
 @register
@@ -320,11 +315,7 @@ class LARS(_MomentumStateMixin, Optimizer):
         momentum = self.momentum
         if momentum > 0 and self.momentum_correction and self.last_lr != 0:
             momentum = self.momentum * (self.cur_lr / self.last_lr)
-        kwargs = {"rescale_grad": self.rescale_grad}
-        if self.momentum > 0:
-            kwargs["momentum"] = momentum
-        if self.clip_gradient:
-            kwargs["clip_gradient"] = self.clip_gradient
+        kwargs = self._fused_kwargs(momentum=momentum) if self.momentum > 0 else self._fused_kwargs()
         if not aggregate:
             lrs = [self._get_lars(i, w, g, lr, wd)
                    for i, w, g, lr, wd in zip(indices, weights, grads, lrs, wds)]
@@ -550,8 +541,7 @@ class DCASGD(Optimizer):
         lr = self._get_lr(index)
         wd = self._get_wd(index)
         grad = grad * self.rescale_grad
-        if self.clip_gradient is not None:
-            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        grad = self._clip(grad)
         mom, previous_weight = state
         if mom:  # the truth value of the array, as 1.9.1 tests it
             mom[:] *= self.momentum
@@ -583,8 +573,7 @@ class SGLD(Optimizer):
         lr = self._get_lr(index)
         wd = self._get_wd(index)
         grad = grad * self.rescale_grad
-        if self.clip_gradient is not None:
-            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        grad = self._clip(grad)
         weight[:] += -lr / 2 * (grad + wd * weight)
         weight[:] += _random.normal(0, math.sqrt(lr), shape=weight.shape, dtype=weight.dtype,
                                     ctx=weight.context)
