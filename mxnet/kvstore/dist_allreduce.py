@@ -166,13 +166,7 @@ class AllreduceKVStore(DistWorkerCommon):
             for o in out[1:]:
                 out[0].copyto(o)
 
-    def pushpull(self, key, value, out=None, priority=0):
-        self.push(key, value, priority)
-        self.pull(key, value if out is None else out, priority)
 
-    def broadcast(self, key, value, out, priority=0):
-        self.init(key, value)
-        self.pull(key, out, priority)
 
     # -- optimizer ------------------------------------------------------------------------------
     def set_optimizer(self, optimizer):

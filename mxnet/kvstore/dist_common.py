@@ -55,3 +55,13 @@ class DistWorkerCommon(KVStoreBase):
                                  f"shape {rec.shape}, the array has shape {tuple(arr.shape)}")
             groups.setdefault(k, (rec, []))[1].append(arr)
         return list(groups.values())
+
+    def pushpull(self, key, value, out=None, priority=0):
+        """Push ``value``, then pull into ``out`` (into ``value`` when ``out`` is None)."""
+        self.push(key, value, priority)
+        self.pull(key, value if out is None else out, priority)
+
+    def broadcast(self, key, value, out, priority=0):
+        """Initialise ``key`` from worker 0's ``value``, then pull it into ``out``."""
+        self.init(key, value)
+        self.pull(key, out, priority)

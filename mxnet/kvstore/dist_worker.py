@@ -483,16 +483,6 @@ class DistKVStore(DistWorkerCommon):
             for o in out[1:]:
                 out[0].copyto(o)
 
-    # -- combined ------------------------------------------------------------------------------
-    def pushpull(self, key, value, out=None, priority=0):
-        """Push ``value``, then pull into ``out`` (into ``value`` when ``out`` is None)."""
-        self.push(key, value, priority)
-        self.pull(key, value if out is None else out, priority)
-
-    def broadcast(self, key, value, out, priority=0):
-        """Initialise ``key`` from worker 0's ``value``, then pull it into ``out``."""
-        self.init(key, value)
-        self.pull(key, out, priority)
 
     # -- optimizer and commands ----------------------------------------------------------------
     def set_optimizer(self, optimizer):
