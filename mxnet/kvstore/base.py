@@ -171,6 +171,24 @@ class TestStore(KVStoreBase):
         raise NotImplementedError()
 
 
+class UpdaterStatesMixin:
+    """save/load_optimizer_states for stores that keep an updater (``self._updater``)."""
+
+    def save_optimizer_states(self, fname, dump_optimizer=False):
+        """Write the updater's states (with the optimizer when ``dump_optimizer``) to ``fname``."""
+        if self._updater is None:
+            _fail("Cannot save states for distributed training")
+        from ..ndarray.serialization import write_file_atomic
+        write_file_atomic(fname, self._updater.get_states(dump_optimizer))
+
+    def load_optimizer_states(self, fname):
+        """Read updater states written by :meth:`save_optimizer_states`."""
+        if self._updater is None:
+            _fail("Cannot load states for distributed training")
+        with open(fname, "rb") as f:
+            self._updater.set_states(f.read())
+
+
 def create(name="local"):
     """Create a key-value store.
 

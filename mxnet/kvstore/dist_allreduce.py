@@ -181,17 +181,6 @@ class AllreduceKVStore(DistWorkerCommon):
 
     set_updater = _set_updater
 
-    def save_optimizer_states(self, fname, dump_optimizer=False):
-        if self._updater is None:
-            _fail("Cannot save states for distributed training")
-        with open(fname, "wb") as f:
-            f.write(self._updater.get_states(dump_optimizer))
-
-    def load_optimizer_states(self, fname):
-        if self._updater is None:
-            _fail("Cannot load states for distributed training")
-        with open(fname, "rb") as f:
-            self._updater.set_states(f.read())
 
     def set_gradient_compression(self, compression_params):
         raise MXNetError(f"gradient compression is not supported by {self._type!r}: the "

@@ -3,12 +3,12 @@ identity properties, key normalisation and the per-key grouping of pushed arrays
 from __future__ import annotations
 
 from ..base import MXNetError
-from .base import KVStoreBase, _key_value_pairs, _raise_mixed
+from .base import KVStoreBase, UpdaterStatesMixin, _key_value_pairs, _raise_mixed
 
 __all__ = ["DistWorkerCommon"]
 
 
-class DistWorkerCommon(KVStoreBase):
+class DistWorkerCommon(UpdaterStatesMixin, KVStoreBase):
     """Base of the distributed worker stores. Subclasses set ``_type``, ``_layout``,
     ``_key_str`` and keep their per-key records (with a ``shape``) in ``_key_table()``."""
 

@@ -516,17 +516,6 @@ class DistKVStore(DistWorkerCommon):
         self._unacked = []
         self._van.barrier()
 
-    def save_optimizer_states(self, fname, dump_optimizer=False):
-        if self._updater is None:
-            _fail("Cannot save states for distributed training")
-        with open(fname, "wb") as f:
-            f.write(self._updater.get_states(dump_optimizer))
-
-    def load_optimizer_states(self, fname):
-        if self._updater is None:
-            _fail("Cannot load states for distributed training")
-        with open(fname, "rb") as f:
-            self._updater.set_states(f.read())
 
     def set_gradient_compression(self, compression_params):
         """2-bit compression of pushes (worker to server); the residual stays here."""

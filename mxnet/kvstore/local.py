@@ -35,7 +35,7 @@ from ..base import MXNetError
 from ..context import Context
 from ..ndarray import NDArray
 from ..ndarray.ndarray import _new
-from .base import KVStoreBase, _check_param_dict, _fail, _key_value_pairs, _raise_mixed
+from .base import KVStoreBase, UpdaterStatesMixin, _check_param_dict, _fail, _key_value_pairs, _raise_mixed
 
 __all__ = ["KVStore"]
 
@@ -107,7 +107,7 @@ class _Entry:
         self.ctx = home
 
 
-class KVStore(KVStoreBase):
+class KVStore(UpdaterStatesMixin, KVStoreBase):
     """A single-process key-value store (see :func:`mxnet.kvstore.create`).
 
     ``on_device=False`` gives the ``local`` store: values are summed and updated in
@@ -388,19 +388,6 @@ class KVStore(KVStoreBase):
 
     set_updater = _set_updater
 
-    def save_optimizer_states(self, fname, dump_optimizer=False):
-        """Write the updater's states (with the optimizer when ``dump_optimizer``) to ``fname``."""
-        if self._updater is None:
-            _fail("Cannot save states for distributed training")
-        with open(fname, "wb") as f:
-            f.write(self._updater.get_states(dump_optimizer))
-
-    def load_optimizer_states(self, fname):
-        """Read updater states written by :meth:`save_optimizer_states`."""
-        if self._updater is None:
-            _fail("Cannot load states for distributed training")
-        with open(fname, "rb") as f:
-            self._updater.set_states(f.read())
 
     # -- compression and cluster stubs --------------------------------------------------------
     def set_gradient_compression(self, compression_params):
