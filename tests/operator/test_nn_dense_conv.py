@@ -411,3 +411,26 @@ def test_backward_ops_check_ograd():
 
 
 NON_DIFFERENTIABLE = ()
+
+
+@pytest.mark.parametrize("layer", ["fc", "conv"])
+def test_weight_gradients_do_not_depend_on_whether_data_needs_a_gradient(layer):
+    # when the data needs no gradient, backward takes the weight/bias-only operators
+    rs = np.random.RandomState(3)
+    if layer == "fc":
+        x, w, b = rs.randn(4, 6), rs.randn(5, 6), rs.randn(5)
+        fn = lambda d, ww, bb: mx.nd.FullyConnected(d, ww, bb, num_hidden=5)
+    else:
+        x, w, b = rs.randn(2, 3, 6, 6), rs.randn(4, 3, 3, 3), rs.randn(4)
+        fn = lambda d, ww, bb: mx.nd.Convolution(d, ww, bb, kernel=(3, 3), num_filter=4)
+    grads = []
+    for data_grad in (True, False):
+        d, ww, bb = (mx.nd.array(a, dtype="float64") for a in (x, w, b))
+        for arr in ([d, ww, bb] if data_grad else [ww, bb]):
+            arr.attach_grad()
+        with mx.autograd.record():
+            out = (fn(d, ww, bb) ** 2).sum()
+        out.backward()
+        grads.append((ww.grad.asnumpy(), bb.grad.asnumpy()))
+    np.testing.assert_allclose(grads[0][0], grads[1][0], rtol=1e-12)
+    np.testing.assert_allclose(grads[0][1], grads[1][1], rtol=1e-12)
