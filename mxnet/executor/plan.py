@@ -43,7 +43,7 @@ import numpy as np
 
 __all__ = ["MemoryPlan", "plan_memory", "env_inplace", "env_match_range", "Schedule",
            "forward_schedule", "training_schedule", "symbol_schedule", "plan_symbol",
-           "memory_report", "MODES", "EXTRA_INPLACE", "IGNORED_INPUTS"]
+           "memory_report", "MODES"]
 
 # the four planning modes: (name, enable_inplace, match_range or None for the default)
 MODES = (("none", False, 0), ("inplace", True, 0), ("share", False, None), ("both", True, None))
@@ -361,39 +361,23 @@ def _nbytes(info):
     return int(math.prod(shape)) * np.dtype(dtype).itemsize
 
 
-# Planning facts that 1.9.1 declares for these operators (FInplaceOption,
-# FInplaceIdentity, FIgnoreInputs) and that their registry records do not carry yet.
-# The executor computes each result out of place and then copies it into its planned
-# buffer, so an in-place plan is safe for any operator; these say where reuse is
-# possible by the operator's meaning. Registry pairs are used as well; a pair given
-# here with the identity flag upgrades the registry's plain pair.
-EXTRA_INPLACE = {
-    "_backward_Activation": ((0, 0),),   # the input gradient may overwrite the ograd
-    "Dropout": ((0, 0),),
-    "Flatten": ((0, 0, True),),           # the same bytes, another shape
-    "Reshape": ((0, 0, True),),
-}
-
-# Input positions an operator reads only for shape and dtype (never its values), so
-# they need not stay live for it: relu/sigmoid/tanh/softrelu gradients use the output.
-IGNORED_INPUTS = {
-    "_backward_Activation": lambda attrs: () if attrs.get("act_type") == "softsign" else (1,),
-}
-
-
 def _pairs(op, nout):
-    extra = EXTRA_INPLACE.get(op.name, ())
-    have = {(p[0], p[1]) for p in extra}
-    pairs = list(extra) + [p for p in op.inplace if (p[0], p[1]) not in have]
-    return [p for p in pairs if p[1] < nout]
+    # The executor computes each result out of place and then copies it into its planned
+    # buffer, so reuse is safe for any operator; the registry's pairs say where it is
+    # possible by the operator's meaning.
+    return [p for p in op.inplace if p[1] < nout]
+
+
+def _ignored(op, attrs):
+    rule = op.ignored_inputs
+    return set(rule(attrs)) if rule is not None else set()
 
 
 def _read(op, attrs, ins):
-    """The inputs whose values ``op`` reads (positions in IGNORED_INPUTS dropped)."""
-    rule = IGNORED_INPUTS.get(op.name)
-    if rule is None:
+    """The inputs whose values ``op`` reads (its registry's ignored_inputs dropped)."""
+    skip = _ignored(op, attrs)
+    if not skip:
         return list(ins)
-    skip = set(rule(attrs))
     return [e for i, e in enumerate(ins) if i not in skip]
 
 
@@ -654,7 +638,7 @@ def training_schedule(fwd, info, var_slots, heads, grad_vars):
             return made[ref[1]][ref[2]]
 
         for op, attrs, refs, infos in tpl.nodes:
-            skip = set(IGNORED_INPUTS[op.name](attrs)) if op.name in IGNORED_INPUTS else ()
+            skip = _ignored(op, attrs)
             pairs = _pairs(op, len(infos))
             step_ins, pos = [], {}
             for i, r in enumerate(refs):

@@ -134,7 +134,10 @@ register("Activation", _activation, params=_ACT_PARAMS, infer_shape=_same, infer
              "softsign).")
 register("_backward_Activation", _activation_backward, params=_ACT_PARAMS,
          inputs=("ograd", "data", "output"), infer_shape=_like_inputs(1),
-         infer_type=_like_inputs(1), doc="The gradient of Activation.")
+         infer_type=_like_inputs(1), inplace=((0, 0),),
+         # only softsign's gradient reads the data; the others use the output
+         ignored_inputs=lambda attrs: () if attrs.get("act_type") == "softsign" else (1,),
+         doc="The gradient of Activation.")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ def _dropout_type(attrs, in_types, out_types):
     return [t], [t, t], []
 
 
-register("Dropout", _dropout,
+register("Dropout", _dropout, inplace=((0, 0),),
          params=(Param("p", "float", 0.5, doc="Probability of zeroing an element."),
                  Param("mode", "str", "training", choices=("always", "training"),
                        doc="training: only in training mode; always: in every mode."),

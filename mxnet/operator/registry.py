@@ -11,7 +11,9 @@ An operator declares
 - ``gradient(F, attrs, inputs, outputs, out_grads)``: written with registered
   operators through ``F`` (the nd or sym namespace), so one rule serves autograd,
   symbolic gradients and higher-order gradients;
-- ``inplace``: pairs (input index, output index) whose buffers may be shared.
+- ``inplace``: pairs (input index, output index) whose buffers may be shared, with an
+  optional third item True when the output is the input's bytes reshaped;
+- ``ignored_inputs``: which inputs are read only for their shape and dtype.
 """
 from __future__ import annotations
 
@@ -162,7 +164,7 @@ class OpDef:
     def __init__(self, name, compute, *, params=(), inputs=("data",), aux=(), num_outputs=1,
                  num_visible_outputs=None, output_names=None, infer_shape=None, infer_type=None,
                  gradient=None, inplace=(), variadic=None, aliases=(), doc="", needs_rng=False,
-                 key_var_num_args=None, attr_check=None, nd_hidden=False):
+                 key_var_num_args=None, attr_check=None, nd_hidden=False, ignored_inputs=None):
         self.name = name
         self.compute = compute
         self.params: dict[str, Param] = {p.name: p for p in params}
@@ -174,7 +176,11 @@ class OpDef:
         self.infer_shape = infer_shape
         self.infer_type = infer_type
         self.gradient = gradient
+        # (input, output) pairs that may share a buffer; a third item True marks an
+        # identity (the output is the input's bytes under another shape)
         self.inplace = tuple(inplace)
+        # attrs -> input positions whose values the op never reads (only shape/dtype)
+        self.ignored_inputs = ignored_inputs
         self.variadic = variadic          # name of the count param for list inputs (e.g. num_args)
         self.key_var_num_args = key_var_num_args or variadic
         self.aliases = tuple(aliases)

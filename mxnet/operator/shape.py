@@ -110,7 +110,7 @@ def _reshape_grad(F, attrs, ins, outs, og):
 register("Reshape", _reshape, params=(
     Param("shape", "shape", ()), Param("reverse", "bool", False),
     Param("target_shape", "shape", ()), Param("keep_highest", "bool", False)),
-    infer_shape=_reshape_shape, gradient=_reshape_grad, inplace=((0, 0),),
+    infer_shape=_reshape_shape, gradient=_reshape_grad, inplace=((0, 0, True),),
     aliases=("reshape",))
 
 
@@ -149,7 +149,7 @@ def _flatten(rc, attrs, x):
     return x.reshape(n, rest).copy()
 
 
-register("Flatten", _flatten, gradient=_reshape_grad, aliases=("flatten",),
+register("Flatten", _flatten, gradient=_reshape_grad, aliases=("flatten",), inplace=((0, 0, True),),
          infer_shape=lambda a, i, o: (i, [None if i[0] is None else
                                          (i[0][0], int(__import__("math").prod(i[0][1:])))], []))
 
