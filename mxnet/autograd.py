@@ -6,7 +6,6 @@ gradients.
 """
 from __future__ import annotations
 
-import weakref
 
 from ._mode import mode as _mode
 from .base import MXNetError
@@ -334,5 +333,3 @@ class Function:
     def backward(self, *output_grads):
         raise NotImplementedError
 
-
-_ = weakref  # Leaf keeps a strong reference; see ndarray.tape

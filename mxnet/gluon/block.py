@@ -5,7 +5,6 @@ import re
 import threading
 from collections import OrderedDict
 
-from .. import autograd
 from .. import ndarray as _nd
 from .. import symbol as _sym
 from ..base import MXNetError
@@ -543,5 +542,3 @@ class SymbolBlock(HybridBlock):
                                         ignore_extra=ignore_extra, cast_dtype=True)
         return block
 
-
-_ = autograd

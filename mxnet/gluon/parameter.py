@@ -9,7 +9,7 @@ import numpy as np
 from ..base import MXNetError, dtype_np
 from ..context import Context, cpu, current_context
 
-__all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationError", "tensor_types"]
+__all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationError"]
 
 
 class DeferredInitializationError(MXNetError):
@@ -210,10 +210,9 @@ class Parameter:
         """Copy ``data`` into every device's copy (initialising lazily if needed)."""
         self.shape = data.shape
         if self._data is None:
-            if self._deferred_init:
-                self._deferred_init = ()
-                ctxs = self._deferred_init_ctx if hasattr(self, "_deferred_init_ctx") else None
-            ctxs = _ctx_list(None)
+            # a deferred parameter keeps the contexts it was initialised for
+            ctxs = self._deferred_init[1] if self._deferred_init else _ctx_list(None)
+            self._deferred_init = ()
             from ..ndarray import array
             self._init_impl(array(data, dtype=self.dtype) if not hasattr(data, "asnumpy")
                             else data.astype(self.dtype), ctxs)
@@ -418,6 +417,3 @@ class ParameterDict:
             else:
                 p.set_data(arr)
 
-
-tensor_types = None
-_ = re

@@ -567,12 +567,6 @@ def _region(begin, end, step):
     return tuple(slice(b, e, st) for b, e, st in zip(begin, end, step))
 
 
-def _unpickle(state):
-    a = object.__new__(NDArray)
-    a.__setstate__(state)
-    return a
-
-
 def from_data(data, ctx=None):
     """Wrap a raw array, moving it to ``ctx`` (default: the current context)."""
     ctx = ctx or current_context()

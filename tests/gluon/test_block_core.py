@@ -162,3 +162,11 @@ def test_trainer_stale_gradient_raises_as_1_9_1():
     trainer.step(1, ignore_stale_grad=True)
     np.testing.assert_array_equal(b.weight.data().asnumpy(), before)
     assert a.weight.data().asnumpy().tolist() != [[1.0, 1.0, 1.0]]
+
+
+def test_set_data_on_deferred_parameter_uses_its_contexts():
+    p = gluon.Parameter("w", shape=(2, 0), allow_deferred_init=True)
+    p.initialize(ctx=[mx.cpu(1)])
+    p.set_data(mx.nd.ones((2, 3)))
+    assert p.list_ctx() == [mx.cpu(1)] and p.shape == (2, 3)
+    assert p.data(mx.cpu(1)).asnumpy().tolist() == [[1.0] * 3] * 2
