@@ -13,7 +13,7 @@ __all__ = ["default_context", "set_default_context", "default_rtols", "default_a
            "assert_almost_equal", "almost_equal", "same", "rand_ndarray", "rand_shape_2d",
            "rand_shape_3d", "rand_shape_nd", "check_numeric_gradient", "numeric_grad",
            "assert_exception", "get_tolerance", "check_symbolic_forward",
-           "check_symbolic_backward", "default_numeric_eps"]
+           "check_symbolic_backward", "default_numeric_eps", "check_consistency"]
 
 _DEFAULT_RTOL = {np.dtype(np.float16): 1e-2, np.dtype(np.float32): 1e-4,
                  np.dtype(np.float64): 1e-5, np.dtype(np.bool_): 0, np.dtype(np.int8): 0,
@@ -461,3 +461,118 @@ def _check_function_gradient(fn, location, numeric_eps, rtol, atol, grad_nodes,
         assert_almost_equal(analytic[k], num, rtol=rtol,
                             atol=atol if atol is not None else 1e-4,
                             names=(f"autograd grad of input {i}", "numeric grad"))
+
+
+def _consistency_tol(tol, dtype, table):
+    if tol is None:
+        return table.get(np.dtype(dtype), table[np.dtype(np.float32)])
+    if isinstance(tol, dict):
+        return tol.get(np.dtype(dtype), table.get(np.dtype(dtype), 0))
+    return tol
+
+
+def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=None,
+                      aux_params=None, rtol=None, atol=None, raise_on_err=True,
+                      ground_truth=None, equal_nan=False, use_uniform=False,
+                      rand_type=np.float64):
+    """Run one symbol on several contexts and dtypes and check that they agree.
+
+    Each entry of ``ctx_list`` is a dict with ``ctx``, the input shapes by name, and an
+    optional ``type_dict``. Every binding gets the same random arguments (normal with
+    standard deviation ``scale``, or uniform when ``use_uniform``), runs forward in
+    inference and training mode and backward with its own outputs as head gradients.
+    The binding of the most precise output dtype is the reference (or ``ground_truth``
+    when given); the others must match it within the tolerance of their own dtype.
+    Returns the reference values: output names and argument-gradient names to NumPy
+    arrays.
+    """
+    if isinstance(sym, (list, tuple)):
+        syms = list(sym)
+        if len(syms) != len(ctx_list):
+            raise MXNetError(f"check_consistency: {len(syms)} symbols for "
+                             f"{len(ctx_list)} contexts")
+    else:
+        syms = [sym] * len(ctx_list)
+    arg_names = syms[0].list_arguments()
+    out_names = syms[0].list_outputs()
+    if isinstance(grad_req, str):
+        reqs = {n: grad_req for n in arg_names}
+    elif isinstance(grad_req, (list, tuple)):
+        reqs = dict(zip(arg_names, grad_req))
+    else:
+        reqs = {n: grad_req.get(n, "null") for n in arg_names}
+
+    exes = []
+    for s, spec in zip(syms, ctx_list):
+        spec = dict(spec)
+        ctx = spec.pop("ctx")
+        type_dict = spec.pop("type_dict", None)
+        exes.append(s.simple_bind(ctx, grad_req=reqs, type_dict=type_dict, **spec))
+
+    rs = np.random
+    first = exes[0]
+    args = {}
+    for n, arr in first.arg_dict.items():
+        if arg_params is not None and n in arg_params:
+            v = _as_np(arg_params[n])
+        elif use_uniform:
+            v = rs.uniform(-scale, scale, arr.shape)
+        else:
+            v = rs.normal(0, scale, arr.shape)
+        args[n] = np.asarray(v).astype(rand_type)
+    auxs = {}
+    for n, arr in first.aux_dict.items():
+        if aux_params is not None and n in aux_params:
+            auxs[n] = _as_np(aux_params[n])
+        else:
+            auxs[n] = np.zeros(arr.shape) if "mean" in n else np.ones(arr.shape)
+
+    def load(exe):
+        for n, arr in exe.arg_dict.items():
+            arr[:] = args[n].astype(arr.dtype)
+        for n, arr in exe.aux_dict.items():
+            arr[:] = auxs[n].astype(arr.dtype)
+
+    precisions = [max(np.dtype(o.dtype).itemsize for o in e.outputs) for e in exes]
+    gt_index = int(np.argmax(precisions))
+
+    def compare(phase, values):
+        gt = ground_truth if ground_truth is not None else values[gt_index]
+        for i, vals in enumerate(values):
+            if ground_truth is None and i == gt_index:
+                continue
+            for name, v in vals.items():
+                if name not in gt:
+                    continue
+                dt = v.dtype
+                r = _consistency_tol(rtol, dt, _DEFAULT_RTOL)
+                a = _consistency_tol(atol, dt, _DEFAULT_ATOL)
+                try:
+                    assert_almost_equal(v, gt[name].astype(dt), rtol=r, atol=a,
+                                        equal_nan=equal_nan,
+                                        names=(f"{name} on {ctx_list[i]['ctx']} ({dt})",
+                                               f"{name} reference"))
+                except AssertionError as e:
+                    if raise_on_err:
+                        raise AssertionError(f"check_consistency ({phase}): {e}") from None
+                    print(f"check_consistency ({phase}): {e}")
+        return gt
+
+    values = []
+    for exe in exes:
+        load(exe)
+        exe.forward(is_train=False)
+        values.append({n: o.asnumpy() for n, o in zip(out_names, exe.outputs)})
+    compare("inference", values)
+
+    values = []
+    for exe in exes:
+        load(exe)
+        exe.forward(is_train=True)
+        exe.backward([o.copy() for o in exe.outputs])
+        v = {n: o.asnumpy() for n, o in zip(out_names, exe.outputs)}
+        for n, g in exe.grad_dict.items():
+            if g is not None and reqs.get(n, "null") != "null":
+                v[n] = g.asnumpy()
+        values.append(v)
+    return compare("training", values)

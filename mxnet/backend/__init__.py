@@ -9,7 +9,8 @@ from ..base import MXNetError
 from ..context import Context
 from .cpu import CPUBackend
 
-__all__ = ["Backend", "get_backend", "seed_all", "gpu_count", "xp_of", "to_numpy"]
+__all__ = ["Backend", "get_backend", "seed_all", "gpu_count", "xp_of", "to_numpy",
+           "synchronize_gpus", "gpu_out_of_memory"]
 
 Backend = CPUBackend
 _cache: dict = {}
@@ -68,3 +69,30 @@ def to_numpy(array):
     if type(array).__module__.startswith("cupy"):
         return array.get()
     return array
+
+
+def synchronize_gpus():
+    """Block until every GPU that has been used finishes its queued kernels."""
+    for b in list(_cache.values()):
+        if b.is_gpu:
+            b.synchronize()
+
+
+def gpu_out_of_memory(what, ctx, err, inputs=""):
+    """An MXNetError for a device allocation that failed in ``what`` on ``ctx``.
+
+    The cached blocks of the device's memory pool are released first, so that the
+    process can go on with smaller work after catching the error.
+    """
+    b = _cache.get(ctx)
+    free = total = None
+    if b is not None and b.is_gpu:
+        try:
+            b.empty_cache()
+            free, total = b.memory_info()
+        except Exception:  # the device may be in a bad state; the message matters more
+            pass
+    where = f" (inputs: {inputs})" if inputs else ""
+    mem = (f"; the device has {free} of {total} bytes free after releasing cached blocks"
+           if free is not None else "")
+    return MXNetError(f"{what}: out of memory on {ctx}: {err}{where}{mem}")

@@ -53,7 +53,11 @@ class GPUBackend:
 
     def asarray(self, data, dtype=None):
         with self.device:
-            return self.xp.asarray(data, dtype=dtype)
+            try:
+                return self.xp.asarray(data, dtype=dtype)
+            except self.xp.cuda.memory.OutOfMemoryError as e:
+                from . import gpu_out_of_memory
+                raise gpu_out_of_memory("array copy to GPU", self.ctx, e) from e
 
     def synchronize(self):
         self.device.synchronize()

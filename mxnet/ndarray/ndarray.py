@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import engine
 from .._mode import mode as _mode
-from ..backend import get_backend
+from ..backend import get_backend, gpu_out_of_memory
 from ..base import MXNetError, dtype_np, dtype_name, numeric_types
 from ..context import Context, current_context
 from ..operator.registry import RunContext, get_op
@@ -89,6 +89,8 @@ def invoke(op, inputs, attrs, out=None, ctx=None):
     except (MXNetError, IndexError):
         raise
     except Exception as e:  # a kernel failed on what the user passed
+        if type(e).__name__ == "OutOfMemoryError":
+            raise gpu_out_of_memory(op.name, ctx, e, _describe(inputs)) from e
         raise MXNetError(f"{op.name}: {type(e).__name__}: {e} "
                          f"(inputs: {_describe(inputs) or 'none'})") from e
     if hook is not None:
@@ -646,5 +648,8 @@ class _Capsule:
 
 
 def waitall():
-    """Wait for all pending engine work; raises the first failure stored since the last wait."""
+    """Wait for all pending engine work and every GPU stream in use; raises the first
+    failure stored since the last wait."""
     engine.wait_all()
+    from ..backend import synchronize_gpus
+    synchronize_gpus()
