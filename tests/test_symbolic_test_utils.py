@@ -143,7 +143,7 @@ def test_executor_numeric_grad():
     a, b = mx.sym.var("a"), mx.sym.var("b")
     y = a * a * b
     av, bv = np.array([1.0, 2.0]), np.array([3.0, -1.0])
-    ex = y.bind(mx.cpu(), {"a": mx.nd.array(av), "b": mx.nd.array(bv)})
+    ex = y.bind(mx.current_context(), {"a": mx.nd.array(av), "b": mx.nd.array(bv)})
     g = tu.numeric_grad(ex, {"a": av, "b": bv}, eps=1e-3, dtype=np.float64)
     np.testing.assert_allclose(g["a"], 2 * av * bv, rtol=1e-3)
     np.testing.assert_allclose(g["b"], av * av, rtol=1e-3)

@@ -292,6 +292,11 @@ class ColorNormalizeAug(Augmenter):
         self.std = std if std is None or isinstance(std, nd.NDArray) else nd.array(std)
 
     def __call__(self, src):
+        ctx = src.context
+        if self.mean is not None and self.mean.context != ctx:
+            self.mean = self.mean.as_in_context(ctx)
+        if self.std is not None and self.std.context != ctx:
+            self.std = self.std.as_in_context(ctx)
         return color_normalize(src, self.mean, self.std)
 
 

@@ -106,7 +106,7 @@ def test_save_load_parameters_round_trip(tmp_path):
     net.save_parameters(f)
     assert sorted(mx.nd.load(f)) == ["a.bias", "a.weight", "b.bias", "b.weight"]
     other = Two(prefix="t_")
-    other.load_parameters(f)
+    other.load_parameters(f, ctx=mx.current_context())
     np.testing.assert_allclose(other(x).asnumpy(), y, rtol=1e-6)
     with pytest.raises(mx.MXNetError, match="missing"):
         Affine(3).load_parameters(f)

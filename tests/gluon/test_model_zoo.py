@@ -248,7 +248,8 @@ def test_pretrained_loads_hashed_file(tmp_path):
     src.save_parameters(str(path))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        net = vision.resnet18_v1(pretrained=True, root=str(tmp_path), thumbnail=True, classes=10)
+        net = vision.resnet18_v1(pretrained=True, root=str(tmp_path), thumbnail=True, classes=10,
+                                     ctx=mx.current_context())
     assert any("SHA-1" in str(w.message) for w in caught)
     for a, b in zip(src.collect_params().values(), net.collect_params().values()):
         np.testing.assert_array_equal(a.data().asnumpy(), b.data().asnumpy())

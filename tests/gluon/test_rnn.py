@@ -274,7 +274,7 @@ def test_layer_save_load_names(tmp_path):
     net.save_parameters(path)
     assert sorted(mx.nd.load(path)) == keys
     other = rnn.LSTM(3, num_layers=2, bidirectional=True)
-    other.load_parameters(path)
+    other.load_parameters(path, ctx=mx.current_context())
     x = mx.nd.random.normal(shape=(3, 2, 2))
     close(other(x), net(x).asnumpy(), "reloaded layer")
 

@@ -184,7 +184,7 @@ def test_multiple_outputs_kwargs_as_strings_and_requests():
     np.testing.assert_allclose(prod.asnumpy(), a.asnumpy() * b.asnumpy(), rtol=1e-6)
     np.testing.assert_allclose(total.asnumpy(), a.asnumpy() + 2 * b.asnumpy(), rtol=1e-6)
     ctx, shapes, dtypes = _SEEN["create"]
-    assert ctx == mx.cpu() and shapes == [[2, 3], [2, 3]] and dtypes == [0, 0]
+    assert ctx == mx.current_context() and shapes == [[2, 3], [2, 3]] and dtypes == [0, 0]
     assert _SEEN["op"].log == [("forward", 0, ["write", "write"])]
 
     # under autograd: training flag set, the same instance runs backward, and an input

@@ -339,7 +339,7 @@ def test_symbolic_graph_gradient():
     data = mx.sym.var("data")
     y = mx.sym.Pooling(data, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max")
     x = distinct(1, 2, 5, 5, seed=4)
-    ex = y.simple_bind(mx.cpu(), data=x.shape)
+    ex = y.simple_bind(mx.current_context(), data=x.shape)
     ex.arg_dict["data"][:] = x
     ex.forward(is_train=True)
     head = nd.array(rand(*ex.outputs[0].shape))

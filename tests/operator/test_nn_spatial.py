@@ -338,7 +338,7 @@ def test_symbolic_graph_matches_autograd(name):
     if name == "transformer":
         data["loc"] = _LOC
     y = build(sym, *[sym.var(k) for k in shapes])
-    ex = y.simple_bind(mx.cpu(), **shapes)
+    ex = y.simple_bind(mx.current_context(), **shapes)
     for k, v in data.items():
         ex.arg_dict[k][:] = v
     ex.forward(is_train=True)

@@ -21,7 +21,7 @@ def deep_mlp(depth=8, hidden=64):
 
 
 def _bind(sym, shapes, seed=0, grad_req="null"):
-    ex = sym.simple_bind(mx.cpu(), grad_req=grad_req, **shapes)
+    ex = sym.simple_bind(mx.current_context(), grad_req=grad_req, **shapes)
     rng = np.random.RandomState(seed)
     for a in ex.arg_arrays:
         a[:] = rng.uniform(-0.5, 0.5, a.shape)
@@ -137,7 +137,7 @@ def test_training_forward_matches_planned():
 
 def test_outputs_are_persistent_arrays():
     a = mx.sym.var("a")
-    ex = (a * 2).bind(mx.cpu(), {"a": mx.nd.ones((2,))})
+    ex = (a * 2).bind(mx.current_context(), {"a": mx.nd.ones((2,))})
     first = ex.forward()[0]
     ex.arg_dict["a"][:] = 5
     second = ex.forward()[0]

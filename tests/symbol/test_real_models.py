@@ -109,7 +109,7 @@ def test_bind_inference(name):
     args = {k: mx.nd.array(v) for k, v in args.items()}
     args["data"] = mx.nd.array(G.model_input(name))
     aux = {k: mx.nd.array(v) for k, v in aux.items()}
-    ex = sym.bind(mx.cpu(), args, aux_states=aux, grad_req="null")
+    ex = sym.bind(mx.current_context(), args, aux_states=aux, grad_req="null")
     out = ex.forward(is_train=False)
     assert len(out) == 1
     _close(out[0], REF[name], f"{name} bind forward")
@@ -120,7 +120,7 @@ def test_simple_bind_train_step(name):
     sym = _symbol(name)
     shape = G.MODELS[name]
     args, aux = _params(sym, shape)
-    ex = sym.simple_bind(mx.cpu(), data=shape, grad_req="write")
+    ex = sym.simple_bind(mx.current_context(), data=shape, grad_req="write")
     for k, v in args.items():
         ex.arg_dict[k][:] = v
     for k, v in aux.items():
@@ -155,7 +155,7 @@ def test_symbolblock_imports(name):
     args, aux = _params(sym, shape)
     values = {**args, **aux}
     for k, p in params.items():
-        p.initialize(mx.init.Zero(), ctx=mx.cpu())
+        p.initialize(mx.init.Zero(), ctx=mx.current_context())
         p.set_data(mx.nd.array(values[k]))
     net.hybridize()
     x = mx.nd.array(G.model_input(name))

@@ -199,9 +199,9 @@ def test_eval_creation_front_ends():
 def test_bind_grad_req_add_accumulates():
     a, b = mx.sym.var("a"), mx.sym.var("b")
     ga, gb = mx.nd.ones((2,)), mx.nd.ones((2,))
-    ex = (a * b).bind(mx.cpu(), {"a": mx.nd.array([1, 2]), "b": mx.nd.array([3, 4])},
+    ex = (a * b).bind(mx.current_context(), {"a": mx.nd.array([1, 2]), "b": mx.nd.array([3, 4])},
                       args_grad={"a": ga, "b": gb}, grad_req={"a": "add", "b": "write"},
-                      group2ctx={"dev1": mx.cpu()})
+                      group2ctx={"dev1": mx.current_context()})
     for _ in range(2):
         ex.forward(is_train=True)
         ex.backward(mx.nd.ones((2,)))
@@ -213,7 +213,7 @@ def test_bind_grad_req_add_accumulates():
 def test_executor_reshape_shares_memory():
     data = mx.sym.var("data")
     fc = mx.sym.FullyConnected(data, num_hidden=3, name="fc")
-    ex = fc.simple_bind(mx.cpu(), data=(4, 2))
+    ex = fc.simple_bind(mx.current_context(), data=(4, 2))
     small = ex.reshape(data=(2, 2))
     assert small.arg_dict["fc_weight"] is ex.arg_dict["fc_weight"]
     ex.arg_dict["data"][:] = 3
@@ -230,8 +230,8 @@ def test_simple_bind_shared_exec_with_buffer():
     data = mx.sym.var("data")
     fc = mx.sym.FullyConnected(data, num_hidden=3, name="fc")
     buf = {}
-    ex = fc.simple_bind(mx.cpu(), data=(4, 2), shared_buffer=buf)
-    ex2 = fc.simple_bind(mx.cpu(), data=(2, 2), shared_exec=ex,
+    ex = fc.simple_bind(mx.current_context(), data=(4, 2), shared_buffer=buf)
+    ex2 = fc.simple_bind(mx.current_context(), data=(2, 2), shared_exec=ex,
                          shared_arg_names=["fc_weight", "fc_bias"], shared_buffer=buf)
     assert ex2.arg_dict["fc_weight"] is ex.arg_dict["fc_weight"]
     assert ex2.grad_dict["fc_weight"] is ex.grad_dict["fc_weight"]
@@ -242,7 +242,7 @@ def test_monitor_callback_sees_outputs():
     with mx.name.NameManager():
         b = mx.sym.relu(a * 2, name="r")
     seen = {}
-    ex = b.bind(mx.cpu(), {"a": mx.nd.array([-1.0, 2.0])})
+    ex = b.bind(mx.current_context(), {"a": mx.nd.array([-1.0, 2.0])})
     ex.set_monitor_callback(lambda name, arr: seen.__setitem__(name, arr.asnumpy()))
     ex.forward()
     assert sorted(seen) == ["_mulscalar0_output", "r_output"]
@@ -254,7 +254,7 @@ def test_executor_errors():
     with pytest.raises(TypeError):
         (a + 1).bind("cpu", {"a": mx.nd.ones((2,))})
     with pytest.raises(ValueError):
-        (a + 1).bind(mx.cpu(), {"a": mx.nd.ones((2,))}, grad_req="sometimes")
-    ex = (a + 1).bind(mx.cpu(), {"a": mx.nd.ones((2,))}, args_grad={"a": mx.nd.zeros((2,))})
+        (a + 1).bind(mx.current_context(), {"a": mx.nd.ones((2,))}, grad_req="sometimes")
+    ex = (a + 1).bind(mx.current_context(), {"a": mx.nd.ones((2,))}, args_grad={"a": mx.nd.zeros((2,))})
     with pytest.raises(MXNetError):
         ex.backward(mx.nd.ones((2,)))

@@ -294,7 +294,7 @@ def _run_sym(mx, c, xs, heads):
     assert arg_names == names and len(aux_names) == c.n_aux, (arg_names, aux_names)
     shapes = {n: x.shape for n, x in zip(names, xs)}
     types = {n: x.dtype for n, x in zip(names, xs)}
-    ex = sym.simple_bind(mx.cpu(), grad_req="write", type_dict=types, **shapes)
+    ex = sym.simple_bind(mx.current_context(), grad_req="write", type_dict=types, **shapes)
     for n, x in zip(names, xs):
         ex.arg_dict[n][:] = x
     for n, x in zip(aux_names, xs[n_args:]):

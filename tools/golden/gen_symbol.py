@@ -113,7 +113,7 @@ def run_executor(mx, np, sym, shapes, grad_req="write", seed=0, ints=None, posit
              for n in names if reqs[n] != "null"}
     nd_args = {n: mx.nd.array(v, dtype=v.dtype) for n, v in args.items()}
     nd_aux = {n: mx.nd.array(v, dtype=v.dtype) for n, v in aux.items()}
-    ex = sym.bind(mx.cpu(), nd_args, args_grad=grads, grad_req=grad_req, aux_states=nd_aux)
+    ex = sym.bind(mx.current_context(), nd_args, args_grad=grads, grad_req=grad_req, aux_states=nd_aux)
     res = {"inputs": args, "aux_in": aux,
            "grads_in": {n: g.asnumpy() for n, g in grads.items()}}
     res["predict"] = [o.asnumpy() for o in ex.forward(is_train=False)]

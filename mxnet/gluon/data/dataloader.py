@@ -52,8 +52,15 @@ def default_batchify_fn(data):
 
 
 def default_mp_batchify_fn(data):
-    """The batchify function of worker processes (the same batches as :func:`default_batchify_fn`)."""
-    return default_batchify_fn(data)
+    """The batchify function of worker processes: the batches of :func:`default_batchify_fn`,
+    always built in host memory (a worker never touches a GPU)."""
+    first = data[0]
+    if isinstance(first, nd.NDArray):
+        return nd.stack(*[d.as_in_context(context.cpu()) for d in data])
+    if isinstance(first, tuple):
+        return [default_mp_batchify_fn(field) for field in zip(*data)]
+    arr = np.asarray(data)
+    return nd.array(arr, dtype=arr.dtype, ctx=context.cpu())
 
 
 def _as_in_context(data, ctx):
@@ -92,6 +99,9 @@ def _worker_initializer(dataset, batchify_fn, parent_pid, base_seed, counter):
     random.seed(seed)
     from ...backend import seed_all
     seed_all(seed, host_only=True)  # forked after CUDA was used: stay off the GPU
+    if context.current_context().device_type == "gpu":
+        # a forked process cannot use the parent's CUDA context: build batches on the host
+        context.default_context_override(context.cpu())
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True,
                      name="mxnet-dataloader-watchdog").start()
