@@ -143,23 +143,24 @@ def _train(ctxs, steps=3):
             losses = [loss_fn(net(a), b) for a, b in zip(xs, ys)]
         autograd.backward(losses)
         trainer.step(8)
-    return {k: v.data(ctxs[0]).asnumpy() for k, v in net.collect_params().items()}
+    return [v.data(ctxs[0]).asnumpy() for v in net.collect_params().values()]
 
 
 @needs_gpu
 def test_trainer_on_gpu_matches_cpu():
     cpu = _train([mx.cpu(0)])
     gpu = _train([mx.gpu(0)])
-    for k in cpu:
-        assert_almost_equal(gpu[k], cpu[k], rtol=1e-4, atol=1e-5)
+    assert len(cpu) == len(gpu) == 4
+    for a, b in zip(gpu, cpu):
+        assert_almost_equal(a, b, rtol=1e-4, atol=1e-5)
 
 
 @needs_two
 def test_trainer_data_parallel_over_gpus_matches_one_device():
     one = _train([mx.gpu(0)])
     many = _train([mx.gpu(i) for i in range(NGPU)])
-    for k in one:
-        assert_almost_equal(many[k], one[k], rtol=1e-4, atol=1e-5)
+    for a, b in zip(many, one):
+        assert_almost_equal(a, b, rtol=1e-4, atol=1e-5)
 
 
 @needs_gpu

@@ -84,8 +84,12 @@ def test_records_read_by_reference(case, tmp_path, images, meta, g, capsys):
         assert pixels.shape == ref.shape
         tol = 0 if case in ("png_resize", "pass", "gray") else 3  # JPEG: the encoder may vary
         assert np.abs(pixels.astype(int) - ref).max() <= tol, key
-    if case in ("png_resize", "pass", "gray"):
-        assert (work / "data.idx").read_text() == want["idx"]
+    got_idx = (work / "data.idx").read_text()
+    if case == "pass":  # the original bytes: offsets are exact
+        assert got_idx == want["idx"]
+    else:  # offsets depend on the PNG/JPEG encoder's output size; the keys must agree
+        assert [ln.split("\t")[0] for ln in got_idx.splitlines()] == \
+            [ln.split("\t")[0] for ln in want["idx"].splitlines()]
 
 
 def test_pack_label(tmp_path, images, meta):

@@ -256,18 +256,26 @@ register("pick", _pick, inputs=("data", "index"), params=_PICK_PARAMS,
          doc="Pick one element per position along ``axis``, at the position given by ``index``.")
 
 
-def _backward_pick(rc, attrs, ograd, index, data):
+def _backward_pick(rc, attrs, ograd, index, data, out=None):
     xp = rc.xp
     axis, keep, _ = _pick_shapes(attrs, data.shape)
     n = data.shape[axis]
     pre, post = _prod(data.shape[:axis]), _prod(data.shape[axis + 1:])
     idx = _mode_index(xp, "pick", index, n, attrs["mode"]).reshape(pre, post)
+    o = out[0] if out else None
+    if o is not None and o.shape == data.shape and o.dtype == data.dtype and \
+            o.flags.c_contiguous:
+        o.fill(0)
+        o.reshape(pre, n, post)[xp.arange(pre)[:, None], idx, xp.arange(post)[None, :]] = \
+            ograd.reshape(pre, post)
+        return o
     out = xp.zeros((pre, n, post), dtype=data.dtype)
     out[xp.arange(pre)[:, None], idx, xp.arange(post)[None, :]] = ograd.reshape(pre, post)
     return out.reshape(data.shape)
 
 
 register("_backward_pick", _backward_pick, inputs=("ograd", "index", "data"), params=_PICK_PARAMS,
+         accepts_out=True,
          nd_hidden=True, infer_shape=lambda a, i, o: (i, [i[2]], []),
          infer_type=lambda a, i, o: (i, [i[2]], []),
          gradient=lambda F, a, ins, outs, og: [
@@ -456,7 +464,17 @@ def _scatter_nd(rc, attrs, data, indices):
     shape = tuple(attrs["shape"])
     _scatter_check("scatter_nd", data.shape, indices.shape, shape)
     out = xp.zeros(shape, dtype=data.dtype)
-    out[_nd_index(xp, "scatter_nd", indices, shape)] = data
+    idx = _nd_index(xp, "scatter_nd", indices, shape)
+    if xp is not np and idx[0].size > 1:
+        # a GPU scatter lets an arbitrary one of repeated writes win; keep the last, as the CPU
+        m = len(idx)
+        flat = xp.ravel_multi_index(tuple(i.reshape(-1) for i in idx), shape[:m])
+        _, first_in_reversed = xp.unique(flat[::-1], return_index=True)
+        last = flat.size - 1 - first_in_reversed
+        rows = data.reshape((flat.size,) + data.shape[idx[0].ndim:])
+        out[tuple(i.reshape(-1)[last] for i in idx)] = rows[last]
+        return out
+    out[idx] = data
     return out
 
 

