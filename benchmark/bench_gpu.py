@@ -136,13 +136,12 @@ def _torch_worker(work, warmup, steps):
     return {"eager": _time(step, sync, warmup, steps)}
 
 
-def _mxnet_worker(work, paths, warmup, steps):
+def build_mxnet(work, ctx):
+    """The Gluon network of ``work``, initialised on ``ctx`` (not hybridized)."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     import mxnet as mx
-    from mxnet import autograd, gluon
+    from mxnet import gluon
     from mxnet.gluon import nn
-    mx.random.seed(0)
-    ctx = mx.cpu(0) if DRYRUN else mx.gpu(0)
 
     class Basic(gluon.HybridBlock):
         def __init__(self, cout, stride, down, **kw):
@@ -175,29 +174,39 @@ def _mxnet_worker(work, paths, warmup, steps):
         def hybrid_forward(self, F, x):
             return self.dec(self.rnn(self.emb(x)))
 
+    if work == "mlp":
+        net = nn.HybridSequential(prefix="mlp_")
+        with net.name_scope():
+            net.add(nn.Dense(512, activation="relu"), nn.Dense(512, activation="relu"),
+                    nn.Dense(10))
+    elif work == "resnet18":
+        net = nn.HybridSequential(prefix="resnet_")
+        with net.name_scope():
+            net.add(nn.Conv2D(64, 3, 1, 1, use_bias=False), nn.BatchNorm(),
+                    nn.Activation("relu"))
+            cin = 64
+            for i, (cout, stride) in enumerate(((64, 1), (128, 2), (256, 2), (512, 2))):
+                net.add(Basic(cout, stride, stride != 1 or cin != cout, prefix=f"s{i}a_"),
+                        Basic(cout, 1, False, prefix=f"s{i}b_"))
+                cin = cout
+            net.add(nn.GlobalAvgPool2D(), nn.Dense(10))
+    elif work == "resnet50":
+        net = gluon.model_zoo.vision.resnet50_v1(classes=1000)
+    else:
+        net = LM(prefix="lm_")
+    net.initialize(mx.init.Xavier(), ctx=ctx)
+    return net
+
+
+def _mxnet_worker(work, paths, warmup, steps):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import mxnet as mx
+    from mxnet import autograd, gluon
+    mx.random.seed(0)
+    ctx = mx.cpu(0) if DRYRUN else mx.gpu(0)
+
     def build():
-        if work == "mlp":
-            net = nn.HybridSequential(prefix="mlp_")
-            with net.name_scope():
-                net.add(nn.Dense(512, activation="relu"), nn.Dense(512, activation="relu"),
-                        nn.Dense(10))
-        elif work == "resnet18":
-            net = nn.HybridSequential(prefix="resnet_")
-            with net.name_scope():
-                net.add(nn.Conv2D(64, 3, 1, 1, use_bias=False), nn.BatchNorm(),
-                        nn.Activation("relu"))
-                cin = 64
-                for i, (cout, stride) in enumerate(((64, 1), (128, 2), (256, 2), (512, 2))):
-                    net.add(Basic(cout, stride, stride != 1 or cin != cout, prefix=f"s{i}a_"),
-                            Basic(cout, 1, False, prefix=f"s{i}b_"))
-                    cin = cout
-                net.add(nn.GlobalAvgPool2D(), nn.Dense(10))
-        elif work == "resnet50":
-            net = gluon.model_zoo.vision.resnet50_v1(classes=1000)
-        else:
-            net = LM(prefix="lm_")
-        net.initialize(mx.init.Xavier(), ctx=ctx)
-        return net
+        return build_mxnet(work, ctx)
 
     xn, yn = _data(work)
     x = mx.nd.array(xn, ctx=ctx)

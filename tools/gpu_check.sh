@@ -6,7 +6,7 @@
 #   2. runs the GPU benchmarks (benchmark/bench_gpu*.py), which CI never runs;
 #   3. writes a summary.
 # Everything goes to $OUT (default ./out/gpu_check): summary.txt, pytest.txt, bench_gpu.txt,
-# nvidia-smi.txt. It fits in about 8 minutes: GPU_CHECK_TEST_TIMEOUT (default 270 s) bounds
+# nvidia-smi.txt, gpu_profile.txt (where a GPU step spends its time). It fits in about 8 minutes: GPU_CHECK_TEST_TIMEOUT (default 270 s) bounds
 # the tests and GPU_CHECK_BENCH_TIMEOUT (default 180 s) the benchmarks.
 # On a machine without a GPU (or without CuPy) it says so and exits 0.
 set -uo pipefail
@@ -42,6 +42,8 @@ for b in benchmark/bench_gpu*.py; do
     timeout "${GPU_CHECK_BENCH_TIMEOUT:-180}" "$PY" "$b" --timeout 100 \
         > "$OUT/$(basename "$b" .py).txt" 2>&1
 done
+timeout "${GPU_CHECK_PROFILE_TIMEOUT:-90}" "$PY" tools/gpu_profile.py --workloads mlp,resnet18 \
+    > "$OUT/gpu_profile.txt" 2>&1
 t2=$(date +%s)
 {
     echo "gpu_check: pytest exit code $rc ($((t1 - t0)) s; 124 means the time limit cut it)"

@@ -1,0 +1,103 @@
+"""Where a GPU training step spends its time (a diagnostic for issue 8, run by
+tools/gpu_check.sh on a lent GPU).
+
+For each workload it runs a few warm-up steps, then profiles ``--steps`` steps with
+cProfile and prints the functions with the most own time, and counts the device-to-host
+transfers (``get``, ``item``, ``bool``, ``float``, ``int`` on CuPy arrays), each of which
+stalls the host until the GPU is idle.
+
+    python tools/gpu_profile.py [--workloads mlp,resnet18] [--steps 5] [--top 30]
+
+``--ctx cpu`` profiles the same steps on the CPU.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import cProfile
+import os
+import pstats
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+def _count_transfers(counter):
+    import cupy
+    nd = cupy.ndarray
+    for name in ("get", "item", "__bool__", "__float__", "__int__", "tolist"):
+        orig = getattr(nd, name, None)
+        if orig is None:
+            continue
+
+        def wrapped(self, *a, _orig=orig, _name=name, **k):
+            counter[_name] += 1
+            return _orig(self, *a, **k)
+        try:
+            setattr(nd, name, wrapped)
+        except (TypeError, AttributeError):  # a C type that refuses new attributes
+            counter[f"{name} (not counted)"] = 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workloads", default="mlp,resnet18")
+    ap.add_argument("--steps", type=int, default=5)
+    ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--ctx", default="gpu")
+    args = ap.parse_args()
+    import mxnet as mx
+    from mxnet import autograd, gluon
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                    "benchmark"))
+    import bench_gpu as B
+
+    ctx = mx.gpu(0) if args.ctx == "gpu" else mx.cpu(0)
+    counter = collections.Counter()
+    if args.ctx == "gpu":
+        try:
+            import cupy
+            print("cupy", cupy.__version__, "cudnn:",
+                  hasattr(cupy.cuda, "cudnn") or "cupy.cuda.cudnn missing", flush=True)
+        except Exception as e:  # noqa: BLE001 - diagnostic output only
+            print("cupy import failed:", e)
+    for work in args.workloads.split(","):
+        net = B.build_mxnet(work, ctx)
+        xn, yn = B._data(work)
+        x, y = mx.nd.array(xn, ctx=ctx), mx.nd.array(yn, ctx=ctx)
+        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+        net.hybridize(static_alloc=True, static_shape=True)
+        loss_fn.hybridize(static_alloc=True, static_shape=True)
+        net(x)
+        trainer = gluon.Trainer(net.collect_params(), "sgd",
+                                {"learning_rate": 0.01, "momentum": 0.9}, kvstore=None)
+
+        def step():
+            with autograd.record():
+                loss = loss_fn(net(x), y)
+            loss.backward()
+            trainer.step(B.BATCH[work])
+        for _ in range(3):
+            step()
+        mx.nd.waitall()
+        if args.ctx == "gpu" and not counter:
+            _count_transfers(counter)
+        counter.clear()
+        prof = cProfile.Profile()
+        t = time.perf_counter()
+        prof.enable()
+        for _ in range(args.steps):
+            step()
+        mx.nd.waitall()
+        prof.disable()
+        dt = (time.perf_counter() - t) / args.steps
+        print(f"\n=== {work} on {ctx}: {dt * 1e3:.2f} ms/step under the profiler; "
+              f"device-to-host transfers per step: "
+              f"{ {k: v / args.steps for k, v in counter.items()} }", flush=True)
+        stats = pstats.Stats(prof)
+        stats.sort_stats("tottime").print_stats(args.top)
+
+
+if __name__ == "__main__":
+    main()
