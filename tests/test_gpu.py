@@ -97,7 +97,8 @@ def test_check_consistency_cpu_gpu(dtype):
     shape = (2, 3, 8, 8)
     ctx_list = [{"ctx": mx.cpu(0), "data": shape, "type_dict": {"data": np.float64}},
                 {"ctx": mx.gpu(0), "data": shape, "type_dict": {"data": dtype}}]
-    gt = check_consistency(_conv_net(), ctx_list)
+    # float64 gradients near zero (the conv bias before BatchNorm) differ by rounding only
+    gt = check_consistency(_conv_net(), ctx_list, atol={np.dtype(np.float64): 1e-12})
     assert "conv_weight" in gt and gt["conv_weight"].dtype == np.float64
 
 

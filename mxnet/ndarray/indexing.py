@@ -32,6 +32,29 @@ def _convert_key(key, xp):
     return key
 
 
+def _check_bounds(k, shape):
+    """Raise NumPy's IndexError for out-of-range integer indices. NumPy checks them itself;
+    CuPy's advanced indexing wraps them silently, so GPU arrays are checked here."""
+    parts = k if isinstance(k, tuple) else (k,)
+    consumed = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    axis = 0
+    for p in parts:
+        if p is None:
+            continue
+        if p is Ellipsis:
+            axis += len(shape) - consumed
+            continue
+        if axis >= len(shape):
+            return  # too many indices: the backend raises
+        n = shape[axis]
+        if hasattr(p, "ndim") and p.dtype.kind in "iu" and p.size:
+            lo, hi = int(p.min()), int(p.max())
+            bad = hi if hi >= n else (lo if lo < -n else None)
+            if bad is not None:
+                raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+        axis += 1
+
+
 def _is_first_axis_view(key):
     if isinstance(key, tuple):
         if len(key) != 1:
@@ -81,6 +104,11 @@ def getitem(arr: NDArray, key):
     for part in (k if isinstance(k, tuple) else (k,)):
         if isinstance(part, slice) and part.step == 0:
             raise ValueError("NDArray indexing: slice step cannot be zero")
+    if xp is not np:
+        try:
+            _check_bounds(k, arr.shape)
+        except IndexError as e:
+            raise IndexError(f"NDArray indexing: {e} (array shape {arr.shape})") from None
     if _mode.recording:
         return invoke(_INDEX, [arr], {"key": k})
     if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
@@ -110,6 +138,11 @@ def setitem(arr: NDArray, key, value):
     if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
         _sync(arr)
     k = _convert_key(key, xp)
+    if xp is not np:
+        try:
+            _check_bounds(k, arr.shape)
+        except IndexError as e:
+            raise IndexError(f"NDArray.__setitem__: {e} (array shape {arr.shape})") from None
     if isinstance(value, NDArray):
         value.wait_to_read()
         v = value._data if value._ctx == arr._ctx else backend.asarray(value._data)

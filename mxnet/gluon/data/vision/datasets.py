@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 
+from .... import context as _context
 from .... import ndarray as nd
 from ....base import MXNetError
 from ... import utils as _gutils
@@ -109,7 +110,7 @@ class MNIST(_dataset._DownloadedDataset):
         if len(images) != len(labels):
             raise MXNetError(f"{self._name}: {data_file} holds {len(images)} images but "
                              f"{label_file} holds {len(labels)} labels")
-        self._data = nd.array(images[..., None], dtype=np.uint8)
+        self._data = nd.array(images[..., None], dtype=np.uint8, ctx=_context.cpu())
         self._label = labels.astype(np.int32)
 
 
@@ -221,7 +222,7 @@ class CIFAR10(_dataset._DownloadedDataset):
         parts = [self._read_batch(self._local(name)) for name, _ in files]
         data = np.concatenate([p[0] for p in parts])
         label = np.concatenate([p[1] for p in parts])
-        self._data = nd.array(data, dtype=data.dtype)
+        self._data = nd.array(data, dtype=data.dtype, ctx=_context.cpu())
         self._label = label
 
 
@@ -265,7 +266,7 @@ class ImageRecordDataset(_dataset.RecordFileDataset):
 
     def __getitem__(self, idx):
         header, payload = _unpack_record(super().__getitem__(idx))
-        img = nd.array(_image.imdecode(payload, self._flag), dtype=np.uint8)
+        img = nd.array(_image.imdecode(payload, self._flag), dtype=np.uint8, ctx=_context.cpu())
         if self._transform is not None:
             return self._transform(img, header.label)
         return img, header.label
@@ -314,7 +315,7 @@ class ImageFolderDataset(_dataset.Dataset):
 
     def __getitem__(self, idx):
         path, label = self.items[idx]
-        img = nd.array(_image.imread(path, self._flag), dtype=np.uint8)
+        img = nd.array(_image.imread(path, self._flag), dtype=np.uint8, ctx=_context.cpu())
         if self._transform is not None:
             return self._transform(img, label)
         return img, label
