@@ -36,7 +36,6 @@ elements, and ``_multi_adamw_update`` / ``_multi_mp_adamw_update`` by up to ~1e-
 None of these operators is differentiable (``gradient=None``).
 """
 from __future__ import annotations
-import os as _os
 
 import numpy as np
 
@@ -558,7 +557,7 @@ def _multi_sgd_one(xp, w, grad, mom, lr, wd, attrs, dt):
     rs, clip = _c(attrs["rescale_grad"], dt), _c(attrs["clip_gradient"], dt)
     m = _c(attrs.get("momentum", 0.0), dt)
     g = grad.astype(dt, copy=False)
-    if mom is not None and clip < 0 and mom.dtype == dt and "PROTO_NO_F" not in _os.environ:
+    if mom is not None and clip < 0 and mom.dtype == dt:
         # in place on the momentum state, in the same order (same rounding) as below
         xp.multiply(mom, m, out=mom)
         if wd:
