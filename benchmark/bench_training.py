@@ -31,7 +31,11 @@ time (on a loaded machine the CPU-time ratio is the steadier one).
     python benchmark/bench_training.py [--ref .ref/bin/python] [--threads 1]
         [--workloads mlp,lenet,resnet18,lstm] [--paths imperative,hybrid,symbolic]
         [--frameworks mxnet-py,mxnet-1.9.1,torch] [--repeat 5] [--repeat-resnet 3]
-        [--json out.json]
+        [--json out.json] [--interleave]
+
+``--interleave`` runs the paths of one framework step by step in turn (N rounds after
+warm-up) instead of one after the other, and adds a table of medians and of the
+hybrid/imperative and symbolic/imperative ratios: use it to compare the paths.
 
 A full run takes about 1.5 minutes on one thread. Numbers from a machine shared with other
 jobs: compare the CPU-time columns, and rerun when the wall and CPU columns disagree.
@@ -52,6 +56,7 @@ _KERNEL = r'''
 import json, sys, time
 impl, work, paths, repeat, threads = sys.argv[1], sys.argv[2], sys.argv[3].split(","), \
     int(sys.argv[4]), int(sys.argv[5])
+interleave = len(sys.argv) > 6 and sys.argv[6] == "1"
 import numpy as np
 rs = np.random.RandomState(0)
 V, E, H, T = 10000, 200, 200, 35
@@ -80,6 +85,28 @@ def best(step, sync, n):
         wall = min(wall, time.perf_counter() - t)
         cpu = min(cpu, time.process_time() - c)
     return {"ms": wall * 1e3, "cpu_ms": cpu * 1e3}
+
+
+def interleaved(steps, sync, n):
+    """Every path's step in turn, n rounds: best and median wall and CPU times per path
+    (the fairest comparison of paths on a machine whose load changes)."""
+    for step in steps.values():
+        for _ in range(2):
+            step(); sync()
+    walls = {p: [] for p in steps}
+    cpus = {p: [] for p in steps}
+    for _ in range(n):
+        for p, step in steps.items():
+            t, c = time.perf_counter(), time.process_time()
+            step(); sync()
+            walls[p].append(time.perf_counter() - t)
+            cpus[p].append(time.process_time() - c)
+    out = {}
+    for p in steps:
+        w, c = sorted(walls[p]), sorted(cpus[p])
+        out[p] = {"ms": w[0] * 1e3, "cpu_ms": c[0] * 1e3, "med_ms": w[len(w) // 2] * 1e3,
+                  "med_cpu_ms": c[len(c) // 2] * 1e3}
+    return out
 
 if impl == "torch":
     import torch
@@ -219,6 +246,7 @@ def build():
 x = mx.nd.array(x_np, ctx=ctx)
 y = mx.nd.array(y_np, ctx=ctx)
 sync = mx.nd.waitall
+steps = {}
 for path in paths:
     net = build()
     if net is None:
@@ -233,7 +261,7 @@ for path in paths:
         trainer = gluon.Trainer(net.collect_params(), "sgd",
                                 {"learning_rate": 0.01, "momentum": 0.9}, kvstore=None)
 
-        def step():
+        def step(net=net, loss_fn=loss_fn, trainer=trainer):
             with autograd.record():
                 loss = loss_fn(net(x), y)
             loss.backward()
@@ -260,18 +288,25 @@ for path in paths:
                                                              exe.grad_arrays))
                  if g is not None and reqs[n] != "null"]
 
-        def step():
+        def step(exe=exe, pairs=pairs, updater=updater):
             exe.forward(is_train=True)
             exe.backward()
             for i, w, g in pairs:
                 updater(i, g, w)
-    res[path] = best(step, sync, repeat)
+    if interleave:
+        steps[path] = step
+    else:
+        res[path] = best(step, sync, repeat)
+if steps:
+    res.update(interleaved(steps, sync, repeat))
 print(json.dumps(res))
 '''
 
 
-def run(python, impl, work, paths, repeat, threads, env, cwd=None, timeout=1800):
-    cmd = [python, "-c", _KERNEL, impl, work, ",".join(paths), str(repeat), str(threads)]
+def run(python, impl, work, paths, repeat, threads, env, cwd=None, timeout=1800,
+        interleave=False):
+    cmd = [python, "-c", _KERNEL, impl, work, ",".join(paths), str(repeat), str(threads),
+           "1" if interleave else "0"]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False, cwd=cwd,
                              timeout=timeout)
@@ -296,6 +331,10 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--repeat-resnet", type=int, default=3)
     ap.add_argument("--json", help="also write the raw results here")
+    ap.add_argument("--interleave", action="store_true",
+                    help="run the paths' steps in turn within each process (N rounds) and also "
+                         "report medians: the steadiest comparison of imperative, hybrid and "
+                         "symbolic on a loaded machine")
     args = ap.parse_args()
     works = [w for w in args.workloads.split(",") if w]
     paths = [p for p in args.paths.split(",") if p]
@@ -314,9 +353,10 @@ def main():
         r = {}
         if "mxnet-py" in fws:
             r["mxnet-py"] = run(sys.executable, "mxnet", w, paths, rep, args.threads, env,
-                                cwd=root)
+                                cwd=root, interleave=args.interleave)
         if "mxnet-1.9.1" in fws and os.path.exists(ref):
-            r["mxnet-1.9.1"] = run(ref, "mxnet", w, paths, rep, args.threads, ref_env, cwd="/tmp")
+            r["mxnet-1.9.1"] = run(ref, "mxnet", w, paths, rep, args.threads, ref_env, cwd="/tmp",
+                                   interleave=args.interleave)
         if "torch" in fws:
             r["torch"] = run(sys.executable, "torch", w, paths, rep, args.threads, env, cwd=root)
         results[w] = r
@@ -358,6 +398,24 @@ def main():
                   f"{ratio(o, f, 9)}{ratio(oc, fc, 6)}{ratio(o, t, 9)}{ratio(oc, tc, 6)}")
     print("(torch: PyTorch eager, the same on every row of a workload; ratios: mxnet-py time / "
           "other time, < 1 means mxnet-py is faster)")
+    if args.interleave:
+        print("\nmxnet-py, paths interleaved: median ms per step (median CPU ms); "
+              "hybrid/imperative and symbolic/imperative ratios of the medians")
+        for w in works:
+            ours = (results[w].get("mxnet-py") or {})
+            meds = {p: ours[p] for p in paths if p in ours and "med_ms" in ours[p]}
+            if not meds:
+                continue
+            cells = "  ".join(f"{p} {v['med_ms']:.1f} ({v['med_cpu_ms']:.1f})"
+                              for p, v in meds.items())
+            base = meds.get("imperative")
+            ratios = ""
+            if base:
+                ratios = "  " + "  ".join(
+                    f"{p}/imp {v['med_ms'] / base['med_ms']:.3f} "
+                    f"({v['med_cpu_ms'] / base['med_cpu_ms']:.3f})"
+                    for p, v in meds.items() if p != "imperative")
+            print(f"{w:9s}{cells}{ratios}")
 
 
 if __name__ == "__main__":

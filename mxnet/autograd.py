@@ -12,7 +12,7 @@ from .base import MXNetError
 from .ndarray import NDArray
 from .ndarray import op as _F
 from .ndarray.ndarray import _new
-from .ndarray.tape import Leaf, TapeNode
+from .ndarray.tape import WRITTEN, FusedNode, Leaf, TapeNode
 from .operator.registry import OpDef
 
 __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training",
@@ -155,6 +155,10 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
             nouts = len(node.out_data) if isinstance(node, TapeNode) else 1
             _accumulate(grads, id(node), e[1], nouts, g)
         leaf_grads = {}
+        edges = None
+        if variables is None and not create_graph and \
+                any(type(n) is FusedNode for n in order):
+            edges = _leaf_edges(order, entries)
         for node in order:
             slot = grads.pop(id(node), None)
             if slot is None:
@@ -162,21 +166,13 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
             if isinstance(node, Leaf):
                 leaf_grads[id(node)] = (node, slot[0])
                 continue
-            outputs = [_new(d, node.ctx, (node, i)) for i, d in enumerate(node.out_data)]
-            ograds = [g if g is not None else _F.zeros_like(o.detach())
-                      for g, o in zip(slot, outputs)]
-            if node.gradient is not None:
-                igrads = node.gradient(ograds)
+            if isinstance(node, FusedNode):
+                sinks = None if edges is None else _sinks(node, edges)
+                ograds = [g if g is not None else _F.zeros_like(_new(d, node.ctx))
+                          for g, d in zip(slot, node.out_data)]
+                igrads = node.runner.backward(node, ograds, sinks, variables is None)
             else:
-                rule = node.op.gradient
-                if rule is None:
-                    raise MXNetError(f"Operator {node.op.name} is non-differentiable because it "
-                                     "didn't register a gradient function")
-                _mode.need_grad = [e is not None for e in node.in_entries]
-                try:
-                    igrads = rule(_F, node.attrs, node.inputs, outputs, ograds)
-                finally:
-                    _mode.need_grad = None
+                igrads = _node_gradient(node, slot)
             for e, ig in zip(node.in_entries, igrads):
                 if e is None or ig is None:
                     continue
@@ -202,6 +198,9 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
         return out
     for leaf, g in leaf_grads.values():
         arr = leaf.array
+        if g is WRITTEN:   # a fused node wrote it into the buffer already
+            leaf.fresh = True
+            continue
         if arr is None or arr._grad_req == "null" or arr._grad is None:
             continue
         if arr._grad_req == "add":
@@ -210,6 +209,51 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
             arr._grad._assign(g._data)
         leaf.fresh = True
     return None
+
+
+def _node_gradient(node, slot):
+    """The input gradients of one recorded operator call, from its output gradients."""
+    outputs = [_new(d, node.ctx, (node, i)) for i, d in enumerate(node.out_data)]
+    ograds = [g if g is not None else _F.zeros_like(o.detach()) for g, o in zip(slot, outputs)]
+    if node.gradient is not None:
+        return node.gradient(ograds)
+    rule = node.op.gradient
+    if rule is None:
+        raise MXNetError(f"Operator {node.op.name} is non-differentiable because it "
+                         "didn't register a gradient function")
+    _mode.need_grad = [e is not None for e in node.in_entries]
+    try:
+        return rule(_F, node.attrs, node.inputs, outputs, ograds)
+    finally:
+        _mode.need_grad = None
+
+
+def _leaf_edges(order, head_entries):
+    """How many recorded inputs (and heads) refer to each leaf of the graph being walked."""
+    count: dict = {}
+    for node in order:
+        if isinstance(node, TapeNode):
+            for e in node.in_entries:
+                if e is not None and isinstance(e[0], Leaf):
+                    count[id(e[0])] = count.get(id(e[0]), 0) + 1
+    for e in head_entries:
+        if isinstance(e[0], Leaf):
+            count[id(e[0])] = count.get(id(e[0]), 0) + 1
+    return count
+
+
+def _sinks(node, edges):
+    """For each input of a fused node: (gradient buffer, grad_req) when the node is the only
+    way back to that leaf, so it may write the final gradient there itself; else None."""
+    out = []
+    for e in node.in_entries:
+        sink = None
+        if e is not None and isinstance(e[0], Leaf) and edges.get(id(e[0])) == 1:
+            arr = e[0].array
+            if arr is not None and arr._grad is not None and arr._grad_req in ("write", "add"):
+                sink = (arr._grad, arr._grad_req)
+        out.append(sink)
+    return out
 
 
 def backward(heads, head_grads=None, retain_graph=False, train_mode=True):

@@ -4,14 +4,18 @@ Binding infers every entry's shape and dtype once and turns the graph into a lis
 steps (operator, parsed parameters, input slots, output slots).
 
 - **Inference** (``forward`` without gradients to record) runs the steps as one loop
-  over raw device arrays. Intermediate results are copied into buffers laid out by the
-  memory plan (:mod:`mxnet.executor.plan`): in-place reuse and size-pooled sharing,
-  so the executor's memory stays bounded by the plan and ``outputs`` are the same
-  arrays from one call to the next, as in 1.9.1. A result whose shape or dtype differs
-  from the plan's is kept as is (the safe fallback).
+  over raw device arrays. Results live in buffers laid out by the memory plan
+  (:mod:`mxnet.executor.plan`): in-place reuse and size-pooled sharing, so the
+  executor's memory stays bounded by the plan and ``outputs`` are the same arrays from
+  one call to the next, as in 1.9.1. Kernels that accept ``out`` (``OpDef.accepts_out``)
+  write into their planned buffers directly; the others compute a fresh array that is
+  copied in. A result whose shape or dtype differs from the plan's is kept as is (the
+  safe fallback).
 - **Training** (``forward(is_train=True)`` with some ``grad_req`` other than ``null``)
-  records the steps on the autograd tape; ``backward`` runs the registry's gradient
-  rules and writes (``write``) or adds (``add``) into the bound gradient arrays.
+  runs the compiled program of :mod:`mxnet.executor.program`: the forward keeps the
+  values the backward reads, in buffers reused from one step to the next, and
+  ``backward`` runs the gradient graph built once from the registry's gradient rules,
+  writing (``write``) or adding (``add``) straight into the bound gradient arrays.
 
 ``debug_str`` ends as 1.9.1's does, with ``Total N MB allocated``: the executor's own
 buffers under the memory plan of inference or, when gradients are requested, of forward
@@ -22,17 +26,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import autograd
 from .._mode import mode as _mode
 from ..backend import get_backend
 from ..base import MXNetError
 from ..context import Context
 from ..ndarray import NDArray, zeros
-from ..ndarray.ndarray import _new, invoke
+from ..ndarray.ndarray import _new
 from ..operator.registry import RunContext
 from ..symbol.graph import aux_var_ids, topo_order
 from .infer import infer_shapes, infer_types
 from .plan import forward_schedule, training_schedule
+from .program import GraphProgram, accepts_out
 
 __all__ = ["Executor", "simple_bind"]
 
@@ -87,7 +91,7 @@ def _grad_reqs(grad_req, names):
 
 
 class _Step:
-    __slots__ = ("node", "op", "attrs", "ins", "outs", "nvis")
+    __slots__ = ("node", "op", "attrs", "ins", "outs", "nvis", "out_ok")
 
     def __init__(self, node, ins, outs):
         self.node = node
@@ -96,6 +100,7 @@ class _Step:
         self.ins = ins
         self.outs = outs
         self.nvis = node.num_visible_outputs()
+        self.out_ok = accepts_out(node.op)
 
 
 class Executor:
@@ -126,6 +131,9 @@ class Executor:
         self._plan = None
         self._train_plan = None
         self._views = None
+        self._prog = None
+        self._arena = None
+        self._ones = None
         self._build()
 
     # -- the static part: inference, steps, outputs -----------------------------------------
@@ -324,7 +332,10 @@ class Executor:
             for st in self._steps:
                 ins = [slots[s] for s in st.ins]
                 try:
-                    res = st.op.compute(rc, st.attrs, *ins)
+                    if st.out_ok:   # the kernel writes into the planned buffers itself
+                        res = st.op.compute(rc, st.attrs, *ins, out=[views[s] for s in st.outs])
+                    else:
+                        res = st.op.compute(rc, st.attrs, *ins)
                 except MXNetError:
                     raise
                 except Exception as e:  # a kernel failed on these inputs
@@ -356,33 +367,50 @@ class Executor:
             o._node = None
         self._recorded = False
 
+    def _program(self):
+        """The compiled forward/backward program (built at the first training forward)."""
+        if self._prog is None:
+            pos = {}
+            for slot, kind, idx in self._var_slots:
+                pos[slot] = idx if kind == "arg" else len(self._arg_names) + idx
+            var_pos = {}
+            slot = 0
+            for node in self._order:
+                if node.op is None:
+                    var_pos[id(node)] = pos[slot]
+                slot += node.num_outputs()
+            self._prog = GraphProgram(self._order, self._symbol._outputs, var_pos, self._ctx)
+            self._arena = self._prog.acquire()
+        return self._prog
+
     def _forward_recorded(self):
-        values = [None] * self._nslots
-        for slot, kind, idx in self._var_slots:
-            values[slot] = self._var_array(kind, idx)
-        with autograd.record(train_mode=True):
-            for a, g, r in zip(self.arg_arrays, self.grad_arrays, self._reqs):
-                if r != "null":
-                    autograd.mark_variables([a], [g], r)
-                else:
-                    a._node = None
-            if self._monitor is not None and self._monitor_all:
-                self._monitor_vars([None if v is None else v._data for v in values])
-            for st in self._steps:
-                ins = [values[s] for s in st.ins]
-                res = invoke(st.op, ins, st.attrs)
-                if not isinstance(res, list):
-                    res = [res]
-                for s, r in zip(st.outs, res):
-                    values[s] = r
-                if self._monitor is not None:
-                    self._monitor_step(st, [a._data for a in ins],
-                                       [values[s]._data for s in st.outs[:len(res)]])
-        for i, s in enumerate(self._head_slots):
-            r = values[s]
-            o = self.outputs[i]
-            o._data = r._data
-            o._node = r._node
+        """A training forward: the program runs the steps into its kept buffers and keeps
+        every value ``backward`` reads."""
+        prog = self._program()
+        arrays = list(self.arg_arrays) + list(self.aux_arrays)
+        raw = []
+        for a in arrays:
+            a.wait_to_read()
+            raw.append(a._data)
+        if self._monitor is not None and self._monitor_all:
+            self._monitor_vars(raw_var_datas(self._var_slots, raw, len(self._arg_names),
+                                             self._nslots))
+        monitor = None
+        if self._monitor is not None:
+            steps = self._steps
+
+            def monitor(k, ins, outs):
+                self._monitor_step(steps[k], ins, outs)
+        rc = RunContext(get_backend(self._ctx), True)
+        prev = (_mode.recording, _mode.training)
+        _mode.recording, _mode.training = False, True
+        try:
+            outs = prog.forward(self._arena, raw, rc, True, monitor)
+        finally:
+            _mode.recording, _mode.training = prev
+        for o, r in zip(self.outputs, outs):
+            o._data = r
+            o._node = None
         self._recorded = True
 
     def backward(self, out_grads=None, is_train=True):
@@ -403,8 +431,26 @@ class Executor:
         if out_grads and len(out_grads) != len(self.outputs):
             raise MXNetError(f"backward: {len(out_grads)} head gradients given for "
                              f"{len(self.outputs)} outputs")
-        autograd.backward(self.outputs, list(out_grads) or None, retain_graph=True,
-                          train_mode=is_train)
+        if out_grads:
+            heads = []
+            for g in out_grads:
+                g.wait_to_read()
+                heads.append(g._data)
+        else:   # as autograd does: a gradient of ones for every output
+            if self._ones is None:
+                xp = get_backend(self._ctx).xp
+                self._ones = [xp.ones(o.shape, dtype=o.dtype) for o in self.outputs]
+            heads = self._ones
+        naux = len(self.aux_arrays)
+        mask = tuple(r != "null" for r in self._reqs) + (False,) * naux
+        sinks = [None if r == "null" else (g, r) for g, r in zip(self.grad_arrays, self._reqs)]
+        rc = RunContext(get_backend(self._ctx), bool(is_train))
+        prev = (_mode.recording, _mode.training)
+        _mode.recording, _mode.training = False, bool(is_train)
+        try:
+            self._prog.backward(self._arena, mask, heads, sinks + [None] * naux, rc, True)
+        finally:
+            _mode.recording, _mode.training = prev
 
     # -- monitoring ---------------------------------------------------------------------------------
     def set_monitor_callback(self, callback, monitor_all=False):
@@ -497,6 +543,14 @@ class Executor:
     def get_optimized_symbol(self):
         """The bound symbol (no graph rewriting happens here)."""
         return self._symbol.__copy__()
+
+
+def raw_var_datas(var_slots, raw, nargs, nslots):
+    """Per slot: the raw array of each variable (arguments first, then auxiliary states)."""
+    datas = [None] * nslots
+    for slot, kind, idx in var_slots:
+        datas[slot] = raw[idx if kind == "arg" else nargs + idx]
+    return datas
 
 
 def _reshaped(arr, shape, allow_up_sizing, name, ctx):

@@ -468,9 +468,46 @@ def _placeholder_class():
     return Placeholder
 
 
-def _trace(op, attrs, in_info, out_info):
+class _ShapedOps:
+    """``mx.sym`` as gradient rules see it while traced with ``shaped=True``: a result with
+    one output also answers ``shape``/``dtype``/``size`` (inferred from what is known),
+    and ``dtype=None`` means "not given" (as it does for mx.nd)."""
+
+    def __init__(self, ops, known_s, known_t, placeholder):
+        self._ops, self._s, self._t, self._ph = ops, known_s, known_t, placeholder
+
+    def __getattr__(self, name):
+        fn = getattr(self._ops, name)
+        if not callable(fn):
+            return fn
+
+        def call(*args, **kw):
+            if "dtype" in kw and kw["dtype"] is None:
+                del kw["dtype"]
+            return self._shaped(fn(*args, **kw))
+        return call
+
+    def _shaped(self, res):
+        from ..symbol.symbol import Symbol
+        from .infer import infer_graph
+        if not isinstance(res, Symbol) or isinstance(res, self._ph) or len(res._outputs) != 1:
+            return res
+        try:
+            shapes, _ = infer_graph(res, "shape", self._s)
+            types, _ = infer_graph(res, "type", self._t)
+        except Exception:  # noqa: BLE001 - the result just stays a plain Symbol
+            return res
+        node, i = res._outputs[0]
+        shape, dtype = shapes.get((id(node), i)), types.get((id(node), i))
+        if shape is None or dtype is None or any(d is None for d in shape):
+            return res
+        return self._ph(res._outputs, shape, dtype)
+
+
+def _trace(op, attrs, in_info, out_info, shaped=False):
     """Run ``op.gradient`` with ``F = mx.sym`` on placeholders; None when it cannot be
-    planned exactly."""
+    planned exactly. With ``shaped``, intermediate results know their shapes too (see
+    :class:`_ShapedOps`), so rules reading them can be traced."""
     from ..attribute import AttrScope
     from ..name import NameManager
     from ..symbol import op as sym_ops
@@ -486,7 +523,15 @@ def _trace(op, attrs, in_info, out_info):
         ins = [ph(f"in{i}", s) for i, s in enumerate(in_info)]
         outs = [ph(f"out{j}", s) for j, s in enumerate(out_info)]
         ogs = [ph(f"og{j}", s) for j, s in enumerate(out_info)]
-        res = op.gradient(sym_ops, attrs, ins, outs, ogs)
+        F = sym_ops
+        if shaped:
+            ks = {f"in{i}": s[0] for i, s in enumerate(in_info)}
+            kt = {f"in{i}": s[1] for i, s in enumerate(in_info)}
+            for j, s in enumerate(out_info):
+                ks[f"out{j}"] = ks[f"og{j}"] = s[0]
+                kt[f"out{j}"] = kt[f"og{j}"] = s[1]
+            F = _ShapedOps(sym_ops, ks, kt, Placeholder)
+        res = op.gradient(F, attrs, ins, outs, ogs)
     res = list(res) if isinstance(res, (list, tuple)) else [res]
     # as autograd pairs them: inputs past the rule's list (auxiliary states) get none
     res = (res + [None] * len(in_info))[:len(in_info)]
@@ -507,7 +552,7 @@ def _trace(op, attrs, in_info, out_info):
     for n in order:
         if n.op is None and n.name not in refs_of_var:
             return None   # the rule made a variable of its own
-        if n.op is not None and n.op.infer_shape is None:
+        if n.op is not None and n.op.infer_shape is None and not shaped:
             return None   # shape inference would have to run the operator
     known_s = {f"in{i}": s[0] for i, s in enumerate(in_info)}
     known_t = {f"in{i}": s[1] for i, s in enumerate(in_info)}

@@ -11,12 +11,15 @@ from ..base import MXNetError
 from ..context import cpu
 from ..name import NameManager, Prefix
 from ..ndarray import NDArray
-from ..ndarray.ndarray import invoke
 from ..symbol import Symbol
 from ..symbol.graph import topo_order
+from ..executor.program import GraphProgram, run as run_program
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
 
 __all__ = ["Block", "HybridBlock", "SymbolBlock"]
+
+# compiled programs kept per hybridized block (one per input signature)
+_MAX_PROGRAMS = 16
 
 
 class _BlockScope:
@@ -316,7 +319,11 @@ class HybridBlock(Block):
     """A block whose ``hybrid_forward(F, x, ...)`` works with both mx.nd and mx.sym.
 
     After ``hybridize()`` calls trace the block once into a Symbol and run that graph
-    (like MXNet's CachedOp), instead of re-running Python layer code.
+    (like MXNet's CachedOp), instead of re-running Python layer code: one compiled
+    :class:`~mxnet.executor.program.GraphProgram` per input signature runs the operators
+    over buffers it keeps from call to call. Under ``autograd.record()`` the whole call is
+    one tape node whose backward runs the gradient graph built once from the registry's
+    rules (higher-order gradients fall back to the per-operator rules).
     """
 
     def __init__(self, prefix=None, params=None):
@@ -431,39 +438,52 @@ class HybridBlock(Block):
                              "neither inputs nor parameters of the block")
         self._cached = (order, out._outputs, input_names, all_params, out_fmt)
 
-    def _deferred_pending(self):
-        plist = self.__dict__.get("_cached_plist")
-        if plist is None or self.__dict__.get("_cached_plist_key") is not self._cached:
-            plist = list(self.collect_params().values())
-            self._cached_plist, self._cached_plist_key = plist, self._cached
-        return any(p._data is None for p in plist)
+    def _call_plan(self):
+        """What every call of the cached graph needs, derived once from the cache: the
+        parameters in input order and the compiled programs (one per input signature)."""
+        cp = self.__dict__.get("_cached_call")
+        if cp is None or cp[0] is not self._cached:
+            order, heads, input_names, params, out_fmt = self._cached
+            # a parameter used at several places is one input (its variable nodes repeat)
+            pnames = list(dict.fromkeys(n.name for n in order
+                                        if n.op is None and n.name not in input_names))
+            pos = {n: i for i, n in enumerate(input_names)}
+            pos.update((n, len(input_names) + i) for i, n in enumerate(pnames))
+            var_pos = {id(node): pos[node.name] for node in order if node.op is None}
+            self._programs = {}
+            cp = self._cached_call = (self._cached, [params[n] for n in pnames], var_pos,
+                                      self._programs)
+        return cp
 
     def _call_cached_op(self, *args):
         if self._cached is None:
             self._finish_params(*args)
             self._build_cache(*args)
-        elif self._deferred_pending():
+        cached, plist, var_pos, programs = self._call_plan()
+        order, heads, input_names, _, out_fmt = cached
+        if all(type(a) is NDArray for a in args):
+            flat = list(args)
+        else:
+            flat, _ = _flatten(args)
+            flat = [a for a in flat if a is not None]
+        if len(flat) != len(input_names):
+            raise MXNetError(f"{self.name}: the cached graph takes {len(input_names)} inputs, "
+                             f"got {len(flat)}")
+        ctx = flat[0]._ctx
+        try:
+            arrays = flat + [p.data(ctx) for p in plist]
+        except DeferredInitializationError:
             self._finish_params(*args)
-        order, heads, input_names, params, out_fmt = self._cached
-        flat, _ = _flatten(args)
-        flat = [a for a in flat if a is not None]
-        ctx = flat[0].context
-        values = {}
-        feed = dict(zip(input_names, flat))
-        for node in order:
-            if node.op is None:
-                arr = feed.get(node.name)
-                if arr is None:
-                    arr = params[node.name].data(ctx)
-                values[(id(node), 0)] = arr
-                continue
-            res = invoke(node.op, [values[(id(s), i)] for s, i in node.inputs], node.parsed)
-            if isinstance(res, list):
-                for i, r in enumerate(res):
-                    values[(id(node), i)] = r
-            else:
-                values[(id(node), 0)] = res
-        outs = [values[(id(n), i)] for n, i in heads]
+            arrays = flat + [p.data(ctx) for p in plist]
+        key = (ctx,) + tuple((a._data.shape, a._data.dtype) for a in flat)
+        prog = programs.get(key)
+        if prog is None:
+            if len(programs) >= _MAX_PROGRAMS:
+                programs.pop(next(iter(programs)))
+            prog = programs[key] = GraphProgram(order, heads, var_pos, ctx)
+        outs = run_program(prog, arrays, ctx)
+        if out_fmt == 0:
+            return outs[0]
         result, _ = _regroup(outs, out_fmt)
         return result
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import weakref
 
-__all__ = ["TapeNode", "Leaf"]
+__all__ = ["TapeNode", "Leaf", "FusedNode", "WRITTEN"]
 
 
 class Leaf:
@@ -55,3 +55,46 @@ class TapeNode:
         self.inputs = None
         self.in_entries = None
         self.out_data = None
+
+
+class _Written:
+    """Marks a gradient that a fused node already wrote into the leaf's gradient buffer."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "WRITTEN"
+
+
+WRITTEN = _Written()
+
+
+class FusedNode(TapeNode):
+    """One tape node standing for a whole graph run as a unit (a hybridized block's call).
+
+    ``runner`` does the work: ``runner.backward(node, out_grads, sinks, transient)`` returns
+    one gradient per input (an NDArray, None, or :data:`WRITTEN` when it wrote straight
+    into the buffer ``sinks[i]`` named), and ``runner.release()`` gives back the buffers
+    the call holds once backward no longer needs them.
+    """
+
+    __slots__ = ("runner",)
+
+    def __init__(self, op, inputs, out_data, ctx, runner):
+        super().__init__(op, {}, inputs, out_data, ctx)
+        self.runner = runner
+
+    def free(self):
+        super().free()
+        self._release()
+
+    def _release(self):
+        runner, self.runner = self.runner, None
+        if runner is not None:
+            runner.release()
+
+    def __del__(self):
+        try:
+            self._release()
+        except Exception:  # noqa: BLE001 - e.g. at interpreter shutdown
+            pass

@@ -43,12 +43,40 @@ def _broadcast_shape(attrs, in_shapes, out_shapes):
 # ---------------------------------------------------------------------------------------------
 # unary operators
 
+def _float_out(out, *arrays):
+    """``out[0]`` when every array is floating point of its dtype and shape (else None)."""
+    o = out[0] if out else None
+    if o is None:
+        return None
+    for a in arrays:
+        if a.dtype != o.dtype or a.dtype.kind != "f":
+            return None
+    return o
+
+
+# unary kernels that are one ufunc on float data, written into ``out`` when given
+_UFUNC_UNARY = {"negative": "negative", "abs": "absolute", "square": "square", "sqrt": "sqrt",
+                "exp": "exp", "log": "log", "tanh": "tanh", "sin": "sin", "cos": "cos",
+                "expm1": "expm1", "log1p": "log1p"}
+
+
 def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
-    def compute(rc, attrs, x):
-        return fn(rc.xp, x)
+    ufunc = _UFUNC_UNARY.get(name)
+    if ufunc is None and name != "relu":
+        def compute(rc, attrs, x):
+            return fn(rc.xp, x)
+    else:
+        def compute(rc, attrs, x, out=None):
+            o = _float_out(out, x)
+            if o is not None and o.shape == x.shape:
+                if ufunc is None:   # relu
+                    return rc.xp.maximum(x, x.dtype.type(0), out=o)
+                return getattr(rc.xp, ufunc)(x, out=o)
+            return fn(rc.xp, x)
     compute.__name__ = name
     register(name, compute, gradient=grad, infer_shape=_same_shape, infer_type=_same_type,
-             inplace=((0, 0),), aliases=aliases, doc=doc)
+             inplace=((0, 0),), aliases=aliases, doc=doc, accepts_out=ufunc is not None or
+             name == "relu")
 
 
 def _float_unary(xp_fn):
@@ -153,16 +181,20 @@ register("BlockGrad", _identity_compute, gradient=_zero_grad, infer_shape=_same_
          infer_type=_same_type, aliases=("stop_gradient",))
 
 
-def _zeros_like(rc, attrs, x):
-    return rc.xp.zeros_like(x)
+def _filled_like(value):
+    def compute(rc, attrs, x, out=None):
+        o = out[0] if out else None
+        if o is not None and o.shape == x.shape and o.dtype == x.dtype:
+            o.fill(value)
+            return o
+        return rc.xp.full_like(x, value) if value else rc.xp.zeros_like(x)
+    return compute
 
 
-def _ones_like(rc, attrs, x):
-    return rc.xp.ones_like(x)
-
-
-register("zeros_like", _zeros_like, gradient=_zero_grad, infer_shape=_same_shape, infer_type=_same_type)
-register("ones_like", _ones_like, gradient=_zero_grad, infer_shape=_same_shape, infer_type=_same_type)
+register("zeros_like", _filled_like(0), gradient=_zero_grad, infer_shape=_same_shape,
+         infer_type=_same_type, accepts_out=True)
+register("ones_like", _filled_like(1), gradient=_zero_grad, infer_shape=_same_shape,
+         infer_type=_same_type, accepts_out=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -258,24 +290,38 @@ def _binary_grads(kind):
     return rule
 
 
+# binary kernels that are one ufunc on float data, written into ``out`` when given
+_UFUNC_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "true_divide",
+                 "maximum": "maximum", "minimum": "minimum"}
+
+
 def _register_binary(kind, kernel):
     rule = _binary_grads(kind)
     broadcast_name = f"broadcast_{kind}"
     elem_name = {"add": "elemwise_add", "sub": "elemwise_sub", "mul": "elemwise_mul",
                  "div": "elemwise_div"}.get(kind, f"_{kind}")
+    ufunc = _UFUNC_BINARY.get(kind)
 
-    def compute_elem(rc, attrs, a, b, _k=kernel, _n=elem_name):
+    def compute_elem(rc, attrs, a, b, _k=kernel, _n=elem_name, out=None):
         same_dtype(_n, a, b)
         if a.shape != b.shape:
             raise shape_err(_n, "inputs must have the same shape", a, b)
+        if out is not None and ufunc is not None:
+            o = _float_out(out, a, b)
+            if o is not None and o.shape == a.shape:   # o may be a's or b's buffer
+                return getattr(rc.xp, ufunc)(a, b, out=o)
         return _k(rc.xp, a, b)
 
-    def compute_bcast(rc, attrs, a, b, _k=kernel, _n=broadcast_name):
+    def compute_bcast(rc, attrs, a, b, _k=kernel, _n=broadcast_name, out=None):
         if a.dtype != b.dtype:
             same_dtype(_n, a, b)
         if a.dtype == np.bool_:
             raise shape_err(_n, "boolean inputs are not supported by 1.9.1's binary operators", a, b)
         try:
+            if out is not None and ufunc is not None:
+                o = _float_out(out, a, b)
+                if o is not None and o.shape == _bshape(a.shape, b.shape):
+                    return getattr(rc.xp, ufunc)(a, b, out=o)
             return _k(rc.xp, a, b)
         except ValueError:
             raise shape_err(_n, "operands could not be broadcast together", a, b) from None
@@ -291,11 +337,17 @@ def _register_binary(kind, kernel):
                "div": ("_div",)}.get(kind, ())
     register(elem_name, compute_elem, inputs=("lhs", "rhs"), gradient=grad_elem,
              infer_shape=_same_shape, infer_type=_same_type, inplace=((0, 0), (1, 0)),
-             aliases=aliases)
+             aliases=aliases, accepts_out=ufunc is not None)
     register(broadcast_name, compute_bcast, inputs=("lhs", "rhs"), gradient=grad_bcast,
-             infer_shape=_broadcast_shape, infer_type=_same_type,
+             infer_shape=_broadcast_shape, infer_type=_same_type, accepts_out=ufunc is not None,
              aliases=(("broadcast_plus",) if kind == "add" else
                       ("broadcast_minus",) if kind == "sub" else ()))
+
+
+def _bshape(a, b):
+    if a == b:
+        return a
+    return tuple(np.broadcast_shapes(a, b))
 
 
 for _kind, _kernel in _BINARY_KERNELS.items():
@@ -324,24 +376,32 @@ register("_reduce_to_shape_of", _reduce_to_shape_of, inputs=("data", "like"),
 _SCALAR_PARAMS = (Param("scalar", "float", 1.0), Param("is_int", "bool", True))
 
 
-def _register_scalar(name, kernel, rule, reverse=False):
+def _register_scalar(name, kernel, rule, reverse=False, ufunc=None):
     # 1.9.1 computes scalar ops on boolean arrays in int64
     if reverse:
-        def compute(rc, attrs, x, _k=kernel):
+        def compute(rc, attrs, x, _k=kernel, out=None):
             if x.dtype == np.bool_:
                 x = x.astype(np.int64)
-            return _k(rc.xp, cast_scalar(attrs["scalar"], x.dtype), x)
+            s = cast_scalar(attrs["scalar"], x.dtype)
+            o = _float_out(out, x) if ufunc is not None else None
+            if o is not None and o.shape == x.shape:
+                return getattr(rc.xp, ufunc)(s, x, out=o)
+            return _k(rc.xp, s, x)
     else:
-        def compute(rc, attrs, x, _k=kernel):
+        def compute(rc, attrs, x, _k=kernel, out=None):
             if x.dtype == np.bool_:
                 x = x.astype(np.int64)
-            return _k(rc.xp, x, cast_scalar(attrs["scalar"], x.dtype))
+            s = cast_scalar(attrs["scalar"], x.dtype)
+            o = _float_out(out, x) if ufunc is not None else None
+            if o is not None and o.shape == x.shape:
+                return getattr(rc.xp, ufunc)(x, s, out=o)
+            return _k(rc.xp, x, s)
 
     def grad(F, attrs, ins, outs, og):
         return [rule(F, ins[0], attrs["scalar"], outs[0], og[0])]
 
     register(name, compute, params=_SCALAR_PARAMS, gradient=grad, infer_shape=_same_shape,
-             infer_type=_same_type, inplace=((0, 0),))
+             infer_type=_same_type, inplace=((0, 0),), accepts_out=ufunc is not None)
 
 
 def _scalar_kernel(kind):
@@ -378,7 +438,8 @@ _SCALAR = [
 ]
 
 for _name, _kind, _rule, _rev in _SCALAR:
-    _register_scalar(_name, _scalar_kernel(_kind), _rule, reverse=_rev)
+    _register_scalar(_name, _scalar_kernel(_kind), _rule, reverse=_rev,
+                     ufunc=_UFUNC_BINARY.get(_kind))
 
 
 def _logical_not(rc, attrs, x):

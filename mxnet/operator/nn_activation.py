@@ -113,12 +113,39 @@ def _act_derivative(xp, kind, x, y):
     return 1.0 / (d * d)
 
 
-def _activation(rc, attrs, x):
+def _out_like(out, x):
+    """``out[0]`` when it can hold a result shaped and typed like ``x`` (else None)."""
+    o = out[0] if out else None
+    if o is None or o.shape != x.shape or o.dtype != x.dtype or x.dtype == np.float16:
+        return None
+    return o
+
+
+def _activation(rc, attrs, x, out=None):
     check_float("Activation", x)
-    return _act_forward(rc.xp, attrs["act_type"], _work(x)).astype(x.dtype, copy=False)
+    o = _out_like(out, x)
+    kind = attrs["act_type"]
+    if o is not None and kind in ("relu", "sigmoid", "tanh"):
+        xp = rc.xp
+        if kind == "relu":
+            return xp.fmax(x, x.dtype.type(0), out=o)
+        if kind == "tanh":
+            return xp.tanh(x, out=o)
+        xp.negative(x, out=o)              # the same steps as 1 / (1 + exp(-x))
+        xp.exp(o, out=o)
+        o += 1.0
+        return xp.divide(1.0, o, out=o)
+    return _act_forward(rc.xp, kind, _work(x)).astype(x.dtype, copy=False)
 
 
-def _activation_backward(rc, attrs, og, x, y):
+def _activation_backward(rc, attrs, og, x, y, out=None):
+    o = _out_like(out, y)
+    if o is not None and og.dtype == y.dtype:
+        kind = attrs["act_type"]
+        if kind == "relu":   # o may be og's buffer (the declared in-place pair)
+            return rc.xp.multiply(og, y > 0, out=o)
+        if kind in ("sigmoid", "tanh"):
+            return rc.xp.multiply(og, _act_derivative(rc.xp, kind, x, y), out=o)
     d = _act_derivative(rc.xp, attrs["act_type"], _work(x), _work(y))
     return (_work(og) * d).astype(x.dtype, copy=False)
 
@@ -127,12 +154,13 @@ _ACT_PARAMS = (Param("act_type", "str", choices=_ACT_TYPES,
                      doc="The activation function: relu, sigmoid, softrelu, softsign or tanh."),)
 
 register("Activation", _activation, params=_ACT_PARAMS, infer_shape=_same, infer_type=_same,
+         accepts_out=True,
          gradient=lambda F, a, ins, outs, og: [
              F._backward_Activation(og[0], ins[0], outs[0], act_type=a["act_type"])],
          inplace=((0, 0),),
          doc="Apply an elementwise activation function (relu, sigmoid, tanh, softrelu or "
              "softsign).")
-register("_backward_Activation", _activation_backward, params=_ACT_PARAMS,
+register("_backward_Activation", _activation_backward, params=_ACT_PARAMS, accepts_out=True,
          inputs=("ograd", "data", "output"), infer_shape=_like_inputs(1),
          infer_type=_like_inputs(1), inplace=((0, 0),),
          # only softsign's gradient reads the data; the others use the output
@@ -350,14 +378,28 @@ def _length_mask(xp, opname, length, shape, axis):
     return pos < lim
 
 
-def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, out_dtype=None):
+def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, out_dtype=None,
+                    out=None):
     """Numerically stable softmax / log_softmax / softmin of ``x`` along ``axis``.
 
     Computes in the input's dtype (float16 in float32), then casts to ``out_dtype``, as 1.9.1
-    does; ``mask`` (boolean, like ``x``) zeroes the positions it excludes.
+    does; ``mask`` (boolean, like ``x``) zeroes the positions it excludes. ``out``: an array
+    to write the result into (used when no cast or mask is involved; same steps either way).
     """
     out_dtype = np.dtype(out_dtype or x.dtype)
     wdt = np.result_type(x.dtype, _F32)
+    if out is not None and mask is None and kind != "softmin" and x.dtype == wdt and \
+            out.dtype == out_dtype == wdt and out.shape == x.shape and \
+            (temperature is None or temperature == 1.0):
+        m = xp.max(x, axis=axis, keepdims=True)
+        z = xp.subtract(x, m, out=out)
+        if kind == "log_softmax":
+            s = xp.sum(xp.exp(z), axis=axis, keepdims=True)
+            z -= xp.log(s)
+            return z
+        xp.exp(z, out=z)
+        z /= xp.sum(z, axis=axis, keepdims=True)
+        return z
     z = x.astype(wdt, copy=False)
     if kind == "softmin":
         z = -z
@@ -380,9 +422,21 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
     return out.astype(out_dtype, copy=False)
 
 
-def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype=None):
-    """The input gradient of softmax_forward from its output ``y`` and head gradient ``og``."""
+def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype=None, out=None):
+    """The input gradient of softmax_forward from its output ``y`` and head gradient ``og``
+    (written into ``out`` when given and no cast is involved; same steps either way)."""
     wdt = np.result_type(og.dtype, y.dtype, _F32)
+    if out is not None and kind != "softmin" and og.dtype == y.dtype == wdt and \
+            out.dtype == np.dtype(in_dtype or og.dtype) == wdt and out.shape == og.shape and \
+            (temperature is None or temperature == 1.0):
+        if kind == "log_softmax":
+            s = xp.sum(og, axis=axis, keepdims=True)
+            xp.exp(y, out=out)
+            out *= s
+            return xp.subtract(og, out, out=out)
+        gy = xp.multiply(og, y, out=out)
+        gy -= y * xp.sum(gy, axis=axis, keepdims=True)
+        return gy
     g = og.astype(wdt, copy=False)
     yw = y.astype(wdt, copy=False)
     if kind == "log_softmax":
@@ -398,7 +452,7 @@ def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype
 
 
 def _make_softmax(kind):
-    def compute(rc, attrs, x, length=None):
+    def compute(rc, attrs, x, length=None, out=None):
         check_float(kind, x)
         axis = normalize_axis(kind, attrs["axis"], x.ndim)
         if attrs["use_length"] and kind != "softmax":
@@ -408,11 +462,12 @@ def _make_softmax(kind):
         if attrs["use_length"]:
             mask = _length_mask(rc.xp, kind, length, x.shape, axis)
         return softmax_forward(rc.xp, x, axis, attrs["temperature"], kind, mask,
-                               _out_dtype(attrs, x))
+                               _out_dtype(attrs, x), out=out[0] if out else None)
 
-    def backward(rc, attrs, og, x, y, length=None):
+    def backward(rc, attrs, og, x, y, length=None, out=None):
         axis = normalize_axis(kind, attrs["axis"], x.ndim)
-        return softmax_backward(rc.xp, og, y, axis, attrs["temperature"], kind, x.dtype)
+        return softmax_backward(rc.xp, og, y, axis, attrs["temperature"], kind, x.dtype,
+                                out=out[0] if out else None)
 
     def gradient(F, attrs, ins, outs, og):
         dx = getattr(F, f"_backward_{kind}")(og[0], ins[0], outs[0], **attrs)
@@ -444,8 +499,8 @@ def _make_softmax(kind):
             "log_softmax": "The logarithm of softmax along ``axis``.",
             "softmin": "softmax of the negated input along ``axis``."}
     register(kind, compute, params=_softmax_params(), inputs=inputs, gradient=gradient,
-             infer_shape=infer_shape, infer_type=infer_type, doc=docs[kind])
-    register(f"_backward_{kind}", backward, params=_softmax_params(),
+             infer_shape=infer_shape, infer_type=infer_type, doc=docs[kind], accepts_out=True)
+    register(f"_backward_{kind}", backward, params=_softmax_params(), accepts_out=True,
              inputs=("ograd", "data", "output"), infer_shape=_like_inputs(1),
              infer_type=_like_inputs(1), doc=f"The gradient of {kind}.")
 

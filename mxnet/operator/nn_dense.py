@@ -141,15 +141,38 @@ def _fc_check(opname, attrs, x, w, b):
     return dt, rows, feat, oshape
 
 
-def _fully_connected(rc, attrs, x, w, b=None):
+def _uniform(ct, *arrays):
+    """Whether every given array already has the compute dtype ``ct`` (no casts needed)."""
+    return all(a is None or a.dtype == ct for a in arrays)
+
+
+def _out_view(out, i, shape, dtype, view):
+    """``out[i]`` seen with shape ``view`` when it is a contiguous ``shape``/``dtype`` array."""
+    o = out[i] if out is not None and len(out) > i else None
+    if o is None or tuple(o.shape) != tuple(shape) or o.dtype != dtype or \
+            not o.flags.c_contiguous:
+        return None, None
+    return o, o.reshape(view)
+
+
+def _fully_connected(rc, attrs, x, w, b=None, out=None):
     xp = rc.xp
     dt, rows, feat, oshape = _fc_check("FullyConnected", attrs, x, w, b)
     ct = compute_dtype(dt)
     x2 = x.reshape(rows, feat).astype(ct, copy=False)
+    if out is not None and _uniform(ct, x, w, b):
+        o, o2 = _out_view(out, 0, oshape, dt, (rows, attrs["num_hidden"]))
+        if o is not None:
+            xp.matmul(x2, w.T, out=o2)
+            if b is not None:
+                o2 += b
+            return o
     y = xp.matmul(x2, w.astype(ct, copy=False).T)
     if b is not None:
         y += b.astype(ct, copy=False)
-    return y.reshape(oshape).astype(dt, copy=False)
+    if tuple(y.shape) != tuple(oshape):
+        y = y.reshape(oshape)
+    return y.astype(dt, copy=False)
 
 
 def _fc_shape(attrs, ins, outs):
@@ -185,12 +208,28 @@ def _fc_grad(F, attrs, ins, outs, og):
 
 
 register("FullyConnected", _fully_connected, params=_FC_PARAMS, inputs=_fc_inputs,
+         accepts_out=True,
          infer_shape=_fc_shape, infer_type=uniform_type("FullyConnected"), gradient=_fc_grad,
          doc="A dense layer: ``out = data @ weight.T + bias``. With ``flatten`` the data is "
              "viewed as (batch, features); without it the layer maps the last axis.")
 
 
-def _backward_fc(rc, attrs, g, x, w):
+def _fc_weight_grads(xp, g2, x2, dt, no_bias, out, first):
+    """dw = g^T x and db = sum(g), into ``out[first]``/``out[first + 1]`` when given."""
+    dwo, dw2 = _out_view(out, first, (g2.shape[1], x2.shape[1]), dt, (g2.shape[1], x2.shape[1]))
+    if dwo is not None:
+        dw = xp.matmul(g2.T, x2, out=dwo)
+    else:
+        dw = xp.matmul(g2.T, x2).astype(dt, copy=False)
+    if no_bias:
+        return dw, None
+    dbo, _ = _out_view(out, first + 1, (g2.shape[1],), dt, (g2.shape[1],))
+    if dbo is not None:
+        return dw, g2.sum(axis=0, out=dbo)
+    return dw, g2.sum(axis=0).astype(dt, copy=False)
+
+
+def _backward_fc(rc, attrs, g, x, w, out=None):
     xp = rc.xp
     opname = "_backward_FullyConnected"
     dt, rows, feat, oshape = _fc_check(opname, attrs, x, w, None)
@@ -199,6 +238,15 @@ def _backward_fc(rc, attrs, g, x, w):
     ct = compute_dtype(dt)
     g2 = g.reshape(rows, attrs["num_hidden"]).astype(ct, copy=False)
     x2 = x.reshape(rows, feat).astype(ct, copy=False)
+    if out is not None and _uniform(ct, g, x, w):
+        dxo, dx2 = _out_view(out, 0, x.shape, dt, (rows, feat))
+        if dxo is not None:
+            xp.matmul(g2, w, out=dx2)
+            dx = dxo
+        else:
+            dx = xp.matmul(g2, w).reshape(x.shape)
+        dw, db = _fc_weight_grads(xp, g2, x2, dt, attrs["no_bias"], out, 1)
+        return (dx, dw) if attrs["no_bias"] else (dx, dw, db)
     dx = xp.matmul(g2, w.astype(ct, copy=False)).reshape(x.shape).astype(dt, copy=False)
     dw = xp.matmul(g2.T, x2).astype(dt, copy=False)
     if attrs["no_bias"]:
@@ -227,7 +275,7 @@ def _backward_fc_shape(attrs, ins, outs):
     return ins, outs, []
 
 
-register("_backward_FullyConnected", _backward_fc, params=_FC_PARAMS,
+register("_backward_FullyConnected", _backward_fc, params=_FC_PARAMS, accepts_out=True,
          inputs=("ograd", "data", "weight"),
          num_outputs=lambda a: 2 if a["no_bias"] else 3,
          infer_shape=_backward_fc_shape, infer_type=uniform_type("_backward_FullyConnected"),
@@ -235,12 +283,15 @@ register("_backward_FullyConnected", _backward_fc, params=_FC_PARAMS,
          doc="Gradients of FullyConnected with respect to data, weight and (unless no_bias) bias.")
 
 
-def _backward_fc_nodata(rc, attrs, g, x, w):
+def _backward_fc_nodata(rc, attrs, g, x, w, out=None):
     xp = rc.xp
     dt, rows, feat, oshape = _fc_check("_backward_FullyConnected", attrs, x, w, None)
     ct = compute_dtype(dt)
     g2 = g.reshape(rows, attrs["num_hidden"]).astype(ct, copy=False)
     x2 = x.reshape(rows, feat).astype(ct, copy=False)
+    if out is not None and _uniform(ct, g, x, w):
+        dw, db = _fc_weight_grads(xp, g2, x2, dt, attrs["no_bias"], out, 0)
+        return dw if attrs["no_bias"] else (dw, db)
     dw = xp.matmul(g2.T, x2).astype(dt, copy=False)
     if attrs["no_bias"]:
         return dw
@@ -248,6 +299,7 @@ def _backward_fc_nodata(rc, attrs, g, x, w):
 
 
 register("_backward_FullyConnected_nodata", _backward_fc_nodata, params=_FC_PARAMS,
+         accepts_out=True,
          inputs=("ograd", "data", "weight"),
          num_outputs=lambda a: 1 if a["no_bias"] else 2,
          infer_shape=lambda a, ins, outs: (

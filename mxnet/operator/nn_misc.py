@@ -123,10 +123,15 @@ def _scatter_rows(xp, out, idx, rows):
         cupyx.scatter_add(out, idx, rows)
 
 
-def _backward_embedding(rc, attrs, og, data):
+def _backward_embedding(rc, attrs, og, data, out=None):
     xp = rc.xp
     n, dim = attrs["input_dim"], attrs["output_dim"]
     idx = _embedding_index(xp, data, n, int_bits=32).reshape(-1)
+    o = out[0] if out else None
+    if o is not None and o.shape == (n, dim) and o.dtype == og.dtype:
+        o.fill(0)
+        _scatter_rows(xp, o, idx, og.reshape(idx.size, dim))
+        return o
     out = xp.zeros((n, dim), dtype=og.dtype)
     _scatter_rows(xp, out, idx, og.reshape(idx.size, dim))
     return out
@@ -174,7 +179,7 @@ register("Embedding", _embedding, params=_EMB_PARAMS, inputs=("data", "weight"),
          doc="Look up rows of ``weight`` (input_dim x output_dim) at the integer positions in "
              "``data``; the output has shape ``data.shape + (output_dim,)``.")
 
-register("_backward_Embedding", _backward_embedding,
+register("_backward_Embedding", _backward_embedding, accepts_out=True,
          params=(Param("input_dim", "int"), Param("output_dim", "int")),
          inputs=("ograd", "data"), nd_hidden=True,
          infer_shape=lambda a, i, o: (i, [(a["input_dim"], a["output_dim"])], []),

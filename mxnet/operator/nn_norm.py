@@ -87,6 +87,16 @@ def _as(x, dtype):
     return x if x.dtype == dtype else x.astype(dtype)
 
 
+def _big_out(out, i, x):
+    """``out[i]`` when it can take a result shaped and typed like ``x`` without a cast
+    (the statistics dtype is ``x``'s), else None."""
+    o = out[i] if out is not None and len(out) > i else None
+    if o is None or o.shape != x.shape or o.dtype != x.dtype or _acc(x.dtype) != x.dtype or \
+            not o.flags.c_contiguous:
+        return None
+    return o
+
+
 def _chan_sum(xp, a):
     """Per-channel sum of a (P, C, Q) array."""
     return xp.einsum("pcq->c", a)
@@ -116,18 +126,21 @@ def _bn_checks(opname, x, gamma, beta, mm, mv, axis):
 def _make_bn_forward(opname, saved_is_var, axis_of):
     """The forward kernel; ``saved_is_var`` picks SyncBatchNorm's (mean, var) outputs."""
 
-    def compute(rc, attrs, x, gamma, beta, mm, mv):
+    def compute(rc, attrs, x, gamma, beta, mm, mv, out=None):
         xp = rc.xp
         axis = _bn_checks(opname, x, gamma, beta, mm, mv, axis_of(attrs))
         if attrs["fix_gamma"]:
             gamma[...] = 1  # 1.9.1 overwrites gamma in place
         acc = _acc(x.dtype)
-        x3 = _as(x.reshape(_split3(x.shape, axis)), acc)
+        shp = _split3(x.shape, axis)
+        x3 = _as(x.reshape(shp), acc)
+        o = _big_out(out, 0, x)
+        o3 = None if o is None else o.reshape(shp)
         eps = attrs["eps"]
         if rc.is_train and not attrs["use_global_stats"]:
             n = x3.shape[0] * x3.shape[2]
             mean = _chan_sum(xp, x3) / n
-            out = x3 - mean[:, None]
+            out = xp.subtract(x3, mean[:, None], out=o3)
             var = _chan_dot(xp, out, out) / n
             invstd = 1.0 / xp.sqrt(var + eps)
             scale = invstd if attrs["fix_gamma"] else gamma * invstd
@@ -137,10 +150,10 @@ def _make_bn_forward(opname, saved_is_var, axis_of):
         else:
             invstd = 1.0 / xp.sqrt(mv + eps)
             scale = invstd if attrs["fix_gamma"] else gamma * invstd
-            out = x3 * scale[:, None]
+            out = xp.multiply(x3, scale[:, None], out=o3)
             out += (beta - mm * scale)[:, None]
             saved = (mm.copy(), mv.copy() if saved_is_var else invstd)
-        out = _as(out, x.dtype).reshape(x.shape)
+        out = o if o is not None else _as(out, x.dtype).reshape(x.shape)
         return out, _as(saved[0], acc), _as(saved[1], acc)
 
     compute.__name__ = f"{opname}_forward"
@@ -150,13 +163,15 @@ def _make_bn_forward(opname, saved_is_var, axis_of):
 def _make_bn_backward(opname, saved_is_var, axis_of):
     """Gradients of data, gamma and beta; updates the moving statistics in training mode."""
 
-    def compute(rc, attrs, og, x, gamma, mean, saved, mm, mv):
+    def compute(rc, attrs, og, x, gamma, mean, saved, mm, mv, out=None):
         xp = rc.xp
         axis = _axis(opname, axis_of(attrs), x.ndim)
         acc = _acc(x.dtype)
         shp = _split3(x.shape, axis)
         x3 = _as(x.reshape(shp), acc)
         g3 = _as(og.reshape(shp), acc)
+        o = _big_out(out, 0, x) if og.dtype == x.dtype else None
+        o3 = None if o is None else o.reshape(shp)
         eps = attrs["eps"]
         invstd = 1.0 / xp.sqrt(saved + eps) if saved_is_var else saved
         w = xp.ones_like(invstd) if attrs["fix_gamma"] else gamma
@@ -173,14 +188,15 @@ def _make_bn_backward(opname, saved_is_var, axis_of):
             mv += (np.float32(1) - m) * var
             n = x3.shape[0] * x3.shape[2]
             k = dot * invstd * invstd / n
-            dx = g3 * a[:, None]
+            dx = xp.multiply(g3, a[:, None], out=o3)
             xc *= (-a * k)[:, None]
             dx += xc
             dx -= (a * sum_g / n)[:, None]
         else:
-            dx = g3 * a[:, None]
+            dx = xp.multiply(g3, a[:, None], out=o3)
         dgamma = xp.zeros_like(invstd) if attrs["fix_gamma"] else dot * invstd
-        return _as(dx, x.dtype).reshape(x.shape), _as(dgamma, gamma.dtype), _as(sum_g, gamma.dtype)
+        dx = o if o is not None else _as(dx, x.dtype).reshape(x.shape)
+        return dx, _as(dgamma, gamma.dtype), _as(sum_g, gamma.dtype)
 
     compute.__name__ = f"{opname}_backward"
     return compute
@@ -254,6 +270,7 @@ _BN_PARAMS = (
 _bn_axis = lambda attrs: attrs["axis"]  # noqa: E731
 
 register("BatchNorm", _make_bn_forward("BatchNorm", False, _bn_axis), params=_BN_PARAMS,
+         accepts_out=True,
          inputs=_BN_INPUTS, aux=_BN_AUX, num_outputs=3, num_visible_outputs=_bn_outputs,
          output_names=lambda a: ["output", "mean", "var"][:_bn_outputs(a)],
          infer_shape=_bn_shape(_bn_axis), infer_type=_bn_type,
@@ -262,7 +279,7 @@ register("BatchNorm", _make_bn_forward("BatchNorm", False, _bn_axis), params=_BN
              "and moving statistics (auxiliary states) for inference.")
 
 register("_backward_BatchNorm", _make_bn_backward("BatchNorm", False, _bn_axis),
-         params=_BN_PARAMS, inputs=_BN_BACKWARD_INPUTS, num_outputs=3, nd_hidden=True,
+         params=_BN_PARAMS, accepts_out=True, inputs=_BN_BACKWARD_INPUTS, num_outputs=3, nd_hidden=True,
          infer_shape=_bn_backward_shape, infer_type=_bn_backward_type)
 
 _SYNC_PARAMS = (

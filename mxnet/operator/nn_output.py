@@ -114,17 +114,39 @@ def _so_axis_view(attrs, shape):
     return (n, size // n if n else 0), 1
 
 
-def _softmax_output(rc, attrs, data, label):
+def _out0(out, like):
+    """``out[0]`` when it is a contiguous array shaped and typed like ``like`` (else None)."""
+    o = out[0] if out else None
+    if o is None or o.shape != like.shape or o.dtype != like.dtype or not o.flags.c_contiguous:
+        return None
+    return o
+
+
+def _softmax_output(rc, attrs, data, label, out=None):
     check_float("SoftmaxOutput", data)
     dshape, lshape = _shape(data.shape), _shape(label.shape)
     _so_check_label(dshape, lshape, attrs)
     view, axis = _so_axis_view(attrs, dshape)
-    return softmax_forward(rc.xp, data.reshape(view), axis).reshape(dshape)
+    o = _out0(out, data)
+    res = softmax_forward(rc.xp, data.reshape(view), axis,
+                          out=None if o is None else o.reshape(view))
+    return o if o is not None and res.base is o else res.reshape(dshape)
 
 
 def _out_grad_factor(og, out):
     """What ``out_grad=True`` multiplies by: in 1.9.1 that is the output, not the head gradient."""
     return out if OUT_GRAD_AS_1_9_1 else og.astype(out.dtype, copy=False)
+
+
+def _softmax_output_backward_out(rc, attrs, og, y, label, out=None):
+    """The gradient (see below), written into ``out[0]`` in the common case."""
+    o = _out0(out, y)
+    if o is not None and not (attrs["multi_output"] or attrs["use_ignore"] or
+                              attrs["out_grad"] or attrs["smooth_alpha"] > 0 or
+                              attrs["normalization"] == "valid") and \
+            _shape(label.shape) != _shape(y.shape):
+        return _softmax_output_backward_into(rc.xp, attrs, y, label, o)
+    return _softmax_output_backward(rc, attrs, og, y, label)
 
 
 def _softmax_output_backward(rc, attrs, og, out, label):
@@ -171,6 +193,23 @@ def _softmax_output_backward(rc, attrs, og, out, label):
     return g.reshape(out.shape).astype(dt, copy=False)
 
 
+def _softmax_output_backward_into(xp, attrs, out, label, o):
+    """The common case (class labels, no smoothing, no ignore, no out_grad) written into
+    ``o``: the same values as the general path, ``(out - onehot) * scale``."""
+    dt = out.dtype
+    view, _ = _so_axis_view(attrs, _shape(out.shape))
+    rows, k = view[0], view[1]
+    g = o.reshape(view)
+    xp.copyto(g, out.reshape(view))
+    lab = _class_index(xp, label.reshape(-1)[:rows])
+    hit = (lab >= 0) & (lab < k)
+    r = xp.arange(rows)
+    g[r[hit], lab[hit]] -= dt.type(1)
+    count = rows if attrs["normalization"] == "batch" else 1
+    g *= dt.type(_F32(_f32(attrs["grad_scale"]) / _F32(count)))
+    return o
+
+
 def _so_shape(attrs, ins, outs):
     d = ins[0] if ins[0] is not None else outs[0]
     ins = list(ins)
@@ -185,11 +224,13 @@ def _so_shape(attrs, ins, outs):
 
 
 register("SoftmaxOutput", _softmax_output, params=_SO_PARAMS, inputs=("data", "label"),
+         accepts_out=True,
          infer_shape=_so_shape, infer_type=_same_type_all, aliases=("Softmax",),
          gradient=lambda F, a, ins, outs, og: [
              F._backward_SoftmaxOutput(og[0], outs[0], ins[1], **a), None],
          doc="Softmax whose backward is the cross-entropy gradient against ``label``.")
-register("_backward_SoftmaxOutput", _softmax_output_backward, params=_SO_PARAMS,
+register("_backward_SoftmaxOutput", _softmax_output_backward_out, params=_SO_PARAMS,
+         accepts_out=True,
          inputs=("ograd", "output", "label"), infer_shape=_head_free_shape,
          infer_type=_same_type_all, doc="The gradient of SoftmaxOutput.")
 

@@ -13,7 +13,11 @@ An operator declares
   symbolic gradients and higher-order gradients;
 - ``inplace``: pairs (input index, output index) whose buffers may be shared, with an
   optional third item True when the output is the input's bytes reshaped;
-- ``ignored_inputs``: which inputs are read only for their shape and dtype.
+- ``ignored_inputs``: which inputs are read only for their shape and dtype;
+- ``accepts_out``: the kernel also takes ``out=``, a list with one array (or None) per
+  output. It may write its results there and return those arrays; returning other arrays
+  is allowed too (callers copy or keep them). An output sharing an input's buffer is only
+  ever passed for the op's declared ``inplace`` pairs, which the kernel must then handle.
 """
 from __future__ import annotations
 
@@ -164,7 +168,8 @@ class OpDef:
     def __init__(self, name, compute, *, params=(), inputs=("data",), aux=(), num_outputs=1,
                  num_visible_outputs=None, output_names=None, infer_shape=None, infer_type=None,
                  gradient=None, inplace=(), variadic=None, aliases=(), doc="", needs_rng=False,
-                 key_var_num_args=None, attr_check=None, nd_hidden=False, ignored_inputs=None):
+                 key_var_num_args=None, attr_check=None, nd_hidden=False, ignored_inputs=None,
+                 accepts_out=False):
         self.name = name
         self.compute = compute
         self.params: dict[str, Param] = {p.name: p for p in params}
@@ -181,6 +186,8 @@ class OpDef:
         self.inplace = tuple(inplace)
         # attrs -> input positions whose values the op never reads (only shape/dtype)
         self.ignored_inputs = ignored_inputs
+        # the kernel takes out=[array or None per output] (see the module docstring)
+        self.accepts_out = accepts_out
         self.variadic = variadic          # name of the count param for list inputs (e.g. num_args)
         self.key_var_num_args = key_var_num_args or variadic
         self.aliases = tuple(aliases)
