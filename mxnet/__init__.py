@@ -4,6 +4,11 @@
 """
 __version__ = "1.9.1"
 
+import os as _os  # noqa: E402
+if "MXNET_LAUNCH_RUNDIR" in _os.environ:  # a process of python -m mxnet.tools.launch
+    from .tools.launch import note_process_start as _note_start  # noqa: E402
+    _note_start()
+
 from . import base, context, engine  # noqa: E402,F401
 from .base import MXNetError  # noqa: E402,F401
 from .context import Context, cpu, cpu_pinned, current_context, gpu  # noqa: E402,F401
@@ -34,3 +39,8 @@ from . import visualization  # noqa: E402,F401
 from . import visualization as viz  # noqa: E402,F401
 from . import random  # noqa: E402,F401
 from . import test_utils  # noqa: E402,F401
+
+# Last: in a distributed job's server process (DMLC_ROLE=server) this serves until the
+# job ends and exits, as in 1.9.1; without DMLC_ROLE or an MPI rank it does nothing.
+if "kvstore" in dir():
+    kv.role.on_import()

@@ -3,15 +3,18 @@
 
 A job is one MPI world started by ``python -m mxnet.tools.launch``: its first
 ``DMLC_NUM_SERVER`` ranks are servers and the rest are workers, every one running
-the same script. ``mx.kv.create('dist_...')`` decides what the process does:
+the same script. What a process does:
 
-- in a server, it runs the server loop (:mod:`.dist_server`) and, when the workers
-  are done, ends the process with ``sys.exit(0)``: it never returns;
-- in a worker, it returns the store (:mod:`.dist_worker`, :mod:`.dist_allreduce`);
+- a server started with ``DMLC_ROLE=server`` (the launcher sets it) runs the server
+  loop (:mod:`.dist_server`) inside ``import mxnet`` and, when the workers are done,
+  ends the process with ``sys.exit(0)`` (see :mod:`.role`), as 1.9.1 does;
+- a worker gets its store from ``mx.kv.create('dist_...')`` (:mod:`.dist_worker`,
+  :mod:`.dist_allreduce`);
+- under a plain ``mpiexec`` without ``DMLC_ROLE``, a rank that the layout makes a
+  server serves from ``mx.kv.create`` instead;
 - a process with ``DMLC_ROLE=scheduler`` has nothing to do (MPI plays the
   scheduler's part) and exits.
 
-Servers therefore run the script up to its ``kv.create`` call, as workers do.
 See ``docs/distributed.md``.
 """
 from __future__ import annotations
@@ -24,7 +27,7 @@ import time
 from ..base import MXNetError
 from . import protocol as P
 
-__all__ = ["create_dist", "KVStoreServer", "job"]
+__all__ = ["create_dist", "KVStoreServer", "job", "started", "serve", "serve_and_exit"]
 
 
 class _Job:
@@ -76,6 +79,27 @@ def job():
     return _job
 
 
+def started():
+    """Whether this process has joined its MPI job (as a server or a worker)."""
+    return _job is not None
+
+
+def serve(j=None):
+    """Run this server process's loop until every worker is done."""
+    j = job() if j is None else j
+    if j.layout.role != "server":
+        raise MXNetError(f"only a server process can serve; this is {j.layout.me}")
+    from .dist_server import serve as loop
+    loop(j.world, j.layout)
+    P.note_for_launcher("ok", j.layout.rank)
+
+
+def serve_and_exit():
+    """Serve until the job ends, then end the process (``sys.exit(0)``)."""
+    serve()
+    sys.exit(0)
+
+
 def _not_launched(name):
     return MXNetError(
         f"distributed KVStore {name!r} is not available in this process: it is not part of "
@@ -90,14 +114,18 @@ def create_dist(name):
     """
     if not P.launched():
         raise _not_launched(name)
+    from .role import child_of_rank
+    if child_of_rank():
+        raise MXNetError(f"distributed KVStore {name!r} is not available in this process: it "
+                         f"was started by a process of the job (pid "
+                         f"{os.environ.get('MXNET_KVSTORE_RANK_PID')}), not by mpiexec; create "
+                         f"the store in the process the launcher started")
     j = job()
     role = j.layout.role
     if role == "scheduler":
         sys.exit(0)
     if role == "server":
-        KVStoreServer(name).run()
-        P.note_for_launcher("ok", j.layout.rank)
-        sys.exit(0)
+        serve_and_exit()
     from . import dist_worker
     van = dist_worker.get(j.world, j.layout)
     if "allreduce" in name:
@@ -108,7 +136,7 @@ def create_dist(name):
 
 class KVStoreServer:
     """The server role of a distributed job: ``KVStoreServer(kv).run()`` serves until the
-    workers are done. ``mx.kv.create`` does this by itself in server processes."""
+    workers are done. ``import mxnet`` does this by itself in server processes."""
 
     def __init__(self, kvstore=None):
         self.kvstore = kvstore
@@ -120,6 +148,6 @@ class KVStoreServer:
                              f"{self._job.layout.me}")
 
     def run(self):
-        """Serve until every worker is done (or a stop command arrives)."""
-        from .dist_server import serve
-        serve(self._job.world, self._job.layout)
+        """Serve until every worker is done."""
+        from .dist_server import serve as loop
+        loop(self._job.world, self._job.layout)

@@ -10,24 +10,29 @@ gave, tests collectives, answers pings and watches the other processes.
 aliases), the parameter-server stores:
 
 - ``push`` waits for the pushed arrays to be computed, sums them over devices and
-  sends the sum (2-bit compressed when asked) to the servers at call time, so
-  messages leave in program order. An engine op reading the pushed arrays holds
-  them until the servers acknowledged the push, so a later write cannot change
-  them in flight.
-- ``pull`` sends its request at call time too (after the pushes before it, which
-  the servers therefore see first) and pushes an engine op, writing the output
-  arrays, that waits for the reply and copies it in.
+  hands the sum (2-bit compressed when asked) to the messenger at call time. An
+  engine op reading the pushed arrays holds them until the servers acknowledged
+  the push, so a later write cannot change them in flight.
+- ``pull`` hands its request to the messenger at call time too and pushes an engine
+  op, writing the output arrays, that waits for the reply and copies it in.
+- Priorities: what the messenger finds queued when it looks, it posts highest
+  ``priority`` first; a key's messages keep their program order (the servers see a
+  pull after the push before it) and commands are never crossed (:func:`by_priority`).
+  Nothing is held back for a higher priority that might come later: the messenger
+  posts as soon as it can, so with a free messenger messages leave in program order.
 - ``init`` is collective: worker 0 sends the values, every worker records the
   keys' shapes, then all meet at a barrier.
 """
 from __future__ import annotations
 
+import heapq
 import itertools
 import pickle
 import queue
 import sys
 import threading
 import time
+from collections import deque
 from concurrent.futures import Future
 
 import numpy as np
@@ -47,6 +52,8 @@ _ASYNC = engine.FnProperty.ASYNC
 # collectives are pending: MPI makes progress only inside MPI calls, so a short spin
 # right after activity halves the latency of a 4 MB all-reduce; then it backs off.
 _SPIN = 200
+# Seconds a collective may stay pending after a worker in it said goodbye.
+_LEFT_GRACE = 5.0
 
 
 def host_array(arr):
@@ -108,6 +115,7 @@ class WorkerVan:
         self.ids = itertools.count(1)
         self.store_ids = itertools.count()
         self.wcomm = None
+        self._gone_since = None
         self.closed = False
         self._stop = False
         self._thread = threading.Thread(target=self._loop, name="mxnet-kvstore-van", daemon=True)
@@ -134,7 +142,7 @@ class WorkerVan:
         def bye():
             self.ep.bye(self.ep.watch)
             self._stop = True
-        self.q.put(bye)
+        self.q.put((bye, 0, None))
         # Wait for every other process to be done too (a dead or hung one ends the job).
         self._thread.join()
 
@@ -153,14 +161,7 @@ class WorkerVan:
         idle = 0
         try:
             while True:
-                did = False
-                while True:
-                    try:
-                        item = self.q.get_nowait()
-                    except queue.Empty:
-                        break
-                    item()
-                    did = True
+                did = self._run_queued()
                 got = ep.poll()
                 while got is not None:
                     self._handle(*got)
@@ -183,13 +184,26 @@ class WorkerVan:
                         time.sleep(min(5e-4 if self.colls else 1e-3, 1e-5 * (idle - _SPIN)))
                 else:
                     try:
-                        item = self.q.get(timeout=0.02)
+                        first = self.q.get(timeout=0.02)
                     except queue.Empty:
                         continue
-                    item()
+                    self._run_queued(first)
         except BaseException as err:  # noqa: BLE001 - any failure here ends the job
             if not ep.faulted:
                 ep.fault(f"the communication thread failed: {err!r}")
+
+    def _run_queued(self, first=None):
+        """Run the submitted items, highest priority first (see :func:`by_priority`);
+        return whether there were any."""
+        batch = [] if first is None else [first]
+        while True:
+            try:
+                batch.append(self.q.get_nowait())
+            except queue.Empty:
+                break
+        for item in by_priority(batch):
+            item()
+        return bool(batch)
 
     def _handle(self, src, hdr):
         if self.ep.handle_common(src, hdr):
@@ -218,18 +232,27 @@ class WorkerVan:
             else:
                 keep.append((req, fut))
         self.colls = keep
-        if keep:
-            gone = [w for w in self.ep.left if w in self.layout.worker_ranks]
-            if gone:
-                self.ep.fault(f"{self.layout.describe(gone[0])} left the job while the other "
-                              f"workers still wait for it in a collective operation")
+        gone = [w for w in self.ep.left if w in self.layout.worker_ranks] if keep else ()
+        if not gone:
+            self._gone_since = None
+            return
+        # A worker says goodbye only after its own collectives completed, but ours may
+        # need a few more tests to see theirs complete: only a collective still
+        # pending a while later was really left behind.
+        now = time.monotonic()
+        if self._gone_since is None:
+            self._gone_since = now
+        elif now - self._gone_since > min(self.ep.timeout, _LEFT_GRACE):
+            self.ep.fault(f"{self.layout.describe(gone[0])} left the job while the other "
+                          f"workers still wait for it in a collective operation")
 
     # -- what stores call ------------------------------------------------------------------
-    def call(self, posts, expect, bufs=None):
+    def call(self, posts, expect, bufs=None, priority=0, chain=None):
         """Post ``posts`` ([(dst, header, arrays)]) and expect ``expect`` replies.
 
         Headers are callables ``req -> tuple`` so they can carry the request id.
         Returns a Future done when every reply came (failed if one was an error).
+        ``priority`` and ``chain`` order the posting (see :func:`by_priority`).
         """
         fut = Future()
         req = next(self.ids)
@@ -241,7 +264,7 @@ class WorkerVan:
                 self.ep.send(dst, header(req), arrays)
             if not expect:
                 fut.set_result(None)
-        self._put(item)
+        self._put(item, priority, chain)
         return fut
 
     def collective(self, start):
@@ -254,13 +277,13 @@ class WorkerVan:
 
         def item():
             self.colls.append((start(), fut))
-        self._put(item)
+        self._put(item, 0, _COLLECTIVES)
         return fut
 
-    def _put(self, item):
+    def _put(self, item, priority=0, chain=None):
         if self.closed or self.ep.faulted:
             raise MXNetError(self.ep.faulted or "the distributed KVStore is closed")
-        self.q.put(item)
+        self.q.put((item, priority, chain))
 
     def barrier(self):
         """Block until every worker reached this barrier."""
@@ -273,21 +296,73 @@ class WorkerVan:
         self.call(posts, len(posts)).result()
 
 
+# The chain of every collective: they keep their submission order, which is program
+# order, so every worker starts the same collectives in the same order.
+_COLLECTIVES = "collectives"
+
+
+def by_priority(batch):
+    """The callables of ``batch`` ([(callable, priority, chain)], in submission order)
+    in the order to run them.
+
+    Higher priority runs first, ties in submission order, but an item never overtakes
+    an earlier item of the same chain (a store's key: a pull must follow the push
+    before it), and an item without a chain (init, commands, goodbye) is a fence that
+    nothing crosses.
+    """
+    out = []
+    seg = []
+    for entry in batch:
+        if entry[2] is None:
+            out.extend(_segment(seg))
+            seg = []
+            out.append(entry[0])
+        else:
+            seg.append(entry)
+    out.extend(_segment(seg))
+    return out
+
+
+def _segment(seg):
+    if len(seg) < 2 or all(e[1] == seg[0][1] for e in seg):
+        return [e[0] for e in seg]
+    chains = {}
+    for seq, (fn, prio, chain) in enumerate(seg):
+        chains.setdefault(chain, deque()).append((seq, prio, fn))
+    heap = [(-q[0][1], q[0][0], c) for c, q in chains.items()]
+    heapq.heapify(heap)
+    out = []
+    while heap:
+        _, _, c = heapq.heappop(heap)
+        q = chains[c]
+        out.append(q.popleft()[2])
+        if q:
+            heapq.heappush(heap, (-q[0][1], q[0][0], c))
+    return out
+
+
 _van = None
 _van_lock = threading.Lock()
 
 
-def get(world, layout):
-    """This worker process's messenger, started on first use."""
+def get(world, layout, at_exit=True):
+    """This worker process's messenger, started on first use (closed at exit when
+    ``at_exit``)."""
     global _van
     with _van_lock:
         if _van is None:
             van = WorkerVan(world, layout)
             van.start()
-            import atexit
-            atexit.register(_close_at_exit)
+            if at_exit:
+                import atexit
+                atexit.register(_close_at_exit)
             _van = van
     return _van
+
+
+def started():
+    """Whether this worker process has started its messenger."""
+    return _van is not None
 
 
 def _close_at_exit():
@@ -412,7 +487,7 @@ class DistKVStore(DistWorkerCommon):
             for part, (srv, a, b) in enumerate(meta.plan):
                 posts.append((self._server(srv), self._push_header(meta.key, part, b - a, t),
                               (P.pack_2bit(codes[a:b]),)))
-        fut = self._van.call(posts, len(posts))
+        fut = self._van.call(posts, len(posts), priority=priority, chain=(self._sid, meta.key))
         self._unacked = [f for f in self._unacked if not f.done()]
         self._unacked.append(fut)
         # Hold the pushed arrays (read) until the servers have the data; later
@@ -425,7 +500,7 @@ class DistKVStore(DistWorkerCommon):
         return lambda req: (P.PUSH, sid, key, part, n, threshold, req)
 
     # -- pull ----------------------------------------------------------------------------------
-    def _fetch(self, meta):
+    def _fetch(self, meta, priority=0):
         """Request the key's value from its servers; returns (future, flat buffer)."""
         buf = np.empty(meta.size, dtype=meta.dtype)
         posts = []
@@ -435,14 +510,14 @@ class DistKVStore(DistWorkerCommon):
             posts.append((self._server(srv),
                           (lambda req, k=meta.key, part=part: (P.PULL, sid, k, part, req)), ()))
             bufs[part] = buf[a:b]
-        return self._van.call(posts, len(posts), bufs), buf
+        return self._van.call(posts, len(posts), bufs, priority, (sid, meta.key)), buf
 
     def pull(self, key, out=None, priority=0, ignore_sparse=True):
         """Copy each key's value from the servers into its output array(s)."""
         if out is None:
             _fail()
         for meta, dsts in self._grouped(self._pairs(key, out), "pull"):
-            fut, buf = self._fetch(meta)
+            fut, buf = self._fetch(meta, priority)
 
             def copy_out(fut=fut, buf=buf, dsts=dsts, shape=meta.shape):
                 fut.result()
@@ -468,7 +543,7 @@ class DistKVStore(DistWorkerCommon):
             _fail("the number of row_ids doesn't match the number of values")
         for (k, dst), (_, rid) in zip(pairs, rid_pairs):
             (meta, _), = self._grouped([(k, dst)], "row_sparse_pull")
-            fut, buf = self._fetch(meta)
+            fut, buf = self._fetch(meta, priority)
 
             def copy_rows(fut=fut, buf=buf, dst=dst, rid=rid, shape=meta.shape):
                 fut.result()

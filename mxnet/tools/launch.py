@@ -6,14 +6,18 @@
 The job is one MPI world: SERVERS server processes (ranks 0..S-1, ``DMLC_ROLE=server``)
 then WORKERS worker processes (``DMLC_ROLE=worker``), all running COMMAND.
 ``DMLC_NUM_WORKER`` and ``DMLC_NUM_SERVER`` are set for everyone. SERVERS defaults to
-WORKERS, as in MXNet; use ``-s 0`` with ``dist_sync_allreduce``.
+WORKERS, as in MXNet; use ``-s 0`` with ``dist_sync_allreduce``. As in 1.9.1, a server's
+``import mxnet`` serves until the workers are done and then exits the process
+(``mxnet/kvstore/role.py``), so one script serves every role.
 
 ``--launcher local`` runs every process on this machine; ``--launcher mpi`` spreads
 them over the hosts of HOSTFILE (MPICH's format: one ``host[:slots]`` per line; the
 Python environment must exist at the same path on every host).
 
 When a process dies, mpiexec stops the others; this launcher then says which role
-died and how. Ctrl-C (or SIGTERM) stops the whole job and leaves no process behind.
+died and how. A process of the job that ends without finishing its part (before
+``MPI_Init``, where mpiexec does not notice) makes the launcher stop the job itself.
+Ctrl-C (or SIGTERM) stops the whole job and leaves no process behind.
 The exit status is the job's (124 after ``--timeout``, 130 after Ctrl-C).
 """
 from __future__ import annotations
@@ -35,6 +39,9 @@ from pathlib import Path
 __all__ = ["main", "find_mpiexec", "build_command"]
 
 _PREFIX = "mxnet.tools.launch"
+# Seconds the launcher leaves mpiexec to end a job by itself after one of its processes
+# ended without finishing (see _run).
+_DEATH_GRACE = 3.0
 
 
 def find_mpiexec():
@@ -103,6 +110,37 @@ class _Relay(threading.Thread):
                 self.dst.flush()
             except (OSError, ValueError):
                 pass
+
+
+def note_process_start():
+    """Note this process's pid and role for the launcher, first thing in ``import mxnet``
+    (only in a process that mpiexec started for this launcher).
+
+    With the note the launcher can tell when the process ends before finishing its part
+    (even from a failing import), and stop the job that would otherwise wait for it in
+    ``MPI_Init`` for ever. ``mxnet.kvstore`` replaces the note with a fuller one later.
+    """
+    rundir = os.environ.get("MXNET_LAUNCH_RUNDIR")
+    rank = os.environ.get("PMI_RANK", "")
+    if not rundir or not rank.isdigit() or not os.path.isdir(rundir):
+        return
+    mark = os.environ.get("MXNET_KVSTORE_RANK_PID")
+    if mark is not None and mark != str(os.getpid()):
+        return  # a process started by a process of the job
+    path = os.path.join(rundir, f"rank{rank}")
+    if os.path.exists(path):
+        return
+    r = int(rank)
+    try:
+        ns = int(os.environ.get("DMLC_NUM_SERVER", "0"))
+    except ValueError:
+        ns = 0
+    who = f"server {r} (MPI rank {r})" if r < ns else f"worker {r - ns} (MPI rank {r})"
+    try:
+        with open(path, "w") as f:
+            f.write(f"{os.getpid()} {who}\n")
+    except OSError:
+        pass
 
 
 def _finished(rundir):
@@ -227,7 +265,7 @@ def _aborts(rundir):
     return [t for _, t in sorted(notes)]
 
 
-def _explain(rc, report, rundir, first):
+def _explain(rc, report, rundir, first, by_launcher=False):
     aborts = _aborts(rundir)
     if aborts:
         return (f"{_PREFIX}: the job failed: a process aborted it: {aborts[0]} "
@@ -240,6 +278,13 @@ def _explain(rc, report, rundir, first):
     # mpiexec kills the other processes within milliseconds of the first death, and a
     # process can take longer than that to be reported dead, so "first seen" is only
     # very likely the cause.
+    if first and by_launcher:
+        # mpiexec's report is about the processes the launcher then stopped
+        names = "; ".join(f"{name(pid)} " + (_how(status, {}, 0) if status is not None else "ended")
+                          for pid, status in first)
+        return (f"{_PREFIX}: the job failed: {names} before finishing its part of the job; "
+                f"the others could not go on without it, so the launcher stopped them. See "
+                f"the output above for its error, if any.")
     if first and len(first) == 1:
         pid, status = first[0]
         return (f"{_PREFIX}: the job failed: {name(pid)} {_how(status, report, rc)} (the first "
@@ -370,14 +415,24 @@ def _run(cmd, timeout, rundir):
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     deadline = None if timeout is None else time.monotonic() + timeout
+    died_at = None
     try:
         while proc.poll() is None:
-            if stop["why"] is None and deadline is not None and time.monotonic() > deadline:
+            now = time.monotonic()
+            if stop["why"] is None and deadline is not None and now > deadline:
                 stop["why"] = "timeout"
                 print(f"{_PREFIX}: the job ran past --timeout {timeout:g} s; stopping it",
                       file=sys.stderr, flush=True)
+            if stop["why"] is None and watch.first is not None:
+                # A process ended without finishing its part. mpiexec stops the job
+                # itself when one dies after MPI_Init; one that ends before it (even
+                # with status 0) leaves the others waiting in MPI_Init for ever.
+                died_at = now if died_at is None else died_at
+                if now - died_at > _DEATH_GRACE:
+                    stop["why"] = "died"
             if stop["why"] is not None:
-                _stop(proc)
+                # processes stuck in MPI_Init do not react to mpiexec's SIGINT quickly
+                _stop(proc, grace=1.0 if stop["why"] == "died" else 5.0)
                 break
             try:
                 proc.wait(0.1)
@@ -396,6 +451,12 @@ def _run(cmd, timeout, rundir):
     rc = proc.returncode
     if stop["why"] == "timeout":
         return 124
+    if stop["why"] == "died":
+        print(_explain(rc, report, rundir, watch.first, by_launcher=True), file=sys.stderr,
+              flush=True)
+        status = watch.first[0][1] if len(watch.first) == 1 else None
+        code = (status >> 8) if status is not None and not status & 0x7F else 0
+        return code or 1
     if stop["why"] is not None:
         print(f"{_PREFIX}: stopped by signal {stop['why']}; the job was ended", file=sys.stderr)
         return 130 if stop["why"] == signal.SIGINT else 143

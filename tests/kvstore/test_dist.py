@@ -268,7 +268,7 @@ def train(kvstore, rows):
         tr.step(16)
     return tr, net.weight.data().asnumpy(), net.bias.data().asnumpy()
 
-kv = mx.kv.create("dist_sync")  # servers serve from here on
+kv = mx.kv.create("dist_sync")
 r = kv.rank
 mine = np.arange(64) * 2 + r    # worker r trains on every other row
 tr_ps, w_ps, b_ps = train("dist_sync", mine)
@@ -304,9 +304,9 @@ def test_gluon_trainer_over_dist_stores(tmp_path):
 
 _DIE = r"""
 import os, sys, signal, time
-import mxnet as mx
 pidfile = os.path.join(os.environ["TEST_PIDDIR"], str(os.getpid()))
 open(pidfile, "w").close()
+import mxnet as mx  # the server serves in here
 kv = mx.kv.create("dist_sync")
 kv.init(0, mx.nd.zeros((3,)))
 o = mx.nd.zeros((3,))
@@ -455,3 +455,31 @@ def test_launch_command_line():
     assert "-n 1 -env DMLC_ROLE server python t.py : -n 2 -env DMLC_ROLE worker python t.py" in s
     cmd = launch.build_command("mpiexec", 3, 0, ["python", "t.py"], hostfile="hosts")
     assert cmd[1:3] == ["-f", "hosts"] and "server" not in cmd
+
+
+def test_messenger_posts_by_priority():
+    from mxnet.kvstore.dist_worker import _COLLECTIVES, by_priority
+    log = []
+
+    def item(name, prio=0, chain="k"):
+        return (lambda: log.append(name)), prio, chain
+
+    def order(*entries):
+        log.clear()
+        for fn in by_priority(list(entries)):
+            fn()
+        return log[:]
+
+    # keys pushed in backward order, lowest priority first: posted highest first
+    assert order(item("push2", -2, 2), item("push1", -1, 1), item("push0", 0, 0)) == \
+        ["push0", "push1", "push2"]
+    # a key's messages keep their order whatever their priorities
+    assert order(item("push5", -5, 5), item("pull5", 9, 5), item("push0", 0, 0)) == \
+        ["push0", "push5", "pull5"]
+    # fences (no chain) are never crossed; collectives keep program order
+    assert order(item("a", -1, 1), item("cmd", 0, None), item("b", 5, 2), item("c", 9, 3)) == \
+        ["a", "cmd", "c", "b"]
+    assert order(item("ar1", -1, _COLLECTIVES), item("ar0", 0, _COLLECTIVES),
+                 item("p", 3, 7)) == ["p", "ar1", "ar0"]
+    # equal priorities: submission order
+    assert order(item("x", 0, 1), item("y", 0, 2), item("z", 0, 1)) == ["x", "y", "z"]
