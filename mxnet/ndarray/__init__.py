@@ -219,6 +219,28 @@ if "serialization" in _optional:
     from .serialization import load, load_frombuffer, save  # noqa: F401
 
 
+def _fill_contrib():
+    """1.9.1's Python-level mx.nd.contrib names: control flow, rand_zipfian, the optimizer
+    front ends, and the module-level imports its contrib module exposes."""
+    import math as _math
+
+    import numpy as _np
+
+    from . import contrib_front
+    m = globals()["contrib"]
+    for name in contrib_front.__all__:
+        setattr(m, name, getattr(contrib_front, name))
+    m.current_context = current_context
+    m.math, m.np, m.ndarray = _math, _np, sys.modules[__name__]
+    m.mx = sys.modules[__name__.rpartition(".")[0]]
+    if "random" in _optional:
+        m.uniform = _optional["random"].uniform
+
+
+if "contrib" in globals():
+    _fill_contrib()
+
+
 def _like(fn_name):
     def f(data, **kwargs):
         return _public[fn_name](data, **kwargs)

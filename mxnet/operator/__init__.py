@@ -9,7 +9,8 @@ from .registry import OpDef, Param, all_ops, get_op, register  # noqa: F401
 _FAMILIES = ("indexing_ops", "sort", "linalg", "random_ops", "shape_ops", "special",
              "nn_dense", "nn_conv", "nn_pool", "nn_activation", "nn_output", "nn_norm", "nn_misc",
              "nn_rnn", "nn_spatial", "nn_loss", "nn_ctc", "contrib", "custom", "optimizer_ops",
-             "misc_ops", "rnn_param_concat")
+             "misc_ops", "rnn_param_concat", "contrib_box", "contrib_detection",
+             "contrib_optim", "contrib_signal")
 for _mod in _FAMILIES:
     try:
         __import__(f"{__name__}.{_mod}")

@@ -2,7 +2,10 @@
 
 Registered under their 1.9.1 names (``_contrib_X``): div_sqrt_dim, arange_like, quadratic,
 boolean_mask, index_copy, index_array, gradientmultiplier, allclose, round_ste, sign_ste,
-AdaptiveAvgPooling2D and BilinearResize2D.
+AdaptiveAvgPooling2D and BilinearResize2D, plus 1.9.1's explicit backward operators
+backward_quadratic, backward_gradientmultiplier and backward_index_copy (which 1.9.1's
+``mx.nd.contrib`` lists but whose generated functions cannot pass inputs; here they take
+them positionally).
 
 AdaptiveAvgPooling2D and BilinearResize2D are separable linear maps of the two spatial
 axes: each builds a small (out, in) weight matrix per axis and applies ``Mh @ x @ Mw^T``.
@@ -287,6 +290,52 @@ register("_contrib_index_copy", _index_copy, inputs=("old_tensor", "index_vector
          infer_type=lambda attrs, ins, outs: (ins, [ins[0]], []),
          gradient=_index_copy_grad,
          doc="A copy of old_tensor whose rows index_vector[i] are replaced by new_tensor[i].")
+
+
+def _backward_index_copy(rc, attrs, ograd, old, index, new):
+    """1.9.1's explicit backward: rows named by index go to new_tensor's gradient (the first
+    position naming a row takes it), the other rows to old_tensor's; index gets zeros."""
+    xp = rc.xp
+    idx = index.astype(np.int64).reshape(-1)
+    g_old = ograd.copy()
+    g_old[idx] = 0
+    first = xp.zeros(idx.shape, dtype=bool)
+    if idx.size:
+        order = idx.argsort(kind="stable") if xp is np else xp.argsort(idx)
+        srt = idx[order]
+        lead = xp.concatenate([xp.ones(1, dtype=bool), srt[1:] != srt[:-1]])
+        first[order] = lead
+    g_new = xp.where(first.reshape((-1,) + (1,) * (ograd.ndim - 1)), ograd[idx],
+                     xp.zeros((), dtype=ograd.dtype)).astype(new.dtype)
+    return g_old, xp.zeros(index.shape, dtype=index.dtype), g_new
+
+
+register("_contrib_backward_index_copy", _backward_index_copy,
+         inputs=("ograd", "old_tensor", "index_vector", "new_tensor"), num_outputs=3,
+         infer_shape=lambda attrs, ins, outs: (ins, [ins[1], ins[2], ins[3]], []),
+         infer_type=lambda attrs, ins, outs: (ins, [ins[1], ins[2], ins[3]], []),
+         doc="Gradients of index_copy for (old_tensor, index_vector, new_tensor).")
+
+
+def _backward_quadratic(rc, attrs, ograd, data):
+    a, b = attrs["a"], attrs["b"]
+    if data.dtype.kind == "f":
+        return ograd * (data * data.dtype.type(2 * a) + data.dtype.type(b))
+    return (ograd * (data.astype(np.float64) * (2 * a) + b)).astype(ograd.dtype)
+
+
+register("_contrib_backward_quadratic", _backward_quadratic, inputs=("ograd", "data"),
+         params=_QUAD_PARAMS,
+         infer_shape=lambda attrs, ins, outs: (ins, [ins[1]], []),
+         infer_type=lambda attrs, ins, outs: (ins, [ins[0]], []),
+         doc="Gradient of quadratic: ograd * (2 * a * data + b).")
+
+register("_contrib_backward_gradientmultiplier",
+         lambda rc, attrs, data: data * data.dtype.type(attrs["scalar"]),
+         params=(Param("scalar", "float", 1.0, doc="Factor applied to the gradient."),
+                 Param("is_int", "bool", True, doc="Whether the scalar is an integer.")),
+         infer_shape=_same_shape, infer_type=_same_type,
+         doc="Gradient of gradientmultiplier: the output gradient times scalar.")
 
 
 # ---------------------------------------------------------------------------------------------

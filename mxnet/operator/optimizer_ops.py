@@ -745,7 +745,7 @@ _make_multi_lamb("_multi_mp_lamb_update", True)
 
 # ---------------------------------------------------------------------------------------------
 # AdamW (1.9.1's contrib adamw_update calls these; rescale_grad is an array input, and a
-# non-finite value skips the update)
+# non-finite or zero value skips the update, states included)
 
 
 def _adamw_one(xp, attrs, w, grad, mean, var, scale, lr, wd, eta, dt, write_grad, multi):
@@ -791,7 +791,7 @@ def _make_adamw(name, mp, multi):
             _check(name, blk, prefixes, ("mean", "var", "weight32") if mp else ())
             weight = blk[0]
             w = blk[4] if mp else weight
-            if not np.isfinite(scale):
+            if not np.isfinite(scale) or scale == 0:
                 outs.append(weight.copy())
                 continue
             dt = w.dtype
@@ -821,7 +821,7 @@ def _make_adamw(name, mp, multi):
              infer_shape=_block_shape(per, lambda a, n: [(1,)], n_of),
              infer_type=_block_type(kinds, 1, n_of),
              doc="AdamW: weight -= eta*(lr*mean/(sqrt(var) + epsilon) + wd*weight), with the "
-                 "gradient scaled by the rescale_grad array (no update when it is inf or nan).")
+                 "gradient scaled by the rescale_grad array (no update when it is 0, inf or nan).")
 
 
 _make_adamw("_adamw_update", False, False)

@@ -15,27 +15,10 @@ import numpy as np
 
 from .. import ndarray as nd
 from ..ndarray import NDArray
-from .optimizer import Optimizer, _flatten_list, register
+from ..ndarray.contrib_front import multi_lamb_update, multi_mp_lamb_update
+from .optimizer import Optimizer, register
 
 __all__ = ["LAMB", "multi_lamb_update", "multi_mp_lamb_update"]
-
-
-def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None,
-                      num_tensors=0, **kwargs):
-    """Both LAMB phases for lists of tensors (1.9.1's ``mx.nd.contrib.multi_lamb_update``)."""
-    num_tensors = num_tensors or len(weights)
-    return nd._internal._multi_lamb_update(
-        *_flatten_list(zip(weights, grads, mean, var)), out=out, num_tensors=num_tensors,
-        step_count=step_count, learning_rates=lrs, wds=wds, **kwargs)
-
-
-def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, wds, out=None,
-                         num_tensors=0, **kwargs):
-    """:func:`multi_lamb_update` with float32 master copies ``weights32``."""
-    num_tensors = num_tensors or len(weights)
-    return nd._internal._multi_mp_lamb_update(
-        *_flatten_list(zip(weights, grads, mean, var, weights32)), out=out,
-        num_tensors=num_tensors, step_count=step_count, learning_rates=lrs, wds=wds, **kwargs)
 
 
 @register

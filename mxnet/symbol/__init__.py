@@ -135,6 +135,16 @@ for _sub, _fns in _subs.items():
     globals()[_sub] = _m
 
 
+def _fill_contrib():
+    from . import contrib_front
+    for name in contrib_front.__all__:
+        setattr(globals()["contrib"], name, getattr(contrib_front, name))
+
+
+if "contrib" in globals():
+    _fill_contrib()
+
+
 def _op_fn(opname):
     fn = getattr(op, opname, None)
     if fn is None:

@@ -1,0 +1,58 @@
+"""The parts of ``mx.sym.contrib`` that 1.9.1 writes in Python: ``rand_zipfian`` and the
+AdamW front ends that accept ``rescale_grad`` as a number.
+
+The symbolic control flow (``foreach``, ``while_loop``, ``cond`` as subgraph operators) is
+not implemented; the imperative versions live in ``mx.nd.contrib``.
+"""
+from __future__ import annotations
+
+import math
+
+__all__ = ["rand_zipfian", "adamw_update", "mp_adamw_update"]
+
+
+def _sym():
+    from .. import symbol
+    return symbol
+
+
+def rand_zipfian(true_classes, num_sampled, range_max):
+    """Symbolic :func:`mxnet.ndarray.contrib.rand_zipfian`: (samples, expected count of
+    each true class, expected count of each sample)."""
+    sym = _sym()
+    log_range = math.log(range_max + 1)
+    u = sym.op._random_uniform(low=0, high=log_range, shape=(num_sampled,), dtype="float64")
+    samples = (u.exp() - 1).astype("int64") % range_max
+
+    def expected(classes):
+        k = classes.astype("float64")
+        return ((k + 2.0) / (k + 1.0)).log() / log_range * num_sampled
+
+    return samples, expected(true_classes), expected(samples)
+
+
+def _scale(rescale_grad):
+    sym = _sym()
+    if isinstance(rescale_grad, sym.Symbol):
+        return rescale_grad
+    return sym.full(shape=(1,), val=rescale_grad)
+
+
+def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta2=0.999,
+                 epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
+    """Symbolic AdamW step (``rescale_grad`` may be a Symbol or a number)."""
+    return _sym().op._adamw_update(weight=weight, grad=grad, mean=mean, var=var,
+                                   rescale_grad=_scale(rescale_grad), lr=lr, eta=eta,
+                                   beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
+                                   clip_gradient=clip_gradient, name=name, **kwargs)
+
+
+def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, beta1=0.9,
+                    beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
+                    **kwargs):
+    """Symbolic mixed-precision AdamW step on the float32 master copy ``weight32``."""
+    return _sym().op._mp_adamw_update(weight=weight, grad=grad, mean=mean, var=var,
+                                      weight32=weight32, rescale_grad=_scale(rescale_grad),
+                                      lr=lr, eta=eta, beta1=beta1, beta2=beta2,
+                                      epsilon=epsilon, wd=wd, clip_gradient=clip_gradient,
+                                      name=name, **kwargs)
