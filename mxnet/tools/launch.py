@@ -1,4 +1,5 @@
-"""Start a distributed mxnet-py job with MPICH's ``mpiexec`` (the ``mpich`` wheel's).
+"""Start a distributed mxnet-py job with ``mpiexec`` (the ``mpich`` wheel's, or a system
+MPICH or Open MPI).
 
     python -m mxnet.tools.launch -n WORKERS [-s SERVERS] [--launcher local|mpi]
                                  [-H HOSTFILE] [--env K=V ...] [--timeout SEC] COMMAND ...
@@ -13,6 +14,12 @@ WORKERS, as in MXNet; use ``-s 0`` with ``dist_sync_allreduce``. As in 1.9.1, a 
 ``--launcher local`` runs every process on this machine; ``--launcher mpi`` spreads
 them over the hosts of HOSTFILE (MPICH's format: one ``host[:slots]`` per line; the
 Python environment must exist at the same path on every host).
+
+The flavour of mpiexec is read once from ``mpiexec --version``: MPICH's Hydra gets
+``-genv``/``-env``/``-f``; Open MPI gets ``-x K=V``, ``--hostfile`` (the host file is
+rewritten to Open MPI's ``host slots=N`` lines), ``--oversubscribe``, ``--bind-to none``
+and, when run as root, ``--allow-run-as-root``; each role's ``DMLC_ROLE`` is then set
+through ``env``. An mpiexec of unknown flavour gets Hydra's syntax.
 
 When a process dies, mpiexec stops the others; this launcher then says which role
 died and how. A process of the job that ends without finishing its part (before
@@ -36,7 +43,7 @@ import threading
 import time
 from pathlib import Path
 
-__all__ = ["main", "find_mpiexec", "build_command"]
+__all__ = ["main", "find_mpiexec", "mpi_flavor", "build_command"]
 
 _PREFIX = "mxnet.tools.launch"
 # Seconds the launcher leaves mpiexec to end a job by itself after one of its processes
@@ -68,8 +75,55 @@ def _parse_env(pairs):
     return out
 
 
-def build_command(mpiexec, workers, servers, command, hostfile=None, env=(), rundir=None):
-    """The ``mpiexec`` command line of a job (MPICH Hydra's syntax)."""
+MPICH = "mpich"
+OPENMPI = "openmpi"
+_FLAVORS = {}
+
+
+def mpi_flavor(mpiexec):
+    """``"openmpi"`` or ``"mpich"``: what ``mpiexec --version`` says it is (asked once per
+    mpiexec). Hydra (MPICH and its derivatives) and anything unrecognised give ``"mpich"``."""
+    if mpiexec in _FLAVORS:
+        return _FLAVORS[mpiexec]
+    try:
+        p = subprocess.run([mpiexec, "--version"], capture_output=True, text=True,
+                           stdin=subprocess.DEVNULL, timeout=20)
+        text = (p.stdout or "") + (p.stderr or "")
+    except (OSError, subprocess.SubprocessError):
+        text = ""
+    flavor = MPICH
+    if "HYDRA" not in text.upper() and re.search(r"Open MPI|OpenRTE|open-mpi\.org", text, re.I):
+        flavor = OPENMPI
+    _FLAVORS[mpiexec] = flavor
+    return flavor
+
+
+def _openmpi_hostfile(src, dst):
+    """Rewrite an MPICH host file (``host[:slots]`` lines) as Open MPI's (``host slots=N``);
+    lines already in Open MPI's form are kept."""
+    out = []
+    with open(src) as f:
+        for line in f:
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            m = re.fullmatch(r"(\S+?):(\d+)", text)
+            out.append(f"{m.group(1)} slots={m.group(2)}" if m else text)
+    with open(dst, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return dst
+
+
+def _run_as_root():
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def build_command(mpiexec, workers, servers, command, hostfile=None, env=(), rundir=None,
+                  flavor=MPICH):
+    """The ``mpiexec`` command line of a job: MPICH Hydra's syntax, or Open MPI's with
+    ``flavor="openmpi"`` (see :func:`mpi_flavor`)."""
+    if flavor == OPENMPI:
+        return _build_openmpi(mpiexec, workers, servers, command, hostfile, env, rundir)
     cmd = [mpiexec]
     if hostfile:
         cmd += ["-f", hostfile]
@@ -86,12 +140,46 @@ def build_command(mpiexec, workers, servers, command, hostfile=None, env=(), run
     return cmd
 
 
-class _Relay(threading.Thread):
-    """Copies one of mpiexec's output streams to ours, noting Hydra's failure reports."""
+# Variables a remote Open MPI process would otherwise lack (Hydra passes the whole
+# environment; Open MPI passes only what ``-x`` names beyond its own).
+_OMPI_FORWARD = ("PATH", "PYTHONPATH", "LD_LIBRARY_PATH", "VIRTUAL_ENV")
 
-    _PID = re.compile(rb"PID (\d+) RUNNING AT (\S+)")
-    _CODE = re.compile(rb"EXIT CODE: (\d+)")
-    _STRING = re.compile(rb"EXIT STRING: (.*)")
+
+def _build_openmpi(mpiexec, workers, servers, command, hostfile, env, rundir):
+    cmd = [mpiexec]
+    if _run_as_root():
+        cmd.append("--allow-run-as-root")
+    # as with Hydra: any number of processes on one machine, and no pinning of each
+    # process (with its thread pools) to a single core
+    cmd += ["--oversubscribe", "--bind-to", "none"]
+    if hostfile:
+        cmd += ["--hostfile", hostfile]
+    xs = []
+    if hostfile:
+        xs += [["-x", k] for k in sorted(os.environ) if k in _OMPI_FORWARD or k.startswith("MXNET_")]
+    genv = [("DMLC_NUM_WORKER", str(workers)), ("DMLC_NUM_SERVER", str(servers))]
+    if rundir:
+        genv.append(("MXNET_LAUNCH_RUNDIR", rundir))
+    if "PYTHONUNBUFFERED" not in os.environ:
+        genv.append(("PYTHONUNBUFFERED", "1"))
+    xs += [["-x", f"{k}={v}"] for k, v in list(genv) + list(env)]
+    xs = [a for pair in xs for a in pair]
+    # Open MPI 4 applies a -x only to the app context it appears in (one given before
+    # the first reaches only the first), so every context repeats them; each role's own
+    # variable is set by env(1), which execs the command (the rank keeps its pid).
+    if servers:
+        cmd += ["-n", str(servers)] + xs + ["env", "DMLC_ROLE=server"] + list(command) + [":"]
+    cmd += ["-n", str(workers)] + xs + ["env", "DMLC_ROLE=worker"] + list(command)
+    return cmd
+
+
+class _Relay(threading.Thread):
+    """Copies one of mpiexec's output streams to ours, noting its failure reports
+    (Hydra's, or Open MPI's)."""
+
+    _PID = re.compile(rb"PID (\d+) RUNNING AT (\S+)|with PID (\d+) on node")
+    _CODE = re.compile(rb"EXIT CODE: (\d+)|Exit code:\s+(\d+)|with errorcode (\d+)")
+    _STRING = re.compile(rb"EXIT STRING: (.*)|(exited on signal \d+.*)")
 
     def __init__(self, src, dst, report):
         super().__init__(daemon=True)
@@ -104,7 +192,8 @@ class _Relay(threading.Thread):
             for key, rx in (("pid", self._PID), ("code", self._CODE), ("string", self._STRING)):
                 m = rx.search(line)
                 if m and key not in self.report:
-                    self.report[key] = m.group(1).decode(errors="replace").strip()
+                    text = next(g for g in m.groups() if g is not None)
+                    self.report[key] = text.decode(errors="replace").strip()
             try:
                 self.dst.write(line)
                 self.dst.flush()
@@ -121,7 +210,9 @@ def note_process_start():
     ``MPI_Init`` for ever. ``mxnet.kvstore`` replaces the note with a fuller one later.
     """
     rundir = os.environ.get("MXNET_LAUNCH_RUNDIR")
-    rank = os.environ.get("PMI_RANK", "")
+    # MPICH sets PMI_RANK; Open MPI sets OMPI_COMM_WORLD_RANK (and PMIX_RANK)
+    rank = next((os.environ[k] for k in ("PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK")
+                 if k in os.environ), "")
     if not rundir or not rank.isdigit() or not os.path.isdir(rundir):
         return
     mark = os.environ.get("MXNET_KVSTORE_RANK_PID")
@@ -358,9 +449,14 @@ def main(argv=None):
               f"or set MXNET_MPIEXEC", file=sys.stderr)
         return 127
     env = _parse_env(args.env)
+    flavor = mpi_flavor(mpiexec)
 
     with tempfile.TemporaryDirectory(prefix="mxnet-launch-") as rundir:
-        cmd = build_command(mpiexec, workers, servers, command, args.hostfile, env, rundir)
+        hostfile = args.hostfile
+        if hostfile and flavor == OPENMPI:
+            hostfile = _openmpi_hostfile(hostfile, os.path.join(rundir, "hostfile"))
+        cmd = build_command(mpiexec, workers, servers, command, hostfile, env, rundir,
+                            flavor=flavor)
         if args.dry_run:
             print(shlex.join(cmd))
             return 0
