@@ -28,13 +28,17 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 
-# (N, C, H, W, F, kernel, stride, pad)
+# (N, C, H, W, F, kernel, stride, pad): every 3x3 layer shape of the residual stages, then
+# the 3-channel stem (27-long dot products: far from any GEMM peak, shown for completeness)
 LAYERS = [
     (32, 64, 32, 32, 64, 3, 1, 1),
-    (32, 128, 16, 16, 128, 3, 1, 1),
-    (32, 256, 8, 8, 256, 3, 1, 1),
-    (32, 512, 4, 4, 512, 3, 1, 1),
     (32, 64, 32, 32, 128, 3, 2, 1),
+    (32, 128, 16, 16, 128, 3, 1, 1),
+    (32, 128, 16, 16, 256, 3, 2, 1),
+    (32, 256, 8, 8, 256, 3, 1, 1),
+    (32, 256, 8, 8, 512, 3, 2, 1),
+    (32, 512, 4, 4, 512, 3, 1, 1),
+    (32, 3, 32, 32, 64, 3, 1, 1),
 ]
 
 

@@ -1,24 +1,12 @@
 """Convolution and Deconvolution (transposed convolution) over 1, 2 or 3 spatial dims.
 
-Three kernels do all the work, each on channel-first arrays:
-
-- ``_conv_forward``: im2col (one strided-window view of the padded input, copied once into a
-  column buffer) and one GEMM per group and block of images;
-- ``_conv_dgrad``: for stride 1, the forward pass of the "transposed" convolution (flipped,
-  transposed kernel, padding ``dilate*(kernel-1) - pad``); otherwise a GEMM of the weight
-  with the output gradient into columns, then col2im, a loop over the kernel taps that adds
-  each tap's columns into a strided slice of the padded input gradient (every add covers
-  the whole batch, all channels and pixels);
-- ``_conv_wgrad``: im2col of the input and a GEMM against the output gradient.
+The array work is in ``conv_kernels``, on channel-first arrays: ``conv_forward`` (im2col and
+one GEMM per group and block of images), ``conv_dgrad`` (the transposed convolution for
+stride 1, else a GEMM into columns and col2im into the input gradient's stride phases) and
+``conv_wgrad`` (im2col and a GEMM against the output gradient).
 
 Deconvolution is the transpose of Convolution: its forward pass is Convolution's dgrad and
 its backward pass uses Convolution's forward (for data) and wgrad (for weight).
-
-Images are grouped into blocks so that each GEMM has at least ``_GEMM_COLS`` columns (one
-image per block for large images, the whole batch for 4x4 ones), and blocks are processed
-in chunks whose column buffer stays within ``workspace`` megabytes and, on a CPU, within a
-cache-sized ``_COL_BYTES``. The chunk loop is the only Python loop besides col2im's taps,
-and each of its iterations is a full-size GEMM.
 
 Shape rules, as in 1.9.1:
 
@@ -46,12 +34,8 @@ which is what 1.9.1's oneDNN (float32) and cuDNN paths compute.
 """
 from __future__ import annotations
 
-import itertools
-import math
-
-import numpy as np
-
 from ..base import MXNetError
+from .conv_kernels import Conv, conv_dgrad, conv_forward, conv_wgrad
 from .nn_dense import as_list, check_float_inputs, check_given, compute_dtype, merge, uniform_type
 from .registry import Param, register
 from .._mode import mode as _mode
@@ -59,15 +43,6 @@ from .._mode import mode as _mode
 _LAYOUTS = ("NCDHW", "NCHW", "NCW", "NDHWC", "NHWC")
 _FIRST = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
 _LAST = {2: "NHWC", 3: "NDHWC"}
-
-# Upper bound of the column buffer (bytes) on a CPU, whatever ``workspace`` allows: columns
-# written and then multiplied while they are still in the cache make the whole pass about
-# 20% faster than one buffer for the batch. (On a GPU, ``workspace`` alone decides.)
-_COL_BYTES = 4 << 20
-# Aim for at least this many GEMM columns (images x output pixels) per block.
-_GEMM_COLS = 1024
-# From this many columns on, the weight gradient is computed transposed (see _conv_wgrad).
-_TALL_COLS = 4096
 
 
 def _common_params(workspace, deconv):
@@ -247,203 +222,22 @@ def _check_arrays(opname, p, x, w, b):
     return dt
 
 
-# ---------------------------------------------------------------------------------------------
-# kernels on channel-first arrays: x (N, C, *S), w (F, C/G, *K), y (N, F, *O)
+def _conv_of_plan(p):
+    """The convolution behind a Convolution or Deconvolution plan."""
+    args = (p.kernel, p.stride, p.dilate, p.pad, p.groups, p.attrs["workspace"] << 20, p.batch)
+    if p.deconv:  # Deconvolution(x) is the data gradient of a conv from the output space
+        return Conv(*args, p.cout, p.cin, p.ospace, p.ispace)
+    return Conv(*args, p.cin, p.cout, p.ispace, p.ospace)
 
 
-def _block_size(n, L):
-    """Images per GEMM block: the smallest divisor b of n with b*L >= _GEMM_COLS.
-
-    Large images get one GEMM each (no transposes at all); small ones are folded together
-    so that the GEMMs stay wide.
-    """
-    for b in range(1, n + 1):
-        if n % b == 0 and b * L >= _GEMM_COLS:
-            return b
-    return max(n, 1)
-
-
-class _Conv:
-    """One channel-first convolution ``y = conv(x, w)``: x (n, C, *S), w (F, C/G, *K),
-    y (n, F, *O).
-
-    Internally the batch is split into ``nblk`` blocks of ``b`` images and arrays are held
-    blocked, (nblk, C, b, *spatial): each block is one GEMM per group, with columns
-    (G, Cg*K, b*L).
-    """
-
-    def __init__(self, kernel, stride, dilate, pad, groups, ws_bytes, n, c, f, ispace, ospace):
-        self.kernel, self.stride, self.dilate, self.pad = kernel, stride, dilate, pad
-        self.n, self.c, self.f, self.g = n, c, f, groups
-        self.ispace, self.ospace = tuple(ispace), tuple(ospace)
-        self.pspace = tuple(s + 2 * q for s, q in zip(ispace, pad))
-        self.ksize = math.prod(kernel)
-        self.cg, self.fg = c // groups, f // groups
-        self.L = math.prod(self.ospace)
-        self.unit = (all(k == 1 for k in kernel) and all(s == 1 for s in stride)
-                     and not any(pad))
-        self.ws_bytes = ws_bytes
-        self.b = _block_size(n, self.L)
-        self.nblk = n // self.b if n else 0
-
-    @classmethod
-    def of_plan(cls, p):
-        """The convolution behind a Convolution or Deconvolution plan."""
-        args = (p.kernel, p.stride, p.dilate, p.pad, p.groups, p.attrs["workspace"] << 20,
-                p.batch)
-        if p.deconv:  # Deconvolution(x) is the data gradient of a conv from the output space
-            return cls(*args, p.cout, p.cin, p.ospace, p.ispace)
-        return cls(*args, p.cin, p.cout, p.ispace, p.ospace)
-
-    # -- layout ------------------------------------------------------------------------------
-    def blocked(self, a):
-        """(n, C, *sp) -> a view (nblk, C, b, *sp)."""
-        return a.reshape((self.nblk, self.b) + a.shape[1:]).swapaxes(1, 2)
-
-    def unblocked(self, xp, a):
-        """(nblk, C, b, *sp) -> contiguous (n, C, *sp)."""
-        if self.b == 1:
-            return xp.ascontiguousarray(a).reshape((self.n,) + a.shape[1:2] + a.shape[3:])
-        return xp.ascontiguousarray(a.swapaxes(1, 2)).reshape(
-            (self.n,) + a.shape[1:2] + a.shape[3:])
-
-    def grouped(self, xp, gy):
-        """Output-shaped (n, F, *O) as contiguous blocks (nblk, G, Fg, b*L)."""
-        blk = self.blocked(gy.reshape(self.n, self.f, self.L))
-        return xp.ascontiguousarray(blk).reshape(self.nblk, self.g, self.fg, self.b * self.L)
-
-    def inner(self):
-        return tuple(slice(q, q + s) for q, s in zip(self.pad, self.ispace))
-
-    def padded(self, xp, x):
-        """x (n, C, *S) zero-padded and blocked: (nblk, C, b, *P)."""
-        xb = self.blocked(x)
-        if not any(self.pad):
-            return xb
-        out = xp.zeros((self.nblk, self.c, self.b) + self.pspace, x.dtype)
-        out[(slice(None),) * 3 + self.inner()] = xb
-        return out
-
-    def chunks(self, xp, itemsize):
-        """Balanced ranges of blocks whose column buffers fit the workspace."""
-        per = max(self.c * self.ksize * self.b * self.L * itemsize, 1)
-        limit = max(min(self.ws_bytes, _COL_BYTES) if xp is np else self.ws_bytes, per)
-        nblk = max(self.nblk, 1)
-        count = -(-nblk // max(1, limit // per))
-        size = -(-nblk // count)
-        return size, [(i, min(i + size, self.nblk)) for i in range(0, nblk, size)]
-
-    # -- im2col / col2im -----------------------------------------------------------------------
-    def im2col(self, xp, xpad, buf):
-        """Columns (m, G, Cg*K, b*L) of padded blocks (m, C, b, *P), written into ``buf``."""
-        m = xpad.shape[0]
-        if self.unit:
-            return xpad.reshape(m, self.g, self.cg, self.b * self.L)
-        st = xpad.strides
-        sp = st[3:]
-        shape = (m, self.c) + self.kernel + (self.b,) + self.ospace
-        strides = (st[0], st[1]) + tuple(s * d for s, d in zip(sp, self.dilate)) + (st[2],) + \
-            tuple(s * t for s, t in zip(sp, self.stride))
-        win = xp.lib.stride_tricks.as_strided(xpad, shape, strides)
-        col = buf[:math.prod(shape)].reshape(shape)
-        col[...] = win
-        return col.reshape(m, self.g, self.cg * self.ksize, self.b * self.L)
-
-    def col2im(self, dcol, dxpad):
-        """Add columns (m, C, *K, b, *O) into padded blocks (m, C, b, *P), tap by tap: each
-        add covers all blocks, channels and pixels at once."""
-        head = (slice(None),) * 3
-        for tap in itertools.product(*[range(k) for k in self.kernel]):
-            dst = head + tuple(slice(t * d, t * d + (o - 1) * s + 1, s) for t, d, o, s in
-                               zip(tap, self.dilate, self.ospace, self.stride))
-            dxpad[dst] += dcol[(slice(None), slice(None)) + tap]
-
-    def wmat(self, w):
-        return w.reshape(self.g, self.fg, self.cg * self.ksize)
-
-    def transposed(self):
-        """For stride 1 and pad <= dilated kernel - 1: the convolution whose forward pass is
-        this one's data gradient (a full correlation with the flipped, transposed kernel)."""
-        if any(s != 1 for s in self.stride):
-            return None
-        pad = tuple(d * (k - 1) - q for k, d, q in zip(self.kernel, self.dilate, self.pad))
-        if any(q < 0 for q in pad):
-            return None
-        return _Conv(self.kernel, self.stride, self.dilate, pad, self.g, self.ws_bytes,
-                     self.n, self.f, self.c, self.ospace, self.ispace)
-
-    def flipped(self, xp, w):
-        """Weight (F, Cg, *K) of this conv as the weight (C, Fg, *K) of ``transposed()``."""
-        wg = w.reshape((self.g, self.fg, self.cg) + self.kernel).swapaxes(1, 2)
-        wg = wg[(Ellipsis,) + (slice(None, None, -1),) * len(self.kernel)]
-        return xp.ascontiguousarray(wg).reshape((self.c, self.fg) + self.kernel)
-
-
-def _conv_forward(xp, x, w, cv):
-    """y (n, F, *O) = conv(x, w)."""
-    dt = x.dtype
-    wm = cv.wmat(w)
-    xpad = cv.padded(xp, x)
-    size, ranges = cv.chunks(xp, dt.itemsize)
-    buf = None if cv.unit else xp.empty(size * cv.c * cv.ksize * cv.b * cv.L, dt)
-    y = xp.empty((cv.nblk, cv.g, cv.fg, cv.b * cv.L), dt)
-    for i, j in ranges:
-        xp.matmul(wm, cv.im2col(xp, xpad[i:j], buf), out=y[i:j])
-    y = cv.unblocked(xp, y.reshape((cv.nblk, cv.f, cv.b, cv.L)))
-    return y.reshape((cv.n, cv.f) + cv.ospace)
-
-
-def _conv_dgrad(xp, gy, w, cv):
-    """dx (n, C, *S) of y = conv(x, w) given gy (n, F, *O)."""
-    tr = cv.transposed() if 8 * math.prod(cv.ispace) <= 9 * math.prod(cv.ospace) else None
-    if tr is not None:  # always the case for stride 1 (1x1 kernels included)
-        return _conv_forward(xp, gy, cv.flipped(xp, w), tr)
-    dt = gy.dtype
-    gb = cv.grouped(xp, gy)
-    wt = cv.wmat(w).transpose(0, 2, 1)
-    size, ranges = cv.chunks(xp, dt.itemsize)
-    dbuf = xp.empty(size * cv.c * cv.ksize * cv.b * cv.L, dt)
-    dxpad = xp.zeros((cv.nblk, cv.c, cv.b) + cv.pspace, dt)
-    for i, j in ranges:
-        m = j - i
-        dcol = dbuf[:m * cv.c * cv.ksize * cv.b * cv.L].reshape(
-            m, cv.g, cv.cg * cv.ksize, cv.b * cv.L)
-        xp.matmul(wt, gb[i:j], out=dcol)
-        cv.col2im(dcol.reshape((m, cv.c) + cv.kernel + (cv.b,) + cv.ospace), dxpad[i:j])
-    if any(cv.pad):
-        dxpad = dxpad[(slice(None),) * 3 + cv.inner()]
-    return cv.unblocked(xp, dxpad)
-
-
-def _conv_wgrad(xp, gy, x, cv):
-    """dw (F, Cg, *K) of y = conv(x, w) given gy (n, F, *O)."""
-    dt = gy.dtype
-    gb = cv.grouped(xp, gy)
-    xpad = cv.padded(xp, x)
-    size, ranges = cv.chunks(xp, dt.itemsize)
-    buf = None if cv.unit else xp.empty(size * cv.c * cv.ksize * cv.b * cv.L, dt)
-    # With many columns, (Cg*K, Fg) products run faster and their one transpose is cheap;
-    # with few (late stages, large weights) the transpose would cost more than it saves.
-    tall = cv.n * cv.L >= _TALL_COLS
-    dw = None
-    for i, j in ranges:
-        col = cv.im2col(xp, xpad[i:j], buf)
-        if tall:
-            part = xp.matmul(col, gb[i:j].transpose(0, 1, 3, 2))      # (m, G, Cg*K, Fg)
-        else:
-            part = xp.matmul(gb[i:j], col.transpose(0, 1, 3, 2))      # (m, G, Fg, Cg*K)
-        part = part[0] if part.shape[0] == 1 else part.sum(axis=0)
-        dw = part if dw is None else dw + part
-    if dw is None:
-        dw = xp.zeros((cv.g, cv.fg, cv.cg * cv.ksize), dt)
-    elif tall:
-        dw = xp.ascontiguousarray(dw.transpose(0, 2, 1))
-    return dw.reshape((cv.f, cv.cg) + cv.kernel)
-
-
-def _bias_grad(gy, last):
-    axes = tuple(range(gy.ndim - 1)) if last else (0,) + tuple(range(2, gy.ndim))
-    return gy.sum(axis=axes)
+def _bias_grad(xp, gy, last):
+    """Sum of gy over every axis but the channel one, as one matrix-vector product per image
+    (several times faster than a reduction over the non-contiguous axes)."""
+    f = gy.shape[-1] if last else gy.shape[1]
+    if last:
+        return xp.ones(gy.size // f, gy.dtype) @ gy.reshape(-1, f)
+    g = xp.ascontiguousarray(gy).reshape(gy.shape[0], f, -1)
+    return (g @ xp.ones(g.shape[2], gy.dtype)).sum(axis=0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -473,10 +267,10 @@ def _prepare(opname, attrs, x, w, b, deconv):
 def _convolution(rc, attrs, x, w, b=None):
     xp = rc.xp
     p, dt, ct = _prepare("Convolution", attrs, x, w, b, False)
-    cv = _Conv.of_plan(p)
+    cv = _conv_of_plan(p)
     xc = _to_first(xp, x.astype(ct, copy=False), p.last)
     wc = _to_first(xp, w.astype(ct, copy=False), p.last)
-    y = _from_first(xp, _conv_forward(xp, xc, wc, cv), p.last)
+    y = _from_first(xp, conv_forward(xp, xc, wc, cv), p.last)
     y = _add_bias(xp, y, None if b is None else b.astype(ct, copy=False), p.last)
     return y.astype(dt, copy=False)
 
@@ -488,25 +282,25 @@ def _backward_convolution(rc, attrs, gy, x, w):
     if tuple(gy.shape) != p.oshape:
         raise MXNetError(f"{opname}: ograd has shape {tuple(gy.shape)} but {p.oshape} is "
                          f"expected {p.describe()}")
-    cv = _Conv.of_plan(p)
+    cv = _conv_of_plan(p)
     gc = _to_first(xp, gy.astype(ct, copy=False), p.last)
-    dx = _conv_dgrad(xp, gc, _to_first(xp, w.astype(ct, copy=False), p.last), cv)
-    dw = _conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv)
+    dx = conv_dgrad(xp, gc, _to_first(xp, w.astype(ct, copy=False), p.last), cv)
+    dw = conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv)
     res = [_from_first(xp, dx, p.last), _from_first(xp, dw, p.last)]
     if not attrs["no_bias"]:
-        res.append(_bias_grad(gy.astype(ct, copy=False), p.last))
+        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last))
     return tuple(r.astype(dt, copy=False) for r in res)
 
 
 def _backward_convolution_nodata(rc, attrs, gy, x, w):
     xp = rc.xp
     p, dt, ct = _prepare("_backward_Convolution", attrs, x, w, None, False)
-    cv = _Conv.of_plan(p)
+    cv = _conv_of_plan(p)
     gc = _to_first(xp, gy.astype(ct, copy=False), p.last)
-    dw = _conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv)
+    dw = conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv)
     res = [_from_first(xp, dw, p.last)]
     if not attrs["no_bias"]:
-        res.append(_bias_grad(gy.astype(ct, copy=False), p.last))
+        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last))
     res = tuple(r.astype(dt, copy=False) for r in res)
     return res if len(res) > 1 else res[0]
 
@@ -514,10 +308,10 @@ def _backward_convolution_nodata(rc, attrs, gy, x, w):
 def _deconvolution(rc, attrs, x, w, b=None):
     xp = rc.xp
     p, dt, ct = _prepare("Deconvolution", attrs, x, w, b, True)
-    cv = _Conv.of_plan(p)
+    cv = _conv_of_plan(p)
     xc = _to_first(xp, x.astype(ct, copy=False), p.last)
     wc = _to_first(xp, w.astype(ct, copy=False), p.last)
-    y = _conv_dgrad(xp, xc, wc, cv)
+    y = conv_dgrad(xp, xc, wc, cv)
     y = _from_first(xp, y, p.last)
     y = _add_bias(xp, y, None if b is None else b.astype(ct, copy=False), p.last)
     return y.astype(dt, copy=False)
@@ -530,15 +324,15 @@ def _backward_deconvolution(rc, attrs, gy, x, w):
     if tuple(gy.shape) != p.oshape:
         raise MXNetError(f"{opname}: ograd has shape {tuple(gy.shape)} but {p.oshape} is "
                          f"expected {p.describe()}")
-    cv = _Conv.of_plan(p)
+    cv = _conv_of_plan(p)
     gc = _to_first(xp, gy.astype(ct, copy=False), p.last)
     wc = _to_first(xp, w.astype(ct, copy=False), p.last)
     xc = _to_first(xp, x.astype(ct, copy=False), p.last)
-    dx = _conv_forward(xp, gc, wc, cv)
-    dw = _conv_wgrad(xp, xc, gc, cv)
+    dx = conv_forward(xp, gc, wc, cv)
+    dw = conv_wgrad(xp, xc, gc, cv)
     res = [_from_first(xp, dx, p.last), _from_first(xp, dw, p.last)]
     if not attrs["no_bias"]:
-        res.append(_bias_grad(gy.astype(ct, copy=False), p.last))
+        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last))
     return tuple(r.astype(dt, copy=False) for r in res)
 
 

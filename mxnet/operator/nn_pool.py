@@ -26,23 +26,32 @@ How 1.9.1 treats the corner cases, reproduced here:
 
 How it is computed on NumPy (every pass a whole-array ufunc call over contiguous memory):
 
-- max forward: one spatial axis at a time (max is exact in any order), each a running maximum
-  over the flat array (k - 1 shifted passes) subsampled by the stride; the few windows that
-  reach into the padding are redone from their valid taps.
-- everything else goes through a tap layout (``_TapLayout``): the padded input is split into
-  stride phases so that each kernel tap of every window is one contiguous slice. Sums add the
-  taps in row-major order, the order 1.9.1 adds them; the max backward scores each window's
-  first tap equal to the output (one pass per tap, uint8) and adds the gradients with
-  ``np.add.at`` in row-major output order (1.9.1's order); the sum backward adds each
-  window's value to its taps' slices, last tap first (so again in row-major window order).
+- max forward, and the sums of avg, sum and lp: one spatial axis at a time (windows are
+  separable), outermost first, so that the first pass, over the whole input, moves whole rows.
+  Along an axis the windows inside the input come from one running reduction over the flat
+  array (k - 1 shifted, contiguous passes) subsampled by the stride; the few windows that
+  reach into the padding are redone from their valid taps. A window's sum is thus added
+  axis by axis rather than in 1.9.1's row-major order (the results differ by rounding only).
+- the sum backward is the adjoint of those stages, innermost axis first: the windows' values
+  are placed at their first position (every s-th slot of a zeroed array, one flat strided
+  copy) and spread over their k taps by k - 1 shifted flat adds; what a shift carries over a
+  row end comes from slots no inner window uses, i.e. zeros. Border windows are added tap by
+  tap.
+- the max backward goes through a tap layout (``_TapLayout``): the padded input is split into
+  stride phases so that each kernel tap of every window is one contiguous slice. It scores
+  each window's first tap equal to the output (one pass per tap, uint8) and adds the
+  gradients with ``np.add.at`` in row-major output order (1.9.1's order).
 - global pools of up to 64 positions run position by position over (N*C,) columns.
+- large pools (from 2**19 input elements) run on slices of the batch in ``OMP_NUM_THREADS``
+  threads (``_batch_threads.map_batch``; NumPy releases the GIL in its loops), as 1.9.1's
+  kernels run on OpenMP threads.
 
-Larger windows, CuPy arrays, and a max backward whose output ties the lowest value while
-windows read padding use per-axis stages instead: windows are separable, so a stage reduces
-one spatial axis (or a run of trailing axes) at a time, each tap a strided view of the padded
-input. Their backward spreads the gradient back the same way; for max it recomputes the
-stages and routes through them outermost axis first, which lands on the row-major first
-maximum. Pools that cover the whole feature map (global pooling) reduce over the spatial axes
+CuPy arrays, max backwards of windows with more than 64 taps and max backwards whose output
+ties the lowest value while windows read padding use generic per-axis stages instead: a
+stage reduces one spatial axis (or a run of trailing axes) at a time, each tap a strided
+view of the padded input. Their backward spreads the gradient back the same way; for max it
+recomputes the stages and routes through them outermost axis first, which lands on the
+row-major first maximum. Pools that cover the whole feature map (global pooling) reduce over the spatial axes
 directly.
 """
 from __future__ import annotations
@@ -54,6 +63,7 @@ import sys
 import numpy as np
 
 from ..base import MXNetError
+from ._batch_threads import map_batch
 from .registry import Param, register
 
 __all__ = ["pool_geometry", "check_float", "FLOAT_TYPES", "GROUPINGS"]
@@ -350,9 +360,8 @@ def _global_forward(xp, x, g, attrs):
 def _pool_forward(xp, x, g, attrs):
     if xp is np and _global_columns(x, g):
         return _fast_global_forward(x, g, attrs)
-    lay = _layout(x, g) if xp is np else None
-    if lay is not None:
-        return _fast_forward(x, g, attrs, lay)
+    if xp is np and x.size and not g.is_global:
+        return _fast_forward(x, g, attrs)
     if g.is_global and x.size:
         return _global_forward(xp, x, g, attrs)
     pt = attrs["pool_type"]
@@ -419,8 +428,8 @@ def _max_backward(xp, og, x, out, g):
 
 def _pool_backward(xp, og, x, out, g, attrs):
     pt = attrs["pool_type"]
-    lay = _layout(x, g) if xp is np else None
     if pt == "max":
+        lay = _layout(x, g) if xp is np else None
         if lay is not None:
             gx = _fast_max_backward(og, x, out, lay)
             if gx is not None:
@@ -434,7 +443,8 @@ def _pool_backward(xp, og, x, out, g, attrs):
     ogc = og.astype(cdt, copy=False)
     p = attrs["p_value"] if pt == "lp" else 1
     if pt == "avg":
-        scale = ogc / _divisor(xp, g, attrs["count_include_pad"] is not False, cdt)[0]
+        div = _divisor(xp, g, attrs["count_include_pad"] is not False, cdt)[0]
+        scale = _divide(ogc, div) if xp is np else ogc / div
     elif pt == "lp" and p > 1:
         o = out.astype(cdt, copy=False)
         zero = o == 0
@@ -442,8 +452,8 @@ def _pool_backward(xp, og, x, out, g, attrs):
     else:
         scale = ogc
     xc = x.astype(cdt, copy=False)
-    if lay is not None:
-        gx = _fast_sum_backward(scale, x, lay, cdt)
+    if xp is np and x.size and not g.is_global:
+        gx = _separable_spread(scale, g, x.shape)
         if p > 1:
             gx *= _lp_pow(xc, p - 1)
         return gx.astype(x.dtype, copy=False)
@@ -536,9 +546,6 @@ class _TapLayout:
                 b1 = min(A, (L - 1 + p - r[d]) // s + 1)
                 spec.append((b0, max(b0, b1), b0 * s + r[d] - p, s))
             self.copies.append(spec)
-        self.covers_all = sum(math.prod(b1 - b0 for b0, b1, _, _ in spec)
-                              for spec in self.copies
-                              if all(b1 > b0 for b0, b1, _, _ in spec)) == self.xplane
         self.padded = any(p > 0 for p in g.pad) or any(
             (o - 1) * s + k > L + p for o, s, k, L, p in zip(g.out, g.stride, g.kernel, g.spatial,
                                                            g.pad))
@@ -575,14 +582,6 @@ class _TapLayout:
             return a
         return a[(slice(None),) * len(self.lead) + tuple(slice(0, o) for o in self.out)]
 
-    def extract(self, a):
-        """The valid outputs of a flat grid array, as a new contiguous (lead + out) array."""
-        if self.blocks == self.out:
-            return a[:self.size].reshape(self.lead + self.out)
-        out = np.empty(self.lead + self.out, dtype=a.dtype)
-        _copy(out, self.block_view(a))
-        return out
-
     def _slices(self, spec):
         lead = (slice(None),) * len(self.lead)
         blk = lead + tuple(slice(b0, b1) for b0, b1, _, _ in spec)
@@ -592,9 +591,10 @@ class _TapLayout:
     def _columns(self, x):
         """The residue classes of the last axis (stride s) that the phases read, each gathered
         into a contiguous (lead + spatial[:-1] + (W // s,)) array; None where a direct copy is
-        used (stride 1, other layouts)."""
+        used (stride 1, long rows, other layouts)."""
         s, W = self.stride[-1], x.shape[-1]
-        if s == 1 or W % s or not x.flags.c_contiguous:
+        # from 8 columns a phase on, a direct strided copy is faster than gathering first
+        if s == 1 or W % s or W // s >= 8 or not x.flags.c_contiguous:
             return None
         cols = {}
         for spec in self.copies:
@@ -633,31 +633,6 @@ class _TapLayout:
                     P[c][lead + (slice(None),) * d + (slice(b1, None),)] = fill
         return P.reshape(len(self.copies), self.size)
 
-    def merge(self, G, shape, dtype):
-        """Inverse of split for gradients: the input positions' values from the phase array."""
-        if self.aliased:
-            return G.reshape(shape).astype(dtype, copy=False)
-        # positions that no window reads (stride > kernel, or past the last window) get 0
-        new = np.empty if self.covers_all else np.zeros
-        gx = new(shape, dtype=dtype)
-        Gb = G.reshape((len(self.copies),) + self.lead + self.blocks)
-        s, W = self.stride[-1], shape[-1]
-        cols = {} if s > 1 and W % s == 0 else None
-        for c, spec in enumerate(self.copies):
-            if any(b1 <= b0 for b0, b1, _, _ in spec):
-                continue
-            blk, src = self._slices(spec)
-            if cols is None:
-                _copy(gx[src], Gb[c][blk])
-            else:
-                rho, sl = self._column_slices(spec, src)
-                if rho not in cols:
-                    cols[rho] = new(shape[:-1] + (W // s,), dtype=dtype)
-                _copy(cols[rho][sl], Gb[c][blk])
-        for rho, E in (cols or {}).items():
-            np.copyto(gx.reshape(-1)[rho::s], E.reshape(-1))
-        return gx
-
     def to_grid(self, a, fill):
         """A (lead + out) array placed on the flat block grid (other blocks set to fill)."""
         if self.blocks == self.out:
@@ -665,20 +640,6 @@ class _TapLayout:
         flat = np.full(self.size, fill, dtype=a.dtype)
         _copy(self.block_view(flat), a)
         return flat
-
-    def reduce(self, P, combine, dtype):
-        """Every window reduced over its taps in row-major order, on the block grid."""
-        acc = np.empty(self.size, dtype=dtype)
-        n = self.span
-        (c0, s0, _), rest = self.taps[0], self.taps[1:]
-        if not rest:
-            acc[:n] = P[c0, s0:s0 + n]
-        else:
-            c1, s1, _ = rest[0]
-            combine(P[c0, s0:s0 + n], P[c1, s1:s1 + n], out=acc[:n])
-            for c, sh, _ in rest[1:]:
-                combine(acc[:n], P[c, sh:sh + n], out=acc[:n])
-        return acc
 
     def match_scores(self, P, target):
         """uint8 grid: K - t for the first tap t (row-major) equal to target, 0 where none is
@@ -693,27 +654,6 @@ class _TapLayout:
             np.multiply(eq.view(np.uint8), K - t, out=score)
             np.maximum(b, score, out=b)
         return best
-
-    def spread(self, a):
-        """Adjoint of the sum over taps: (phases, size) array in which every position holds the
-        sum of the (lead + out) values a of the windows that read it.
-
-        Gathered per phase: a position's windows are its taps' shifts back on the grid, added
-        last tap first, i.e. in row-major window order (1.9.1 adds them in that order)."""
-        m = max(sh for _, sh, _ in self.taps)
-        ext = np.zeros(m + self.size, dtype=a.dtype)  # grid with m zeros in front
-        _copy(self.block_view(ext[m:]), a)
-        G = np.empty((len(self.copies), self.size), dtype=a.dtype)
-        for c in range(len(self.copies)):
-            shifts = [m - sh for cc, sh, _ in reversed(self.taps) if cc == c]
-            src = [ext[o:o + self.size] for o in shifts]
-            if len(src) == 1:
-                np.copyto(G[c], src[0])
-                continue
-            np.add(src[0], src[1], out=G[c])
-            for s in src[2:]:
-                np.add(G[c], s, out=G[c])
-        return G
 
 
 def _layout(x, g):
@@ -734,19 +674,24 @@ _ORIGINS = None  # (layout, its window_origins()), see _TapLayout.window_origins
 _ORIGINS_CACHE_BYTES = 16 << 20
 
 
-def _axis_fmax(y, R, L, I, k, s, p, O):
-    """Windowed fmax along the middle axis of y viewed as (R, L, I): (R, O, I), -inf where a
-    window reads nothing.
+def _interior(L, k, s, p, O):
+    """The windows lo..hi-1 along an axis that lie wholly inside [0, L)."""
+    lo = min(O, -(-p // s))
+    return lo, max(lo, min(O, (L + p - k) // s + 1))
 
-    Windows inside [0, L) come from one running maximum over the whole flat array (k - 1
-    contiguous passes), subsampled; the few windows that reach into the padding are redone
-    from their valid taps.
+
+def _axis_window(y, R, L, I, k, s, p, O, combine, empty):
+    """Windowed reduction (``combine``: fmax or add) along the middle axis of y viewed as
+    (R, L, I): (R, O, I), ``empty`` where a window reads nothing.
+
+    Windows inside [0, L) come from one running reduction over the whole flat array (k - 1
+    contiguous passes, taps in order), subsampled; the few windows that reach into the padding
+    are redone from their valid taps.
     """
     z = np.empty((R, O, I), dtype=y.dtype)
     yf = y.reshape(-1)
     y3 = yf.reshape(R, L, I)
-    lo = min(O, -(-p // s))
-    hi = max(lo, min(O, (L + p - k) // s + 1))
+    lo, hi = _interior(L, k, s, p, O)
     if hi > lo:
         n = R * L * I
         start = (lo * s - p) * I
@@ -755,9 +700,9 @@ def _axis_fmax(y, R, L, I, k, s, p, O):
         else:
             U = np.empty(n, dtype=y.dtype)
             m = n - (k - 1) * I
-            np.fmax(yf[:m], yf[I:I + m], out=U[:m])
+            combine(yf[:m], yf[I:I + m], out=U[:m])
             for t in range(2, k):
-                np.fmax(U[:m], yf[t * I:t * I + m], out=U[:m])
+                combine(U[:m], yf[t * I:t * I + m], out=U[:m])
         if (I == 1 or s == 1) and L == s * O:
             # one flat strided read: output j is U[s*j - p*I]; borders fixed below
             j0, j1 = lo * I, ((R - 1) * O + hi) * I
@@ -771,12 +716,92 @@ def _axis_fmax(y, R, L, I, k, s, p, O):
     for o in itertools.chain(range(lo), range(hi, O)):
         taps = [o * s - p + t for t in range(k) if 0 <= o * s - p + t < L]
         if len(taps) < 2:
-            z2[:, o] = y2[:, taps[0]] if taps else -np.inf
+            z2[:, o] = y2[:, taps[0]] if taps else empty
             continue
-        np.fmax(y2[:, taps[0]], y2[:, taps[1]], out=z2[:, o])
+        combine(y2[:, taps[0]], y2[:, taps[1]], out=z2[:, o])
         for l in taps[2:]:
-            np.fmax(z2[:, o], y2[:, l], out=z2[:, o])
+            combine(z2[:, o], y2[:, l], out=z2[:, o])
     return z
+
+
+def _axis_spread(z, R, O, I, k, s, p, L):
+    """Adjoint of the windowed sum along an axis: z (R, O, I) -> y (R, L, I), every input
+    position the sum of the windows that read it.
+
+    The windows inside [0, L) are placed at their first position (every s-th slot of a zeroed
+    array; one flat strided copy where rows line up) and summed over the k taps by k - 1
+    shifted, flat, contiguous adds: what a shift carries over a row end comes from slots that
+    no inner window uses, so it adds zeros. The border windows are added tap by tap.
+    """
+    z = z.reshape(R, O, I)
+    if s > 1 and I > 1:
+        return _axis_spread_phases(z, R, O, I, k, s, p, L)
+    n = R * L * I
+    lo, hi = _interior(L, k, s, p, O)
+    Z = np.zeros(n, dtype=z.dtype)
+    if hi > lo:
+        if I == 1 and L == s * O:
+            # output j = r*O + o starts at slot s*j - p: one strided copy places rows 0..R-1;
+            # the border windows it places too (in their own or the previous row) are cleared
+            first = s * lo - p
+            count = (R - 1) * O + hi - lo
+            np.copyto(Z[first:first + s * (count - 1) + 1:s], z.reshape(-1)[lo:lo + count])
+            Z2 = Z.reshape(R, L)
+            for o in itertools.chain(range(lo), range(hi, O)):
+                Z2[:, (o * s - p) % L] = 0
+        else:
+            _copy(Z.reshape(R, L, I)[:, lo * s - p:(hi - 1) * s - p + 1:s], z[:, lo:hi])
+    if k == 1 or hi <= lo:
+        y = Z
+    else:
+        y = np.empty(n, dtype=z.dtype)
+        y[:I] = Z[:I]
+        np.add(Z[I:], Z[:n - I], out=y[I:])
+        for t in range(2, k):
+            np.add(y[t * I:], Z[:n - t * I], out=y[t * I:])
+    if I == 1:
+        z2, y2 = z.reshape(R, O), y.reshape(R, L)
+    else:
+        z2, y2 = z, y.reshape(R, L, I)
+    for o in itertools.chain(range(lo), range(hi, O)):
+        for t in range(k):
+            l = o * s - p + t
+            if 0 <= l < L:
+                y2[:, l] += z2[:, o]
+    return y.reshape(R, L, I)
+
+
+def _axis_spread_phases(z, R, O, I, k, s, p, L):
+    """``_axis_spread`` for a strided axis of whole rows (I > 1), one stride phase at a time:
+    the rows l = s*q + r of phase r receive window q - a from each tap t with
+    (a, r) = divmod(t - p, s), so a phase is a sum of shifted blocks of z (contiguous within
+    each of the R groups), moved into place as whole rows. No zero-filled slots are added."""
+    y = np.empty((R, L, I), dtype=z.dtype)
+    for r in range(min(s, L)):
+        nq = -(-(L - r) // s)
+        # (q range, z range) of every tap landing on this phase
+        parts = []
+        for t in range(k):
+            a, rt = divmod(t - p, s)
+            if rt != r:
+                continue
+            q0, q1 = max(0, a), min(nq, O + a)
+            if q1 > q0:
+                parts.append((q0, q1, q0 - a))
+        dst = y[:, r::s]
+        if len(parts) == 1 and parts[0][:2] == (0, nq):
+            _copy(dst, z[:, parts[0][2]:parts[0][2] + nq])
+            continue
+        full = [part for part in parts if part[:2] == (0, nq)]
+        if full:  # start from a tap that covers the whole phase (no zero fill)
+            parts.remove(full[0])
+            ph = z[:, full[0][2]:full[0][2] + nq].copy()
+        else:
+            ph = np.zeros((R, nq, I), dtype=z.dtype)
+        for q0, q1, o0 in parts:
+            ph[:, q0:q1] += z[:, o0:o0 + q1 - q0]
+        _copy(dst, ph)
+    return y
 
 
 def _separable_max(x, g):
@@ -788,27 +813,58 @@ def _separable_max(x, g):
     for d in range(len(g.spatial)):
         R = math.prod(lead) * math.prod(g.out[:d])
         I = math.prod(g.spatial[d + 1:])
-        y = _axis_fmax(y, R, g.spatial[d], I, g.kernel[d], g.stride[d], g.pad[d], g.out[d])
+        y = _axis_window(y, R, g.spatial[d], I, g.kernel[d], g.stride[d], g.pad[d], g.out[d],
+                         np.fmax, -np.inf)
     y = y.reshape(lead + tuple(g.out))
     return np.fmax(y, _lowest(x.dtype), out=y)
 
 
-def _fast_forward(x, g, attrs, lay):
+def _separable_sum(x, g):
+    """Window sums one spatial axis at a time, outermost first (the first pass, over the
+    whole input, then moves whole rows)."""
+    y = np.ascontiguousarray(x)
+    lead = y.shape[:2]
+    for d in range(len(g.spatial)):
+        R = math.prod(lead) * math.prod(g.out[:d])
+        I = math.prod(g.spatial[d + 1:])
+        y = _axis_window(y, R, g.spatial[d], I, g.kernel[d], g.stride[d], g.pad[d], g.out[d],
+                         np.add, 0)
+    return y.reshape(lead + tuple(g.out))
+
+
+def _separable_spread(z, g, shape):
+    """Adjoint of ``_separable_sum``: innermost axis first."""
+    z = np.ascontiguousarray(z)
+    lead = shape[:2]
+    for d in reversed(range(len(g.spatial))):
+        R = math.prod(lead) * math.prod(g.out[:d])
+        I = math.prod(g.spatial[d + 1:])
+        z = _axis_spread(z, R, g.out[d], I, g.kernel[d], g.stride[d], g.pad[d], g.spatial[d])
+    return z.reshape(shape)
+
+
+def _fast_forward(x, g, attrs):
     pt = attrs["pool_type"]
     if pt == "max":
         return _separable_max(x, g)
     cdt = _compute_dtype(x.dtype)
     p = attrs["p_value"] if pt == "lp" else 1
-    src = x if p == 1 else _lp_pow(x.astype(cdt, copy=False), p)
-    out = lay.extract(lay.reduce(lay.split(src, 0, cdt), np.add, cdt))
+    src = x.astype(cdt, copy=False) if p == 1 else _lp_pow(x.astype(cdt, copy=False), p)
+    out = _separable_sum(src, g)
     if pt == "avg":
         div, zero = _divisor(np, g, attrs["count_include_pad"] is not False, cdt)
-        out = out / div
+        out = _divide(out, div)
         if zero is not None:
             out = np.where(zero, cdt.type(np.nan), out)
     elif pt == "lp":
         out = _lp_root(np, out, p)
     return out.astype(x.dtype, copy=False)
+
+
+def _divide(a, div):
+    """a / div, by a scalar where every window has the same divisor."""
+    d0 = div.reshape(-1)[0] if div.size else 1
+    return a / d0 if bool((div == d0).all()) else a / div
 
 
 def _fast_max_backward(og, x, out, lay):
@@ -882,10 +938,6 @@ def _fast_global_max_backward(og, x, out):
     return gx[:x.size].reshape(x.shape)
 
 
-def _fast_sum_backward(scale, x, lay, cdt):
-    return lay.merge(lay.spread(scale.astype(cdt, copy=False)), x.shape, cdt)
-
-
 # ---------------------------------------------------------------------------------------------
 # layout handling and registration
 
@@ -902,7 +954,8 @@ def _pooling(rc, attrs, data):
     check_float("Pooling", ["data"], [data])
     g = pool_geometry("Pooling", attrs, data.shape)
     x = _to_channels_first(data) if g.channels_last else data
-    out = _pool_forward(rc.xp, x, g, attrs)
+    out = map_batch(lambda a: _pool_forward(rc.xp, a, g, attrs), [x],
+                    tuple(x.shape[:2]) + g.out, x.dtype)
     return rc.xp.ascontiguousarray(_to_channels_last(out)) if g.channels_last else out
 
 
@@ -915,7 +968,8 @@ def _backward_pooling(rc, attrs, ograd, data, output):
                          f"output of data {tuple(data.shape)} has shape {g.out_shape(data.shape)}")
     if g.channels_last:
         ograd, data, output = (_to_channels_first(a) for a in (ograd, data, output))
-    gx = _pool_backward(rc.xp, ograd, data, output, g, attrs)
+    gx = map_batch(lambda og, x, y: _pool_backward(rc.xp, og, x, y, g, attrs),
+                   [ograd, data, output], data.shape, data.dtype)
     return rc.xp.ascontiguousarray(_to_channels_last(gx)) if g.channels_last else gx
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import mxnet as mx
-from mxnet.operator import nn_conv
+from mxnet.operator import conv_kernels
 from mxnet.operator.registry import get_op
 
 from .harness import GradCase, check_grad_case, expect_error, rand
@@ -244,10 +244,10 @@ def test_kernel_tuning_does_not_change_results(monkeypatch, stride, tuning):
 
     whole = run()
     if "chunked" in tuning:
-        monkeypatch.setattr(nn_conv, "_COL_BYTES", 1)   # one block per chunk
-        monkeypatch.setattr(nn_conv, "_GEMM_COLS", 1)   # one image per block
+        monkeypatch.setattr(conv_kernels, "_COL_BYTES", 1)   # one block per chunk
+        monkeypatch.setattr(conv_kernels, "_GEMM_COLS", 1)   # one image per block
     if "tall" in tuning:
-        monkeypatch.setattr(nn_conv, "_TALL_COLS", 1)
+        monkeypatch.setattr(conv_kernels, "_TALL_COLS", 1)
     parts = run()
     for a, b in zip(whole, parts):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)

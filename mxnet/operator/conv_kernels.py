@@ -1,0 +1,371 @@
+"""The array kernels behind Convolution and Deconvolution, on channel-first arrays.
+
+``Conv`` holds the geometry of one convolution ``y = conv(x, w)`` with x ``(n, C, *S)``, w
+``(F, C/G, *K)`` and y ``(n, F, *O)``; three kernels compute it and its gradients:
+
+- ``conv_forward``: im2col (the padded input's kernel windows copied into a column buffer)
+  and one GEMM per group and block of images;
+- ``conv_dgrad``: for stride 1 (and at most twice as many filters as channels), the forward
+  pass of the "transposed" convolution (flipped, transposed kernel, padding
+  ``dilate*(kernel-1) - pad``); otherwise a GEMM of the weight with the output gradient into
+  columns, then col2im (see ``Conv.scatter``);
+- ``conv_wgrad``: im2col of the input and a GEMM against the output gradient.
+
+Layout. Images are grouped into blocks so that each GEMM has at least ``_GEMM_COLS`` columns
+(``_WGRAD_COLS`` for the weight gradient, whose GEMM sums over them): one image per block for
+large images (no transposes at all), the whole batch for 4x4 ones. Arrays are held blocked,
+``(nblk, C, b, *spatial)``, so a block's columns ``(C*K, b*L)`` are one matrix. Blocks are
+processed in chunks whose column buffer stays within ``workspace`` megabytes and, on a CPU,
+within a cache-sized ``_COL_BYTES``: columns are multiplied while they are still cached.
+
+Memory traffic is what costs besides the GEMMs, so every copy moves whole rows:
+
+- im2col copies rows of the output width, each row one contiguous run in both arrays (on
+  NumPy each row moves as one opaque item, ``copy_rows``). For a stride ``s > 1`` along the
+  last axis the padded input is first split into its ``s`` phases along that axis (padded
+  positions ``r, r+s, r+2s, ...``), so that each kernel tap still reads unit-stride rows.
+- col2im (strided data gradients) accumulates into the stride phases of the input gradient:
+  along every axis, tap ``t`` of output ``o`` lands on input ``s*(o + a) + r`` with
+  ``(a, r) = divmod(t*dilate - pad, s)``, i.e. on position ``o + a`` of phase ``r``. With
+  the phase arrays given the output's row pitch, a tap is one flat, shifted add over whole
+  feature maps (columns whose target falls outside the input are zeroed first, so what spills
+  over a row end adds zero). The phases are interleaved into the gradient at the end.
+
+Every loop here is over kernel taps, phases or chunks, each iteration a whole-array operation;
+none runs over pixels, channels or images.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+__all__ = ["Conv", "conv_forward", "conv_dgrad", "conv_wgrad", "copy_rows"]
+
+# Upper bound of the column buffer (bytes) on a CPU, whatever ``workspace`` allows: columns
+# written and then multiplied while they are still in the cache make the whole pass about
+# 20% faster than one buffer for the batch. (On a GPU, ``workspace`` alone decides.)
+_COL_BYTES = 4 << 20
+# Aim for at least this many GEMM columns (images x output pixels) per block.
+_GEMM_COLS = 1024
+# The weight gradient's GEMM sums over the columns: longer sums run closer to the peak
+# (for weights with at least _WGRAD_BLOCK_ROWS values per filter; else one image a block).
+_WGRAD_COLS = 2048
+_WGRAD_BLOCK_ROWS = 256
+# The strided data gradient's columns are scattered right after their GEMM: smaller blocks
+# keep them in the cache (and one image per block needs no transposes).
+_DGRAD_COLS = 512
+# From this many columns on, the weight gradient is computed transposed (see conv_wgrad).
+_TALL_COLS = 4096
+
+
+def copy_rows(xp, dst, src):
+    """``dst[...] = src``. On NumPy, where the last axis is contiguous in both, each row moves
+    as one opaque item: one inner-loop call then covers many short rows, not one row each."""
+    n = dst.shape[-1] if dst.ndim else 0
+    if (xp is np and n > 1 and dst.size and dst.dtype == src.dtype and dst.shape == src.shape
+            and dst.strides[-1] == dst.itemsize and src.strides[-1] == src.itemsize):
+        row = np.dtype((np.void, n * dst.itemsize))
+        np.copyto(dst.view(row)[..., 0], src.view(row)[..., 0])
+    else:
+        dst[...] = src
+
+
+def _block_size(n, L, cols):
+    """Images per GEMM block: the smallest divisor b of n with b*L >= cols."""
+    for b in range(1, n + 1):
+        if n % b == 0 and b * L >= cols:
+            return b
+    return max(n, 1)
+
+
+def _ceil_div(a, b):
+    return -(-a // b)
+
+
+class Conv:
+    """One channel-first convolution ``y = conv(x, w)``: x (n, C, *S), w (F, C/G, *K),
+    y (n, F, *O), with its batch split into ``nblk`` blocks of ``b`` images."""
+
+    def __init__(self, kernel, stride, dilate, pad, groups, ws_bytes, n, c, f, ispace, ospace,
+                 cols=None):
+        self.kernel, self.stride, self.dilate, self.pad = kernel, stride, dilate, pad
+        self.nsp = len(kernel)
+        self.n, self.c, self.f, self.g = n, c, f, groups
+        self.ispace, self.ospace = tuple(ispace), tuple(ospace)
+        self.pspace = tuple(s + 2 * q for s, q in zip(ispace, pad))
+        self.ksize = math.prod(kernel)
+        self.cg, self.fg = c // groups, f // groups
+        self.L = math.prod(self.ospace)
+        self.unit = (all(k == 1 for k in kernel) and all(s == 1 for s in stride)
+                     and not any(pad))
+        self.ws_bytes = ws_bytes
+        self.b = _block_size(n, self.L, _GEMM_COLS if cols is None else cols)
+        self.nblk = n // self.b if n else 0
+
+    def reblocked(self, cols):
+        """The same convolution with blocks of at least ``cols`` columns."""
+        return Conv(self.kernel, self.stride, self.dilate, self.pad, self.g, self.ws_bytes,
+                    self.n, self.c, self.f, self.ispace, self.ospace, cols)
+
+    # -- layout ------------------------------------------------------------------------------
+    def blocked(self, a):
+        """(n, C, *sp) -> a view (nblk, C, b, *sp)."""
+        return a.reshape((self.nblk, self.b) + a.shape[1:]).swapaxes(1, 2)
+
+    def unblocked(self, xp, a):
+        """(nblk, C, b, *sp) -> contiguous (n, C, *sp)."""
+        if self.b == 1:
+            return xp.ascontiguousarray(a).reshape((self.n,) + a.shape[1:2] + a.shape[3:])
+        return xp.ascontiguousarray(a.swapaxes(1, 2)).reshape(
+            (self.n,) + a.shape[1:2] + a.shape[3:])
+
+    def grouped(self, xp, gy):
+        """Output-shaped (n, F, *O) as contiguous blocks (nblk, G, Fg, b*L)."""
+        blk = self.blocked(gy.reshape(self.n, self.f, self.L))
+        return xp.ascontiguousarray(blk).reshape(self.nblk, self.g, self.fg, self.b * self.L)
+
+    def inner(self):
+        return tuple(slice(q, q + s) for q, s in zip(self.pad, self.ispace))
+
+    def chunks(self, xp, itemsize):
+        """Balanced ranges of blocks whose column buffers fit the workspace."""
+        per = max(self.c * self.ksize * self.b * self.L * itemsize, 1)
+        limit = max(min(self.ws_bytes, _COL_BYTES) if xp is np else self.ws_bytes, per)
+        nblk = max(self.nblk, 1)
+        count = -(-nblk // max(1, limit // per))
+        size = -(-nblk // count)
+        return size, [(i, min(i + size, self.nblk)) for i in range(0, nblk, size)]
+
+    # -- im2col ------------------------------------------------------------------------------
+    def source(self, xp, x):
+        """What im2col reads: the zero-padded input as blocks (nblk, C, b, *P), split along the
+        last spatial axis into its stride phases, as {phase: array}. Phase r holds padded
+        positions r, r + s, ... of that axis (only the phases some tap reads)."""
+        xb = self.blocked(x)
+        s, p, S = self.stride[-1], self.pad[-1], self.ispace[-1]
+        head = (slice(None),) * 3
+        if s == 1:
+            if not any(self.pad):
+                return {0: xb}
+            out = xp.zeros((self.nblk, self.c, self.b) + self.pspace, x.dtype)
+            copy_rows(xp, out[head + self.inner()], xb)
+            return {0: out}
+        outer = self.inner()[:-1]
+        P, d, k = self.pspace[-1], self.dilate[-1], self.kernel[-1]
+        res = {}
+        for r in sorted({(t * d) % s for t in range(k)}):
+            length = _ceil_div(P - r, s)
+            out = xp.zeros((self.nblk, self.c, self.b) + self.pspace[:-1] + (length,), x.dtype)
+            j0 = max(0, _ceil_div(p - r, s))
+            j1 = min(length, _ceil_div(p + S - r, s))
+            if j1 > j0:
+                i0 = r + s * j0 - p
+                out[head + outer + (slice(j0, j1),)] = xb[..., i0:i0 + s * (j1 - j0 - 1) + 1:s]
+            res[r] = out
+        return res
+
+    def im2col(self, xp, src, i, j, buf):
+        """Columns (m, G, Cg*K, b*L) of blocks i..j of ``source()``, written into ``buf``."""
+        m = j - i
+        if self.unit:
+            return src[0][i:j].reshape(m, self.g, self.cg, self.b * self.L)
+        n = self.nsp
+        shape = (m, self.c) + self.kernel + (self.b,) + self.ospace
+        col = buf[:math.prod(shape)].reshape(shape)
+        s, d = self.stride[-1], self.dilate[-1]
+        # the last kernel axis is a dimension of one window view (stride 1) or a loop over its
+        # taps t, each reading phase (t*d) % s from position (t*d) // s on
+        taps = [(None, 0, 0)] if s == 1 else [
+            (t, (t * d) % s, (t * d) // s) for t in range(self.kernel[-1])]
+        for t, r, off in taps:
+            a = src[r][i:j]
+            if off:
+                a = a[..., off:]
+            st = a.strides
+            sp = st[3:]
+            kdims = n if t is None else n - 1
+            wshape = (m, self.c) + self.kernel[:kdims] + (self.b,) + self.ospace
+            strides = ((st[0], st[1]) + tuple(sp[q] * self.dilate[q] for q in range(kdims))
+                       + (st[2],) + tuple(sp[q] * self.stride[q] for q in range(n - 1))
+                       + (sp[-1] * (self.stride[-1] if t is None else 1),))
+            win = xp.lib.stride_tricks.as_strided(a, wshape, strides)
+            dst = col if t is None else col[(slice(None),) * (n + 1) + (t,)]
+            copy_rows(xp, dst, win)
+        return col.reshape(m, self.g, self.cg * self.ksize, self.b * self.L)
+
+    # -- col2im ------------------------------------------------------------------------------
+    def scatter_plan(self):
+        """Per spatial axis: (phase lengths, [(phase, shift, first, end) per tap]), where tap t
+        of outputs first..end-1 lands on position o + shift of the phase. None where a phase of
+        an inner axis is longer than the output (it then cannot take the output's pitch)."""
+        plan = []
+        for d in range(self.nsp):
+            S, O, s = self.ispace[d], self.ospace[d], self.stride[d]
+            lengths = [_ceil_div(S - r, s) if r < S else 0 for r in range(s)]
+            taps = []
+            for t in range(self.kernel[d]):
+                a, r = divmod(t * self.dilate[d] - self.pad[d], s)
+                taps.append((r, a, max(0, -a), min(O, lengths[r] - a)))
+            if d > 0 and any(lengths[r] > O for r, _, _, _ in taps):
+                return None
+            plan.append((lengths, taps))
+        return plan
+
+    def scatter(self, plan, dcol, acc):
+        """Add columns (m, C, *K, b, *O) into the phase accumulators ``acc`` ({phases: (m, C,
+        b, E, *O[1:])}, E the longest phase of the first axis), one flat add per tap."""
+        n, O = self.nsp, self.ospace
+        pitch = [math.prod(O[d + 1:]) for d in range(n)]
+        R = pitch[0]
+        full = (slice(None),) * 3
+        for tap in itertools.product(*[range(k) for k in self.kernel]):
+            info = [plan[d][1][t] for d, t in enumerate(tap)]
+            if any(lo >= hi for _, _, lo, hi in info):
+                continue
+            src = dcol[(slice(None), slice(None)) + tap]                # (m, C, b, *O)
+            for d in range(1, n):  # targets outside the input: zero, so spills add nothing
+                _, _, lo, hi = info[d]
+                rest = (slice(None),) * (n - 1 - d)
+                if lo > 0:
+                    src[full + (slice(None),) * d + (slice(None, lo),) + rest] = 0
+                if hi < O[d]:
+                    src[full + (slice(None),) * d + (slice(hi, None),) + rest] = 0
+            q = acc[tuple(r for r, _, _, _ in info)]
+            dst = q.reshape(q.shape[:3] + (-1,))
+            _, a0, lo0, hi0 = info[0]
+            s0, s1 = lo0 * R, hi0 * R
+            ds = (lo0 + a0) * R + sum(info[d][1] * pitch[d] for d in range(1, n))
+            if ds < 0:
+                s0, ds = s0 - ds, 0
+            s1 = min(s1, s0 + dst.shape[-1] - ds)
+            dst[..., ds:ds + s1 - s0] += src.reshape(src.shape[:3] + (-1,))[..., s0:s1]
+
+    def col2im_strided(self, dcol, dxpad):
+        """Add columns (m, C, *K, b, *O) into padded blocks (m, C, b, *P), tap by tap (every add
+        covers all blocks, channels and pixels at once, with strided targets). Used where
+        ``scatter_plan`` is None."""
+        head = (slice(None),) * 3
+        for tap in itertools.product(*[range(k) for k in self.kernel]):
+            dst = head + tuple(slice(t * d, t * d + (o - 1) * s + 1, s) for t, d, o, s in
+                               zip(tap, self.dilate, self.ospace, self.stride))
+            dxpad[dst] += dcol[(slice(None), slice(None)) + tap]
+
+    # -- weights -----------------------------------------------------------------------------
+    def wmat(self, w):
+        return w.reshape(self.g, self.fg, self.cg * self.ksize)
+
+    def transposed(self):
+        """For stride 1 and pad <= dilated kernel - 1: the convolution whose forward pass is
+        this one's data gradient (a full correlation with the flipped, transposed kernel)."""
+        if any(s != 1 for s in self.stride):
+            return None
+        pad = tuple(d * (k - 1) - q for k, d, q in zip(self.kernel, self.dilate, self.pad))
+        if any(q < 0 for q in pad):
+            return None
+        return Conv(self.kernel, self.stride, self.dilate, pad, self.g, self.ws_bytes,
+                    self.n, self.f, self.c, self.ospace, self.ispace)
+
+    def flipped(self, xp, w):
+        """Weight (F, Cg, *K) of this conv as the weight (C, Fg, *K) of ``transposed()``."""
+        wg = w.reshape((self.g, self.fg, self.cg) + self.kernel).swapaxes(1, 2)
+        wg = wg[(Ellipsis,) + (slice(None, None, -1),) * len(self.kernel)]
+        return xp.ascontiguousarray(wg).reshape((self.c, self.fg) + self.kernel)
+
+
+def conv_forward(xp, x, w, cv):
+    """y (n, F, *O) = conv(x, w)."""
+    dt = x.dtype
+    wm = cv.wmat(w)
+    src = cv.source(xp, x)
+    size, ranges = cv.chunks(xp, dt.itemsize)
+    buf = None if cv.unit else xp.empty(size * cv.c * cv.ksize * cv.b * cv.L, dt)
+    y = xp.empty((cv.nblk, cv.g, cv.fg, cv.b * cv.L), dt)
+    for i, j in ranges:
+        xp.matmul(wm, cv.im2col(xp, src, i, j, buf), out=y[i:j])
+    y = cv.unblocked(xp, y.reshape((cv.nblk, cv.f, cv.b, cv.L)))
+    return y.reshape((cv.n, cv.f) + cv.ospace)
+
+
+def conv_dgrad(xp, gy, w, cv):
+    """dx (n, C, *S) of y = conv(x, w) given gy (n, F, *O)."""
+    # The transposed convolution copies F*K values per input pixel (im2col of gy) and its GEMM
+    # has only C rows; col2im writes and adds C*K. So it is used for stride 1 when the output
+    # is not much smaller than the input and F <= 2*C (ResNet's layers; not a 3-channel stem).
+    tr = (cv.transposed() if 8 * math.prod(cv.ispace) <= 9 * math.prod(cv.ospace)
+          and cv.f <= 2 * cv.c else None)
+    if tr is not None:
+        return conv_forward(xp, gy, cv.flipped(xp, w), tr)
+    cv = cv.reblocked(_DGRAD_COLS)
+    dt = gy.dtype
+    gb = cv.grouped(xp, gy)
+    wt = cv.wmat(w).transpose(0, 2, 1)
+    size, ranges = cv.chunks(xp, dt.itemsize)
+    dbuf = xp.empty(size * cv.c * cv.ksize * cv.b * cv.L, dt)
+    plan = cv.scatter_plan()
+    if plan is None:
+        dxpad = xp.zeros((cv.nblk, cv.c, cv.b) + cv.pspace, dt)
+    else:
+        # the chunk's phase accumulators, reused (and interleaved into dx while still cached)
+        phases = list(itertools.product(*[sorted({r for r, _, _, _ in taps})
+                                          for _, taps in plan]))
+        ext = max(plan[0][0][r] for r in {ph[0] for ph in phases})
+        acc = xp.empty((len(phases), size, cv.c, cv.b, ext) + cv.ospace[1:], dt)
+        complete = all(set(range(min(s, S))) <= {r for r, _, _, _ in taps}
+                       for (_, taps), s, S in zip(plan, cv.stride, cv.ispace))
+        # positions that no phase holds (stride > kernel) stay zero
+        dx = (xp.empty if complete else xp.zeros)((cv.n, cv.c) + cv.ispace, dt)
+        dxb = cv.blocked(dx)
+    for i, j in ranges:
+        m = j - i
+        dcol = dbuf[:m * cv.c * cv.ksize * cv.b * cv.L].reshape(
+            m, cv.g, cv.cg * cv.ksize, cv.b * cv.L)
+        xp.matmul(wt, gb[i:j], out=dcol)
+        dcol = dcol.reshape((m, cv.c) + cv.kernel + (cv.b,) + cv.ospace)
+        if plan is None:
+            cv.col2im_strided(dcol, dxpad[i:j])
+            continue
+        qs = acc[:, :m]
+        qs[...] = 0
+        cv.scatter(plan, dcol, dict(zip(phases, qs)))
+        for ph, q in zip(phases, qs):
+            lengths = [plan[d][0][r] for d, r in enumerate(ph)]
+            if all(lengths):
+                dst = dxb[(slice(i, j), slice(None), slice(None)) + tuple(
+                    slice(r, r + s * (k - 1) + 1, s) for r, s, k in zip(ph, cv.stride, lengths))]
+                copy_rows(xp, dst, q[(slice(None),) * 3 + tuple(slice(0, k) for k in lengths)])
+    if plan is not None:
+        return dx
+    if any(cv.pad):
+        dxpad = dxpad[(slice(None),) * 3 + cv.inner()]
+    return cv.unblocked(xp, dxpad)
+
+
+def conv_wgrad(xp, gy, x, cv):
+    """dw (F, Cg, *K) of y = conv(x, w) given gy (n, F, *O)."""
+    # Blocks of several images need gy transposed into them (a copy of gy); that pays off in
+    # GEMM speed only where each column meets many weights (not for a 3-channel stem).
+    cv = cv.reblocked(_WGRAD_COLS if cv.cg * cv.ksize >= _WGRAD_BLOCK_ROWS else 1)
+    dt = gy.dtype
+    gb = cv.grouped(xp, gy)
+    src = cv.source(xp, x)
+    size, ranges = cv.chunks(xp, dt.itemsize)
+    buf = None if cv.unit else xp.empty(size * cv.c * cv.ksize * cv.b * cv.L, dt)
+    # With many columns, (Cg*K, Fg) products run faster and their one transpose is cheap;
+    # with few (late stages, large weights) the transpose would cost more than it saves.
+    tall = cv.n * cv.L >= _TALL_COLS
+    dw = None
+    for i, j in ranges:
+        col = cv.im2col(xp, src, i, j, buf)
+        if tall:
+            part = xp.matmul(col, gb[i:j].transpose(0, 1, 3, 2))      # (m, G, Cg*K, Fg)
+        else:
+            part = xp.matmul(gb[i:j], col.transpose(0, 1, 3, 2))      # (m, G, Fg, Cg*K)
+        part = part[0] if part.shape[0] == 1 else part.sum(axis=0)
+        dw = part if dw is None else dw + part
+    if dw is None:
+        dw = xp.zeros((cv.g, cv.fg, cv.cg * cv.ksize), dt)
+    elif tall:
+        dw = xp.ascontiguousarray(dw.transpose(0, 2, 1))
+    return dw.reshape((cv.f, cv.cg) + cv.kernel)

@@ -1,0 +1,156 @@
+"""Pooling's per-axis window sums (running sums over the flat array, subsampled) and their
+adjoint (strided placement and shifted adds) against a window-by-window reference, over odd
+shapes, padding, strides longer than the kernel, the 'full' convention and 1-D to 3-D."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+
+nd = mx.nd
+
+
+def _geometry(shape, kernel, stride, pad, full):
+    out = []
+    for L, k, s, p in zip(shape[2:], kernel, stride, pad):
+        span = L + 2 * p - k
+        out.append((-(-span // s) if full else span // s) + 1)
+    return out
+
+
+def _windows(shape, kernel, stride, pad, out):
+    """(output index, tuple of input slices) of every window, clipped to the input."""
+    for o in itertools.product(*[range(n) for n in out]):
+        sl = []
+        for oo, L, k, s, p in zip(o, shape[2:], kernel, stride, pad):
+            a = oo * s - p
+            sl.append(slice(max(a, 0), min(a + k, L)))
+        yield o, tuple(sl)
+
+
+def _reference(x, head, pool_type, kernel, stride, pad, full, include_pad):
+    out = _geometry(x.shape, kernel, stride, pad, full)
+    y = np.zeros(x.shape[:2] + tuple(out))
+    gx = np.zeros_like(x)
+    for o, sl in _windows(x.shape, kernel, stride, pad, out):
+        idx = (slice(None), slice(None)) + sl
+        win = x[idx]
+        if win.size == 0:  # a window wholly in the padding ('full'): lowest value, or 0
+            y[(slice(None), slice(None)) + o] = np.finfo(x.dtype).min if pool_type == "max" else 0
+            continue
+        if pool_type == "max":
+            flat = win.reshape(win.shape[:2] + (-1,))
+            y[(slice(None), slice(None)) + o] = flat.max(axis=2)
+            first = flat.argmax(axis=2)
+            g = np.zeros_like(flat)
+            np.put_along_axis(g, first[..., None], head[(slice(None), slice(None)) + o][..., None],
+                              axis=2)
+            gx[idx] += g.reshape(win.shape)
+            continue
+        total = win.sum(axis=tuple(range(2, x.ndim)))
+        if pool_type == "avg":
+            if include_pad:
+                count = np.prod([min(oo * s - p + k, L + p) - (oo * s - p) for oo, L, k, s, p in
+                                 zip(o, x.shape[2:], kernel, stride, pad)])
+            else:
+                count = np.prod([s_.stop - s_.start for s_ in sl])
+            count = max(count, 1)
+        else:
+            count = 1
+        y[(slice(None), slice(None)) + o] = total / count
+        gx[idx] += (head[(slice(None), slice(None)) + o] / count).reshape(
+            x.shape[:2] + (1,) * (x.ndim - 2))
+    return y, gx
+
+
+# shape, kernel, stride, pad, full
+GEOMETRIES = [
+    ((2, 3, 9), (3,), (2,), (1,), False),
+    ((2, 3, 10), (4,), (3,), (2,), True),
+    ((1, 2, 7), (2,), (4,), (0,), False),            # stride > kernel
+    ((2, 2, 8, 8), (3, 3), (2, 2), (1, 1), False),   # the ResNet stem
+    ((2, 2, 9, 7), (3, 3), (2, 2), (1, 1), False),
+    ((2, 2, 8, 9), (3, 2), (2, 3), (1, 0), True),
+    ((1, 3, 6, 6), (2, 2), (2, 2), (0, 0), False),
+    ((1, 2, 7, 6), (5, 3), (1, 2), (2, 1), False),
+    ((2, 2, 5, 5), (3, 3), (1, 1), (1, 1), False),
+    ((1, 2, 11, 10), (3, 4), (4, 3), (1, 2), True),
+    ((1, 2, 4, 5, 6), (2, 3, 2), (2, 1, 2), (1, 1, 0), False),
+    ((1, 1, 5, 6, 7), (3, 3, 3), (2, 2, 2), (1, 1, 1), True),
+]
+
+
+@pytest.mark.parametrize("geom", GEOMETRIES, ids=lambda g: f"{g[0]}k{g[1]}s{g[2]}p{g[3]}f{g[4]:d}")
+@pytest.mark.parametrize("pool_type,include_pad", [("avg", True), ("avg", False), ("sum", True),
+                                                   ("max", True)])
+def test_pooling_matches_window_reference(geom, pool_type, include_pad):
+    shape, kernel, stride, pad, full = geom
+    if pool_type == "avg" and len(shape) == 5 and not include_pad:
+        pytest.skip("3-D windows that read nothing are NaN in 1.9.1 (covered elsewhere)")
+    rng = np.random.default_rng(len(shape) * 100 + sum(kernel))
+    x = rng.permutation(np.prod(shape)).reshape(shape) * 0.25 - 3.0   # distinct values
+    kw = dict(kernel=kernel, stride=stride, pad=pad, pool_type=pool_type,
+              pooling_convention="full" if full else "valid")
+    if pool_type == "avg":
+        kw["count_include_pad"] = include_pad
+    xa = nd.array(x, dtype="float64")
+    xa.attach_grad()
+    with mx.autograd.record():
+        y = nd.Pooling(xa, **kw)
+    head = rng.standard_normal(y.shape)
+    y.backward(nd.array(head, dtype="float64"))
+    y_ref, gx_ref = _reference(x, head, pool_type, kernel, stride, pad, full, include_pad)
+    np.testing.assert_allclose(y.asnumpy(), y_ref, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(xa.grad.asnumpy(), gx_ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("pool_type", ["avg", "max"])
+def test_float32_and_float16_stem_pooling(pool_type):
+    """The ResNet stem window (3x3, stride 2, pad 1) in float32 and float16 (summed in float32)."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 3, 12, 10))
+    head = rng.standard_normal((2, 3, 6, 5))
+    y_ref, gx_ref = _reference(x, head, pool_type, (3, 3), (2, 2), (1, 1), False, True)
+    for dtype, tol in (("float32", 1e-5), ("float16", 2e-2)):
+        xa = nd.array(x, dtype=dtype)
+        xa.attach_grad()
+        with mx.autograd.record():
+            y = nd.Pooling(xa, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type=pool_type)
+        y.backward(nd.array(head, dtype=dtype))
+        assert y.dtype == np.dtype(dtype)
+        # rounding is monotonic: the max of the rounded inputs is the rounded max
+        np.testing.assert_allclose(y.asnumpy().astype(np.float64), y_ref, rtol=tol, atol=tol)
+        if pool_type == "avg":
+            np.testing.assert_allclose(xa.grad.asnumpy().astype(np.float64), gx_ref, rtol=tol,
+                                       atol=tol)
+
+
+@pytest.mark.parametrize("layout", ["NCHW", "NHWC"])
+@pytest.mark.parametrize("pool_type", ["max", "avg"])
+def test_batch_split_over_threads_gives_identical_results(monkeypatch, pool_type, layout):
+    """Large pools run on slices of the batch in several threads: bit-identical results."""
+    from mxnet.operator import _batch_threads
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((5, 3, 10, 9)).astype(np.float32)
+    head = rng.standard_normal((5, 3, 5, 5)).astype(np.float32)
+    if layout == "NHWC":
+        x, head = x.transpose(0, 2, 3, 1).copy(), head.transpose(0, 2, 3, 1).copy()
+    kw = dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type=pool_type, layout=layout)
+
+    def run(threads):
+        monkeypatch.setenv("MXNET_PY_OP_THREADS", str(threads))
+        xa = nd.array(x)
+        xa.attach_grad()
+        with mx.autograd.record():
+            y = nd.Pooling(xa, **kw)
+        y.backward(nd.array(head))
+        return y.asnumpy(), xa.grad.asnumpy()
+
+    monkeypatch.setattr(_batch_threads, "_MIN_ELEMENTS", 1)
+    one = run(1)
+    for threads in (2, 3, 8):
+        for got, want in zip(run(threads), one):
+            np.testing.assert_array_equal(got, want)
