@@ -2,9 +2,12 @@
 
 Install it on executors (``Module.install_monitor`` or ``Module.fit(monitor=...)``);
 every ``interval`` batches, between :meth:`Monitor.tic` and :meth:`Monitor.toc`, it
-collects ``stat_func`` of each operator output whose name matches ``pattern``, then of
-the matching arguments and auxiliary states. :meth:`Monitor.toc_print` logs one line
-per statistic: ``Batch: <step:7d> <name:30s> <values, tab-terminated>``.
+collects ``stat_func`` of each array the executors show it whose name matches
+``pattern`` (the operator outputs of forward, then those of the gradient nodes of
+backward, such as ``fc1_backward_output1``, as 1.9.1 names and orders them; see
+:mod:`mxnet.executor.monitoring`), then of the matching arguments and auxiliary states.
+:meth:`Monitor.toc_print` logs one line per statistic:
+``Batch: <step:7d> <name:30s> <values, tab-terminated>``.
 """
 from __future__ import annotations
 
@@ -51,6 +54,11 @@ class Monitor:
         self.sort = sort
         self.monitor_all = monitor_all
         self.stat_helper = self._stat_helper
+
+    @property
+    def _monitor_idle(self):
+        """True between collections: executors then skip reporting to this monitor."""
+        return not self.activated
 
     def _stat_helper(self, name, array):
         """The executor's callback: record ``stat_func(array)`` while active."""

@@ -36,6 +36,7 @@ from ..operator.registry import RunContext
 from ..symbol.graph import aux_var_ids, topo_order
 from .infer import infer_shapes, infer_types
 from .plan import forward_schedule, training_schedule
+from . import monitoring
 from .program import GraphProgram, accepts_out
 
 __all__ = ["Executor", "simple_bind"]
@@ -154,8 +155,10 @@ class Executor:
         aux_ids = aux_var_ids(order)
         steps = []
         nslots = 0
+        self._var_node = {}
         for node in order:
             if node.op is None:
+                self._var_node[nslots] = node
                 slot_of[(id(node), 0)] = nslots
                 if id(node) in aux_ids:
                     self._var_slots.append((nslots, "aux", aux_pos[node.name]))
@@ -171,6 +174,9 @@ class Executor:
             steps.append(_Step(node, [slot_of[(id(s), i)] for s, i in node.inputs], outs))
         self._steps = steps
         self._nslots = nslots
+        self._slot_of = slot_of
+        self._mon_labels = None
+        self._mon_plans = {}
         self._head_slots = [slot_of[(id(n), i)] for n, i in sym._outputs]
         self._entry_shape = [None] * nslots
         self._entry_dtype = [None] * nslots
@@ -323,14 +329,14 @@ class Executor:
         ctx = self._ctx
         rc = RunContext(get_backend(ctx), is_train)
         xp = rc.xp
-        monitor = self._monitor
+        monitor = self._monitor if self._monitor_active() else None
         prev = (_mode.recording, _mode.training)
         _mode.recording, _mode.training = False, is_train
         try:
-            if monitor is not None and self._monitor_all:
-                self._monitor_vars(slots)
-            for st in self._steps:
+            for k_step, st in enumerate(self._steps):
                 ins = [slots[s] for s in st.ins]
+                if monitor is not None and self._monitor_all:
+                    self._monitor_step(k_step, ins, None)
                 try:
                     if st.out_ok:   # the kernel writes into the planned buffers itself
                         res = st.op.compute(rc, st.attrs, *ins, out=[views[s] for s in st.outs])
@@ -353,7 +359,7 @@ class Executor:
                     else:  # the plan did not foresee this result: keep it (owning its memory)
                         slots[s] = r.copy() if getattr(r, "base", None) is not None else r
                 if monitor is not None:
-                    self._monitor_step(st, ins, [slots[s] for s in st.outs])
+                    self._monitor_step(k_step, None, [slots[s] for s in st.outs])
         finally:
             _mode.recording, _mode.training = prev
         for i, s in enumerate(self._head_slots):
@@ -392,15 +398,7 @@ class Executor:
         for a in arrays:
             a.wait_to_read()
             raw.append(a._data)
-        if self._monitor is not None and self._monitor_all:
-            self._monitor_vars(raw_var_datas(self._var_slots, raw, len(self._arg_names),
-                                             self._nslots))
-        monitor = None
-        if self._monitor is not None:
-            steps = self._steps
-
-            def monitor(k, ins, outs):
-                self._monitor_step(steps[k], ins, outs)
+        monitor = self._monitor_step if self._monitor_active() else None
         rc = RunContext(get_backend(self._ctx), True)
         prev = (_mode.recording, _mode.training)
         _mode.recording, _mode.training = False, True
@@ -447,34 +445,83 @@ class Executor:
         rc = RunContext(get_backend(self._ctx), bool(is_train))
         prev = (_mode.recording, _mode.training)
         _mode.recording, _mode.training = False, bool(is_train)
+        watch = self._monitor is not None and self._monitor_active()
         try:
+            # the report shows the auxiliary states as the gradient nodes read them, before
+            # the backward pass updates them (BatchNorm's moving statistics)
+            before = [a._data.copy() for a in self.aux_arrays] if watch else None
             self._prog.backward(self._arena, mask, heads, sinks + [None] * naux, rc, True)
+            if watch:
+                self._monitor_backward(heads, before)
         finally:
             _mode.recording, _mode.training = prev
 
     # -- monitoring ---------------------------------------------------------------------------------
     def set_monitor_callback(self, callback, monitor_all=False):
-        """Call ``callback(name, NDArray)`` on every operator output during forward
-        (with ``monitor_all``, on variables and operator inputs too)."""
+        """Call ``callback(name, NDArray)`` on what 1.9.1's executor shows a monitor: every
+        operator output during ``forward`` (hidden outputs included) and every output of
+        its gradient nodes during ``backward``; with ``monitor_all``, before each node's
+        outputs, its inputs too (see :mod:`.monitoring` for the names and the order)."""
         self._monitor = callback
         self._monitor_all = bool(monitor_all)
 
-    def _monitor_vars(self, datas):
-        for slot, kind, idx in self._var_slots:
-            name = (self._arg_names if kind == "arg" else self._aux_names)[idx]
-            self._monitor(name, _new(datas[slot], self._ctx))
+    def _monitor_active(self):
+        """Whether the callback wants values now (a :class:`mxnet.monitor.Monitor` says it
+        does not between collections, which spares the backward report its cost)."""
+        cb = self._monitor
+        if cb is None:
+            return False
+        return not getattr(getattr(cb, "__self__", None), "_monitor_idle", False)
 
-    def _monitor_step(self, st, ins, outs):
-        node = st.node
-        if self._monitor_all:
-            names = node.input_names()
-            for j, d in enumerate(ins):
-                nm = names[j] if j < len(names) and not st.op.variadic else f"input{j}"
-                self._monitor(f"{node.name}_{nm}", _new(d, self._ctx))
-        onames = node.output_names()
-        for j, d in enumerate(outs[:st.nvis]):
-            nm = onames[j] if j < len(onames) else f"{node.name}_output{j}"
-            self._monitor(nm, _new(d, self._ctx))
+    def _monitor_step(self, k, ins, outs):
+        """Report forward step ``k``: its raw inputs before it runs (with ``monitor_all``;
+        ``outs`` is None then), its raw outputs after (``ins`` is None)."""
+        labels = self._mon_labels
+        if labels is None:
+            labels = self._mon_labels = [monitoring.forward_labels(st.node)
+                                         for st in self._steps]
+        in_labels, out_labels = labels[k]
+        cb, ctx = self._monitor, self._ctx
+        if ins is not None:
+            if self._monitor_all:
+                for (var, label), d in zip(in_labels, ins):
+                    arr = _new(d, ctx)
+                    if var is not None:
+                        cb(var, arr)
+                    cb(label, arr)
+            return
+        for j, label in enumerate(out_labels):
+            d = outs[j] if j < len(outs) else monitoring.phantom(self._steps[k].node, j, outs)
+            if d is not None:
+                cb(label, _new(d, ctx))
+
+    def _monitor_backward(self, heads, aux_before):
+        """Report the gradient nodes 1.9.1 would run, after the compiled backward."""
+        key = tuple(self._reqs)
+        plan = self._mon_plans.get(key)
+        if plan is None:
+            requested, seen = [], set()
+            for slot, kind, idx in self._var_slots:
+                if kind == "arg" and self._reqs[idx] != "null" and idx not in seen:
+                    seen.add(idx)
+                    requested.append((idx, self._var_node[slot]))
+            requested.sort(key=lambda p: p[0])
+            plan = self._mon_plans[key] = monitoring.backward_plan(
+                self._order, self._symbol._outputs, requested)
+        vals, slot_of = self._arena.vals, self._slot_of
+        aux = {slot: aux_before[idx] for slot, kind, idx in self._var_slots if kind == "aux"}
+
+        def fwd_value(node, k):
+            s = slot_of.get((id(node), k))
+            if s is None:
+                return None
+            return aux[s] if s in aux else vals[s]
+
+        # 1.9.1 copies the head gradients into buffers of the outputs' dtypes
+        heads = [h if h.dtype == o.dtype else h.astype(o.dtype)
+                 for h, o in zip(heads, self._out_bufs)]
+        monitoring.report_backward(plan, self._monitor, self._monitor_all, fwd_value, heads,
+                                   self.grad_arrays, self._ctx)
 
     # -- parameters and reshaping ---------------------------------------------------------------------
     def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
@@ -543,14 +590,6 @@ class Executor:
     def get_optimized_symbol(self):
         """The bound symbol (no graph rewriting happens here)."""
         return self._symbol.__copy__()
-
-
-def raw_var_datas(var_slots, raw, nargs, nslots):
-    """Per slot: the raw array of each variable (arguments first, then auxiliary states)."""
-    datas = [None] * nslots
-    for slot, kind, idx in var_slots:
-        datas[slot] = raw[idx if kind == "arg" else nargs + idx]
-    return datas
 
 
 def _reshaped(arr, shape, allow_up_sizing, name, ctx):

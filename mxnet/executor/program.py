@@ -242,7 +242,9 @@ class GraphProgram:
         """Run the forward steps on the raw arrays ``inputs``; returns the raw outputs.
 
         ``keep``: a recorded call whose values backward will read (every entry keeps its own
-        buffer); otherwise the inference plan's shared buffers are used.
+        buffer); otherwise the inference plan's shared buffers are used. ``monitor(k, ins,
+        outs)``, when given, is called before step ``k`` runs with its inputs (``outs``
+        None) and after it with its outputs (``ins`` None).
         """
         vals = arena.vals
         for s, p in self.var_slots:
@@ -264,6 +266,8 @@ class GraphProgram:
         hbuf = arena.hbuf
         for k, st in enumerate(self.fsteps):
             ins = [vals[s] for s in st.ins]
+            if monitor is not None:   # inputs are shown before the step may overwrite them
+                monitor(k, ins, None)
             if hook is not None:
                 t0 = _ndm._perf_ns()
             try:
@@ -289,7 +293,7 @@ class GraphProgram:
                 if st.nin and s in heads and getattr(r, "base", 1) is None:
                     _keep_output(hbuf, s, r)
             if monitor is not None:
-                monitor(k, ins, [vals[s] for s in st.outs])
+                monitor(k, None, [vals[s] for s in st.outs])
         if self._info is None:
             self._info = {s: (tuple(v.shape), np.dtype(v.dtype)) for s, v in enumerate(vals)
                           if v is not None and hasattr(v, "shape")}
@@ -744,6 +748,10 @@ def _inplace_out(st, vals, cur, info):
         # held by the values list alone; a view counts when the array it views is held by
         # that view alone
         if a is None or sys.getrefcount(a) > _ONE_REF:
+            continue
+        flags = getattr(a, "flags", None)
+        # a broadcast or strided view (read-only in NumPy) cannot take a result
+        if flags is not None and not (flags.c_contiguous and getattr(flags, "writeable", True)):
             continue
         base = getattr(a, "base", 1)
         if base is not None and (getattr(base, "base", 1) is not None or

@@ -109,7 +109,10 @@ def _build():
         setattr(mod_all, opname, fn)
         for prefix, sub in _PREFIXES.items():
             if opname.startswith(prefix):
-                subs[sub][opname[len(prefix):]] = fn
+                short = opname[len(prefix):]
+                # 1.9.1 names a submodule's function (and so its automatic node names)
+                # without the prefix: mx.sym.linalg.gemm2 makes gemm20
+                subs[sub][short] = fn if prefix == "_sample_" else _make_sym_function(op, short)
                 break
         if opname.startswith("_"):
             internal[opname] = fn
@@ -135,30 +138,14 @@ for _sub, _fns in _subs.items():
     globals()[_sub] = _m
 
 
-def _random_dispatcher(name, scalar_fn, tensor_fn):
-    """``mx.sym.random.<name>``: the ``_sample_`` operator when a distribution parameter is a
-    Symbol, else the ``_random_`` one with the parameters as attributes (as 1.9.1 does)."""
-    pnames = [p for p in scalar_fn._op.params if p not in ("shape", "dtype", "ctx")]
-
-    def fn(*args, **kwargs):
-        if any(isinstance(a, Symbol) for a in args) or \
-                any(isinstance(kwargs.get(p), Symbol) for p in pnames):
-            params = list(args) + [kwargs.pop(p) for p in pnames[len(args):] if p in kwargs]
-            return tensor_fn(*params, **kwargs)
-        kwargs.update(zip(pnames, args))
-        return scalar_fn(**kwargs)
-    fn.__name__ = fn.__qualname__ = name
-    fn.__module__ = "mxnet.symbol.random"
-    fn.__doc__ = (f"Samples of the {name} distribution: ``_random_{name}`` for number "
-                  f"parameters, ``_sample_{name}`` for Symbol parameters.")
-    return fn
+def _fill_random():
+    from . import random_front
+    for name in random_front.__all__:
+        setattr(globals()["random"], name, getattr(random_front, name))
 
 
 if "random" in globals():
-    for _n in list(vars(globals()["random"])):
-        _s, _t = getattr(op, f"_random_{_n}", None), getattr(op, f"_sample_{_n}", None)
-        if _s is not None and _t is not None:
-            setattr(globals()["random"], _n, _random_dispatcher(_n, _s, _t))
+    _fill_random()
 
 
 def _fill_contrib():

@@ -17,7 +17,7 @@ from ..base import MXNetError
 from ..operator.registry import get_op
 from .graph import HIDDEN_KEYS, Node, is_hidden_key, topo_order
 
-__all__ = ["symbol_to_json", "load_json", "load", "graph_to_doc"]
+__all__ = ["symbol_to_json", "load_json", "load", "graph_to_doc", "mxnet_num_outputs"]
 
 MXNET_VERSION = 10901
 
@@ -145,21 +145,44 @@ class _Any:
         self.type_name, self.value = type_name, value
 
 
-def _json_num_outputs(node):
-    """Outputs per node as 1.9.1 counts them in ``node_row_ptr``.
-
-    1.9.1 as distributed is built with oneDNN, whose max pooling keeps its workspace as
-    a hidden second output (1- to 3-d kernels, channel-first layouts). The registry's
-    Pooling has no such output, so the writer adds it to match the files 1.9.1 writes.
-    """
-    n = node.num_outputs()
-    if node.op is not None and node.op.name == "Pooling" and n == 1:
-        p = node.parsed
-        kernel = p.get("kernel") or ()
-        if p.get("pool_type") == "max" and 1 <= len(kernel) <= 3 and \
-                p.get("layout") in (None, "NCW", "NCHW", "NCDHW"):
-            n = 2
+def _pooling_outputs(p, n):
+    """1.9.1 as distributed is built with oneDNN, whose max pooling keeps its workspace
+    as a hidden second output (1- to 3-d kernels, channel-first layouts)."""
+    kernel = p.get("kernel") or ()
+    if n == 1 and p.get("pool_type") == "max" and 1 <= len(kernel) <= 3 and \
+            p.get("layout") in (None, "NCW", "NCHW", "NCDHW"):
+        return 2
     return n
+
+
+# Operators whose output count in 1.9.1 differs from the registry's, as a function of the
+# parsed parameters and the registry's count:
+# - the fused RNN keeps its backward state in a hidden output here, which 1.9.1's CPU
+#   operator does not have (it has exactly the visible outputs: 1, or 2/3 with
+#   ``state_outputs``);
+# - Pooling: the oneDNN workspace above;
+# - the spatial transformer family keeps intermediate grids as hidden outputs in 1.9.1.
+_MXNET_OUTPUTS = {
+    "RNN": lambda p, n: (3 if p.get("mode") == "lstm" else 2) if p.get("state_outputs") else 1,
+    "Pooling": _pooling_outputs,
+    "GridGenerator": lambda p, n: 2,
+    "BilinearSampler": lambda p, n: 2,
+    "SpatialTransformer": lambda p, n: 3,
+}
+
+
+def mxnet_num_outputs(node):
+    """Outputs of ``node`` as 1.9.1 counts them: ``node_row_ptr`` in -symbol.json, and the
+    arrays its executor holds (and shows a monitor) per node."""
+    n = node.num_outputs()
+    if node.op is not None:
+        rule = _MXNET_OUTPUTS.get(node.op.name)
+        if rule is not None:
+            return rule(node.parsed, n)
+    return n
+
+
+_json_num_outputs = mxnet_num_outputs
 
 
 def graph_to_doc(heads):

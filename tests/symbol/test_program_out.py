@@ -162,3 +162,42 @@ def test_memory_plans_are_unchanged_by_out_kernels():
     ex.forward(is_train=False)
     assert ex.memory_plan().sizes == plan.sizes
     assert ex.plan_bytes[0] <= ex.plan_bytes[1]
+
+
+def test_backward_never_writes_into_a_broadcast_view():
+    """A gradient that is a broadcast view (global average pooling over 1x1 maps gives
+    one) is not a buffer a later step may overwrite in place."""
+    data = mx.sym.var("data")
+    c = mx.sym.Convolution(data, kernel=(3, 3), num_filter=4, pad=(1, 1), name="c")
+    a = mx.sym.Activation(mx.sym.BatchNorm(c, name="b") + data, act_type="relu", name="a")
+    p = mx.sym.Pooling(a, global_pool=True, kernel=(1, 1), pool_type="avg", name="p")
+    fc = mx.sym.FullyConnected(mx.sym.Flatten(p), num_hidden=3, name="fc")
+    sym = mx.sym.SoftmaxOutput(fc, name="softmax")
+    ex = sym.simple_bind(mx.current_context(), data=(2, 4, 1, 1))
+    rs = np.random.RandomState(0)
+    for name, arr in ex.arg_dict.items():
+        arr[:] = rs.randint(0, 3, arr.shape) if name == "softmax_label" else \
+            rs.uniform(-1, 1, arr.shape)
+    grads = []
+    for _ in range(2):
+        ex.forward(is_train=True)
+        ex.backward()
+        grads.append({n: g.asnumpy().copy() for n, g in ex.grad_dict.items()})
+    args = {n: a.copy() for n, a in ex.arg_dict.items()}
+    for n in args:
+        args[n].attach_grad()
+    with autograd.record():
+        h = mx.nd.Convolution(args["data"], args["c_weight"], args["c_bias"], kernel=(3, 3),
+                              num_filter=4, pad=(1, 1))
+        h = mx.nd.BatchNorm(h, args["b_gamma"], args["b_beta"], ex.aux_dict["b_moving_mean"],
+                            ex.aux_dict["b_moving_var"])
+        h = mx.nd.Activation(h + args["data"], act_type="relu")
+        h = mx.nd.Pooling(h, global_pool=True, kernel=(1, 1), pool_type="avg")
+        h = mx.nd.FullyConnected(mx.nd.Flatten(h), args["fc_weight"], args["fc_bias"],
+                                 num_hidden=3)
+        y = mx.nd.SoftmaxOutput(h, args["softmax_label"])
+    y.backward()
+    for n in ("data", "c_weight", "b_beta", "fc_weight"):
+        np.testing.assert_allclose(grads[0][n], grads[1][n], rtol=1e-6, err_msg=n)
+        np.testing.assert_allclose(grads[1][n], args[n].grad.asnumpy(), rtol=1e-4, atol=1e-6,
+                                   err_msg=n)

@@ -1106,6 +1106,77 @@ back = mx.sym.load(fn)
 result = [text == net.tojson(), back.tojson() == net.tojson(), H.describe(back)]
 """, _CONV)
 
+# ------------------------------------------------------------------------------------------
+# the fused RNN in JSON: node_row_ptr counts 1.9.1's outputs (no hidden ones on CPU)
+
+case("rnn_json", """
+x = mx.sym.var('x')
+res = []
+for mode in ('lstm', 'gru', 'rnn_tanh', 'rnn_relu'):
+    for so in (False, True):
+        for proj in ((None, 2) if mode == 'lstm' else (None,)):
+            for bi in (False, True):
+                kw = dict(state_size=4, num_layers=2, mode=mode, state_outputs=so,
+                          bidirectional=bi, name=f'{mode}_{int(so)}_{proj}_{int(bi)}')
+                if proj:
+                    kw['projection_size'] = proj
+                s = mx.sym.RNN(x, **kw)
+                res.append(H.describe(s))
+                res.append(mx.sym.load_json(s.tojson()).tojson() == s.tojson())
+lstm = mx.sym.RNN(x, state_size=3, num_layers=1, mode='lstm', state_outputs=True, name='l')
+net = mx.sym.Group([lstm[1] * 2, lstm[0]])
+res.append(H.describe(net))
+res.append(H.describe(mx.sym.RNN(x, state_size=3, num_layers=1, mode='gru', p=0.2,
+                                 use_sequence_length=False, name='g')))
+result = res
+""", ("RNN",))
+
+# ------------------------------------------------------------------------------------------
+# attributes recorded by the Python front ends (mx.sym.random) and automatic names of the
+# submodule functions
+
+case("random_front_attrs", """
+lo = mx.sym.var('lo')
+hi = mx.sym.var('hi')
+syms = [mx.sym.random.uniform(shape=(2,), dtype=None), mx.sym.random.uniform(shape=(2,)),
+        mx.sym.random.uniform(-1, 2.5, (3,), 'float16'), mx.sym.random.normal(shape=(2,)),
+        mx.sym.random.normal(loc=1, scale=0.5, dtype=None), mx.sym.random.randn(2, 3),
+        mx.sym.random.randn(4, loc=2, dtype='float64'), mx.sym.random.poisson(shape=(2,)),
+        mx.sym.random.exponential(shape=(2,)), mx.sym.random.exponential(scale=4),
+        mx.sym.random.gamma(shape=(2,)), mx.sym.random.negative_binomial(shape=(2,)),
+        mx.sym.random.generalized_negative_binomial(shape=(2,)),
+        mx.sym.random.randint(0, 5, shape=(2,)), mx.sym.random.randint(-3, 3, dtype='int64'),
+        mx.sym.random.uniform(lo, hi, shape=(2,)), mx.sym.random.normal(lo, hi, dtype=None),
+        mx.sym.random.gamma(lo, hi), mx.sym.random.exponential(lo),
+        mx.sym.random.multinomial(lo), mx.sym.random.multinomial(lo, shape=3, get_prob=False),
+        mx.sym.random.shuffle(lo), mx.sym.random.uniform_like(lo),
+        mx.sym.random.normal_like(lo, loc=1), mx.sym.random_uniform(shape=(2,)),
+        mx.sym.uniform(shape=(2,), dtype=None), mx.sym.random_normal(shape=(2,), dtype=None),
+        mx.sym.sample_uniform(lo, hi), mx.sym.one_hot(lo, depth=3, dtype=None),
+        mx.sym.zeros(shape=(2,), dtype=None), mx.sym.arange(3, dtype=None),
+        mx.sym.Cast(lo, dtype='float16')]
+result = [(s.name, s.list_attr(), s.list_arguments(), s.tojson()) for s in syms]
+""")
+
+case("random_front_errors_mixed", """
+result = mx.sym.random.uniform(mx.sym.var('lo'), 1)
+""")
+
+case("random_front_errors_type", """
+result = mx.sym.random.normal('a', 1)
+""")
+
+case("submodule_name_hints", """
+a = mx.sym.var('a')
+b = mx.sym.var('b')
+syms = [mx.sym.linalg.gemm2(a, b), mx.sym.linalg_gemm2(a, b), mx.sym.linalg.potrf(a),
+        mx.sym.contrib.quadratic(a), mx.sym.random.uniform_like(a),
+        mx.sym._internal._plus_scalar(a, scalar=1), mx.sym._internal._random_uniform(),
+        mx.sym.relu(a), mx.sym.Convolution(a, kernel=(1,), num_filter=1)]
+result = [s.name for s in syms]
+""")
+
+
 FILE_SHAPES = {"mlp": {"data": (4, 8)}, "lenet": {"data": (2, 1, 12, 12)},
                "bn": {"data": (3, 2, 6, 6)}, "arith": {"a": (3, 4), "b": (3, 4)},
                "vars": {"d": (5, 4)}, "legacy_mlp": {"data": (3, 6)}}
