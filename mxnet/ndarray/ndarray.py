@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import engine
 from .._mode import mode as _mode
-from ..backend import get_backend, gpu_out_of_memory
+from ..backend import get_backend, gpu_out_of_memory, synchronize_gpus
 from ..base import MXNetError, dtype_np, dtype_name, numeric_types
 from ..context import Context, current_context
 from ..operator.registry import RunContext, get_op
@@ -651,5 +651,4 @@ def waitall():
     """Wait for all pending engine work and every GPU stream in use; raises the first
     failure stored since the last wait."""
     engine.wait_all()
-    from ..backend import synchronize_gpus
     synchronize_gpus()

@@ -467,15 +467,19 @@ def _scatter_nd(rc, attrs, data, indices):
     idx = _nd_index(xp, "scatter_nd", indices, shape)
     if xp is not np and idx[0].size > 1:
         # a GPU scatter lets an arbitrary one of repeated writes win; keep the last, as the CPU
-        m = len(idx)
-        flat = xp.ravel_multi_index(tuple(i.reshape(-1) for i in idx), shape[:m])
-        _, first_in_reversed = xp.unique(flat[::-1], return_index=True)
-        last = flat.size - 1 - first_in_reversed
-        rows = data.reshape((flat.size,) + data.shape[idx[0].ndim:])
-        out[tuple(i.reshape(-1)[last] for i in idx)] = rows[last]
-        return out
+        idx, data = _last_writes(xp, idx, data, shape)
     out[idx] = data
     return out
+
+
+def _last_writes(xp, idx, data, shape):
+    """The index tuple and rows of ``out[idx] = data`` reduced to the last write of every
+    repeated position (so any scatter order gives NumPy's result)."""
+    flat = xp.ravel_multi_index(tuple(i.reshape(-1) for i in idx), shape[:len(idx)])
+    _, first_in_reversed = xp.unique(flat[::-1], return_index=True)
+    last = flat.size - 1 - first_in_reversed
+    rows = data.reshape((flat.size,) + data.shape[idx[0].ndim:])
+    return tuple(i.reshape(-1)[last] for i in idx), rows[last]
 
 
 def _scatter_shape(attrs, ins, outs):
