@@ -31,9 +31,11 @@ import subprocess
 import sys
 import time
 
+import _nets
+from _nets import T, V
+
 WORKLOADS = ("mlp", "resnet18", "lstm", "resnet50")
 BATCH = {"mlp": 1024, "resnet18": 128, "lstm": 20, "resnet50": 64}
-V, E, H, T = 10000, 200, 200, 35
 # BENCH_GPU_DRYRUN=1 runs everything on the CPU (checks the script without a GPU)
 DRYRUN = os.environ.get("BENCH_GPU_DRYRUN") == "1"
 
@@ -73,54 +75,12 @@ def _time(step, sync, warmup, steps):
 
 def _torch_worker(work, warmup, steps):
     import torch
-    import torch.nn as tnn
     import torch.nn.functional as TF
     torch.manual_seed(0)
     dev = torch.device("cpu" if DRYRUN else "cuda:0")
     sync = (lambda: None) if DRYRUN else torch.cuda.synchronize
 
-    class Basic(tnn.Module):
-        def __init__(self, cin, cout, stride):
-            super().__init__()
-            self.c1 = tnn.Conv2d(cin, cout, 3, stride, 1, bias=False)
-            self.b1 = tnn.BatchNorm2d(cout)
-            self.c2 = tnn.Conv2d(cout, cout, 3, 1, 1, bias=False)
-            self.b2 = tnn.BatchNorm2d(cout)
-            self.down = None
-            if stride != 1 or cin != cout:
-                self.down = tnn.Sequential(tnn.Conv2d(cin, cout, 1, stride, bias=False),
-                                           tnn.BatchNorm2d(cout))
-
-        def forward(self, x):
-            r = x if self.down is None else self.down(x)
-            y = TF.relu(self.b1(self.c1(x)))
-            return TF.relu(self.b2(self.c2(y)) + r)
-
-    class LM(tnn.Module):
-        def __init__(self):
-            super().__init__()
-            self.emb = tnn.Embedding(V, E)
-            self.rnn = tnn.LSTM(E, H, 2)
-            self.dec = tnn.Linear(H, V)
-
-        def forward(self, x):
-            return self.dec(self.rnn(self.emb(x))[0])
-
-    if work == "mlp":
-        net = tnn.Sequential(tnn.Linear(784, 512), tnn.ReLU(), tnn.Linear(512, 512), tnn.ReLU(),
-                             tnn.Linear(512, 10))
-    elif work == "resnet18":
-        layers, cin = [tnn.Conv2d(3, 64, 3, 1, 1, bias=False), tnn.BatchNorm2d(64), tnn.ReLU()], 64
-        for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
-            layers += [Basic(cin, cout, stride), Basic(cout, cout, 1)]
-            cin = cout
-        layers += [tnn.AdaptiveAvgPool2d(1), tnn.Flatten(), tnn.Linear(512, 10)]
-        net = tnn.Sequential(*layers)
-    elif work == "resnet50":
-        import torchvision
-        net = torchvision.models.resnet50(num_classes=1000)
-    else:
-        net = LM()
+    net = _nets.torch_net(work)
     net = net.to(dev).train()
     xn, yn = _data(work)
     x = torch.from_numpy(xn).to(dev)
@@ -137,99 +97,43 @@ def _torch_worker(work, warmup, steps):
 
 
 def build_mxnet(work, ctx):
-    """The Gluon network of ``work``, initialised on ``ctx`` (not hybridized)."""
+    """The Gluon network of ``work`` (this project's mxnet), initialised on ``ctx``."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     import mxnet as mx
-    from mxnet import gluon
-    from mxnet.gluon import nn
+    return _nets.gluon_net(mx, work, ctx)
 
-    class Basic(gluon.HybridBlock):
-        def __init__(self, cout, stride, down, **kw):
-            super().__init__(**kw)
-            with self.name_scope():
-                self.c1 = nn.Conv2D(cout, 3, stride, 1, use_bias=False)
-                self.b1 = nn.BatchNorm()
-                self.c2 = nn.Conv2D(cout, 3, 1, 1, use_bias=False)
-                self.b2 = nn.BatchNorm()
-                self.down = None
-                if down:
-                    self.down = nn.HybridSequential(prefix="down_")
-                    with self.down.name_scope():
-                        self.down.add(nn.Conv2D(cout, 1, stride, use_bias=False),
-                                      nn.BatchNorm())
 
-        def hybrid_forward(self, F, x):
-            r = x if self.down is None else self.down(x)
-            y = F.Activation(self.b1(self.c1(x)), act_type="relu")
-            return F.Activation(self.b2(self.c2(y)) + r, act_type="relu")
+def mxnet_step(work, ctx, hybridize):
+    """One Gluon training step of ``work`` on ``ctx`` (a closure over its own network,
+    loss, Trainer and synthetic batch; the network's shapes already inferred)."""
+    net = build_mxnet(work, ctx)
+    import mxnet as mx
+    from mxnet import autograd, gluon
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+    if hybridize:
+        net.hybridize(static_alloc=True, static_shape=True)
+        loss_fn.hybridize(static_alloc=True, static_shape=True)
+    xn, yn = _data(work)
+    x, y = mx.nd.array(xn, ctx=ctx), mx.nd.array(yn, ctx=ctx)
+    net(x)
+    trainer = gluon.Trainer(net.collect_params(), "sgd",
+                            {"learning_rate": 0.01, "momentum": 0.9}, kvstore=None)
 
-    class LM(gluon.HybridBlock):
-        def __init__(self, **kw):
-            super().__init__(**kw)
-            with self.name_scope():
-                self.emb = nn.Embedding(V, E)
-                self.rnn = gluon.rnn.LSTM(H, num_layers=2, input_size=E)
-                self.dec = nn.Dense(V, flatten=False, in_units=H)
-
-        def hybrid_forward(self, F, x):
-            return self.dec(self.rnn(self.emb(x)))
-
-    if work == "mlp":
-        net = nn.HybridSequential(prefix="mlp_")
-        with net.name_scope():
-            net.add(nn.Dense(512, activation="relu"), nn.Dense(512, activation="relu"),
-                    nn.Dense(10))
-    elif work == "resnet18":
-        net = nn.HybridSequential(prefix="resnet_")
-        with net.name_scope():
-            net.add(nn.Conv2D(64, 3, 1, 1, use_bias=False), nn.BatchNorm(),
-                    nn.Activation("relu"))
-            cin = 64
-            for i, (cout, stride) in enumerate(((64, 1), (128, 2), (256, 2), (512, 2))):
-                net.add(Basic(cout, stride, stride != 1 or cin != cout, prefix=f"s{i}a_"),
-                        Basic(cout, 1, False, prefix=f"s{i}b_"))
-                cin = cout
-            net.add(nn.GlobalAvgPool2D(), nn.Dense(10))
-    elif work == "resnet50":
-        net = gluon.model_zoo.vision.resnet50_v1(classes=1000)
-    else:
-        net = LM(prefix="lm_")
-    net.initialize(mx.init.Xavier(), ctx=ctx)
-    return net
+    def step():
+        with autograd.record():
+            loss = loss_fn(net(x), y)
+        loss.backward()
+        trainer.step(BATCH[work])
+    return step
 
 
 def _mxnet_worker(work, paths, warmup, steps):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     import mxnet as mx
-    from mxnet import autograd, gluon
     mx.random.seed(0)
     ctx = mx.cpu(0) if DRYRUN else mx.gpu(0)
-
-    def build():
-        return build_mxnet(work, ctx)
-
-    xn, yn = _data(work)
-    x = mx.nd.array(xn, ctx=ctx)
-    y = mx.nd.array(yn, ctx=ctx)
-    n = BATCH[work]
-    res = {}
-    for path in paths:
-        net = build()
-        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
-        if path == "hybrid":
-            net.hybridize(static_alloc=True, static_shape=True)
-            loss_fn.hybridize(static_alloc=True, static_shape=True)
-        net(x)
-        trainer = gluon.Trainer(net.collect_params(), "sgd",
-                                {"learning_rate": 0.01, "momentum": 0.9}, kvstore=None)
-
-        def step():
-            with autograd.record():
-                loss = loss_fn(net(x), y)
-            loss.backward()
-            trainer.step(n)
-        res[path] = _time(step, mx.nd.waitall, warmup, steps)
-    return res
+    return {path: _time(mxnet_step(work, ctx, path == "hybrid"), mx.nd.waitall, warmup, steps)
+            for path in paths}
 
 
 def _worker(args):

@@ -57,9 +57,10 @@ import json, sys, time
 impl, work, paths, repeat, threads = sys.argv[1], sys.argv[2], sys.argv[3].split(","), \
     int(sys.argv[4]), int(sys.argv[5])
 interleave = len(sys.argv) > 6 and sys.argv[6] == "1"
+sys.path.insert(0, sys.argv[7])  # benchmark/, for _nets (it imports no mxnet itself)
+from _nets import V, E, H, T, gluon_net, torch_net
 import numpy as np
 rs = np.random.RandomState(0)
-V, E, H, T = 10000, 200, 200, 35
 N = {"mlp": 128, "lenet": 64, "resnet18": 32, "lstm": 20}[work]
 if work == "mlp":
     x_np = rs.uniform(-1, 1, (N, 784)).astype(np.float32)
@@ -110,54 +111,11 @@ def interleaved(steps, sync, n):
 
 if impl == "torch":
     import torch
-    import torch.nn as tnn
     import torch.nn.functional as TF
     torch.set_num_threads(threads)
     torch.manual_seed(0)
 
-    class Basic(tnn.Module):
-        def __init__(self, cin, cout, stride):
-            super().__init__()
-            self.c1 = tnn.Conv2d(cin, cout, 3, stride, 1, bias=False)
-            self.b1 = tnn.BatchNorm2d(cout)
-            self.c2 = tnn.Conv2d(cout, cout, 3, 1, 1, bias=False)
-            self.b2 = tnn.BatchNorm2d(cout)
-            self.down = None
-            if stride != 1 or cin != cout:
-                self.down = tnn.Sequential(tnn.Conv2d(cin, cout, 1, stride, bias=False),
-                                           tnn.BatchNorm2d(cout))
-
-        def forward(self, x):
-            r = x if self.down is None else self.down(x)
-            y = TF.relu(self.b1(self.c1(x)))
-            return TF.relu(self.b2(self.c2(y)) + r)
-
-    class LM(tnn.Module):
-        def __init__(self):
-            super().__init__()
-            self.emb = tnn.Embedding(V, E)
-            self.rnn = tnn.LSTM(E, H, 2)
-            self.dec = tnn.Linear(H, V)
-
-        def forward(self, x):
-            return self.dec(self.rnn(self.emb(x))[0])
-
-    if work == "mlp":
-        net = tnn.Sequential(tnn.Linear(784, 512), tnn.ReLU(), tnn.Linear(512, 512), tnn.ReLU(),
-                             tnn.Linear(512, 10))
-    elif work == "lenet":
-        net = tnn.Sequential(tnn.Conv2d(1, 20, 5), tnn.ReLU(), tnn.MaxPool2d(2, 2),
-                             tnn.Conv2d(20, 50, 5), tnn.ReLU(), tnn.MaxPool2d(2, 2),
-                             tnn.Flatten(), tnn.Linear(800, 500), tnn.ReLU(), tnn.Linear(500, 10))
-    elif work == "resnet18":
-        layers, cin = [tnn.Conv2d(3, 64, 3, 1, 1, bias=False), tnn.BatchNorm2d(64), tnn.ReLU()], 64
-        for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
-            layers += [Basic(cin, cout, stride), Basic(cout, cout, 1)]
-            cin = cout
-        layers += [tnn.AdaptiveAvgPool2d(1), tnn.Flatten(), tnn.Linear(512, 10)]
-        net = tnn.Sequential(*layers)
-    else:
-        net = LM()
+    net = torch_net(work)
     net.train()
     x = torch.from_numpy(x_np).long() if work == "lstm" else torch.from_numpy(x_np)
     y = torch.from_numpy(y_np).long()
@@ -175,72 +133,12 @@ if impl == "torch":
 
 import mxnet as mx
 from mxnet import autograd, gluon
-from mxnet.gluon import nn
 mx.random.seed(0)
 ctx = mx.cpu()
 
 
-class Basic(gluon.HybridBlock):
-    def __init__(self, cout, stride, down, **kw):
-        super().__init__(**kw)
-        with self.name_scope():
-            self.c1 = nn.Conv2D(cout, 3, stride, 1, use_bias=False)
-            self.b1 = nn.BatchNorm()
-            self.c2 = nn.Conv2D(cout, 3, 1, 1, use_bias=False)
-            self.b2 = nn.BatchNorm()
-            self.down = None
-            if down:
-                self.down = nn.HybridSequential(prefix="down_")
-                with self.down.name_scope():
-                    self.down.add(nn.Conv2D(cout, 1, stride, use_bias=False), nn.BatchNorm())
-
-    def hybrid_forward(self, F, x):
-        r = x if self.down is None else self.down(x)
-        y = F.Activation(self.b1(self.c1(x)), act_type="relu")
-        return F.Activation(self.b2(self.c2(y)) + r, act_type="relu")
-
-
-class LM(gluon.HybridBlock):
-    def __init__(self, **kw):
-        super().__init__(**kw)
-        with self.name_scope():
-            self.emb = nn.Embedding(V, E)
-            self.rnn = gluon.rnn.LSTM(H, num_layers=2, input_size=E)
-            self.dec = nn.Dense(V, flatten=False, in_units=H)
-
-    def hybrid_forward(self, F, x):
-        return self.dec(self.rnn(self.emb(x)))
-
-
 def build():
-    if work == "mlp":
-        net = nn.HybridSequential(prefix="mlp_")
-        with net.name_scope():
-            net.add(nn.Dense(512, activation="relu"), nn.Dense(512, activation="relu"),
-                    nn.Dense(10))
-    elif work == "lenet":
-        net = nn.HybridSequential(prefix="lenet_")
-        with net.name_scope():
-            net.add(nn.Conv2D(20, 5, activation="relu"), nn.MaxPool2D(2, 2),
-                    nn.Conv2D(50, 5, activation="relu"), nn.MaxPool2D(2, 2),
-                    nn.Dense(500, activation="relu"), nn.Dense(10))
-    elif work == "resnet18":
-        net = nn.HybridSequential(prefix="resnet_")
-        with net.name_scope():
-            net.add(nn.Conv2D(64, 3, 1, 1, use_bias=False), nn.BatchNorm(),
-                    nn.Activation("relu"))
-            cin = 64
-            for i, (cout, stride) in enumerate(((64, 1), (128, 2), (256, 2), (512, 2))):
-                net.add(Basic(cout, stride, stride != 1 or cin != cout, prefix=f"s{i}a_"),
-                        Basic(cout, 1, False, prefix=f"s{i}b_"))
-                cin = cout
-            net.add(nn.GlobalAvgPool2D(), nn.Dense(10))
-    else:
-        if not hasattr(gluon, "rnn") or not hasattr(gluon.rnn, "LSTM"):
-            return None
-        net = LM(prefix="lm_")
-    net.initialize(mx.init.Xavier(), ctx=ctx)
-    return net
+    return gluon_net(mx, work, ctx)
 
 
 x = mx.nd.array(x_np, ctx=ctx)
@@ -306,7 +204,7 @@ print(json.dumps(res))
 def run(python, impl, work, paths, repeat, threads, env, cwd=None, timeout=1800,
         interleave=False):
     cmd = [python, "-c", _KERNEL, impl, work, ",".join(paths), str(repeat), str(threads),
-           "1" if interleave else "0"]
+           "1" if interleave else "0", os.path.dirname(os.path.abspath(__file__))]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False, cwd=cwd,
                              timeout=timeout)
