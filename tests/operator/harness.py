@@ -6,8 +6,8 @@ table and fails when a differentiable registered operator has no case.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -59,3 +59,13 @@ def expect_error(fn, *args, match=None, **kwargs):
             assert match.lower() in str(e).lower(), f"error message {str(e)!r} lacks {match!r}"
         return e
     raise AssertionError(f"{getattr(fn, '__name__', fn)} did not raise MXNetError")
+
+
+def load_golden_npz(path, regenerate):
+    """Every array of a golden .npz fixture by name; fails the test (naming the command that
+    writes the file) when the fixture is missing."""
+    import pytest
+    if not path.exists():
+        pytest.fail(f"golden fixture missing; regenerate with: {regenerate}")
+    with np.load(path) as npz:
+        return {k: npz[k] for k in npz.files}

@@ -12,7 +12,7 @@ import pytest
 
 import mxnet as mx
 
-from .harness import GradCase, check_grad_case, expect_error, rand
+from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, rand
 
 nd = mx.nd
 C = nd.contrib
@@ -105,10 +105,7 @@ def test_gradient(case):
 
 @pytest.fixture(scope="module")
 def golden():
-    if not GOLDEN.exists():
-        pytest.fail(f"golden fixture missing; regenerate with: {REGENERATE}")
-    with np.load(GOLDEN) as npz:
-        return {k: npz[k] for k in npz.files}
+    return load_golden_npz(GOLDEN, REGENERATE)
 
 
 def _tol(case, dtype):

@@ -13,7 +13,7 @@ import pytest
 import mxnet as mx
 from mxnet.operator.registry import get_op
 
-from .harness import GradCase, check_grad_case, expect_error, rand
+from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, rand
 
 nd = mx.nd
 
@@ -90,10 +90,7 @@ def test_gradient(case):
 
 @pytest.fixture(scope="module")
 def golden():
-    if not GOLDEN.exists():
-        pytest.fail(f"golden fixture missing; regenerate with: {REGENERATE}")
-    with np.load(GOLDEN) as npz:
-        return {k: npz[k] for k in npz.files}
+    return load_golden_npz(GOLDEN, REGENERATE)
 
 
 def tolerance(case, dtype):

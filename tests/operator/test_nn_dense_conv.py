@@ -14,7 +14,7 @@ import mxnet as mx
 from mxnet.operator import conv_kernels
 from mxnet.operator.registry import get_op
 
-from .harness import GradCase, check_grad_case, expect_error, rand
+from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, rand
 
 nd = mx.nd
 op = nd.op
@@ -161,10 +161,7 @@ def test_second_order_through_convolution():
 
 @pytest.fixture(scope="module")
 def golden():
-    if not GOLDEN.exists():
-        pytest.fail(f"golden fixture missing; regenerate with: {REGENERATE}")
-    with np.load(GOLDEN) as npz:
-        return {k: npz[k] for k in npz.files}
+    return load_golden_npz(GOLDEN, REGENERATE)
 
 
 def _tol(dtype):

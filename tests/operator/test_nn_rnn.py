@@ -12,7 +12,7 @@ import pytest
 import mxnet as mx
 from mxnet.operator.registry import get_op
 
-from .harness import GradCase, check_grad_case, expect_error
+from .harness import GradCase, check_grad_case, expect_error, load_golden_npz
 
 nd = mx.nd
 
@@ -82,10 +82,7 @@ def test_gradient(case):
 
 @pytest.fixture(scope="module")
 def golden():
-    if not GOLDEN.exists():
-        pytest.fail(f"golden fixture missing; regenerate with: {REGENERATE}")
-    with np.load(GOLDEN) as npz:
-        return {k: npz[k] for k in npz.files}
+    return load_golden_npz(GOLDEN, REGENERATE)
 
 
 def _tol(case):
