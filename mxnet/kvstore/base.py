@@ -58,6 +58,24 @@ def _check_param_dict(params):
     return {str(k): str(v) for k, v in params.items()}
 
 
+def parse_compression(compression_params):
+    """The threshold of ``{'type': '2bit', 'threshold': t}`` (t defaults to 0.5)."""
+    params = _check_param_dict(compression_params)
+    if "type" not in params:
+        raise MXNetError("Required parameter type of string is not presented")
+    kind = params["type"]
+    if kind != "2bit":
+        raise MXNetError(f"Unknown type for gradient compression {kind}")
+    try:
+        threshold = float(params.get("threshold", 0.5))
+    except ValueError:
+        raise MXNetError(f"Invalid threshold for gradient compression: "
+                         f"{params['threshold']!r}") from None
+    if not threshold > 0:
+        raise MXNetError(f"threshold must be greater than 0, got {threshold}")
+    return threshold
+
+
 class KVStoreBase:
     """The interface every key-value store offers for data-parallel training."""
 

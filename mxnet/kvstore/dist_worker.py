@@ -42,7 +42,7 @@ from ..base import MXNetError
 from ..ndarray import NDArray
 from . import protocol as P
 from .dist_common import DistWorkerCommon
-from .base import _check_param_dict, _fail, _key_value_pairs
+from .base import _fail, _key_value_pairs, parse_compression
 from .local import _copy_into
 
 __all__ = ["WorkerVan", "DistKVStore", "host_array"]
@@ -599,21 +599,3 @@ class DistKVStore(DistWorkerCommon):
     def __repr__(self):
         return (f"<KVStore {self._type!r}: worker {self.rank} of {self.num_workers}, "
                 f"{len(self._keys)} keys>")
-
-
-def parse_compression(compression_params):
-    """The threshold of ``{'type': '2bit', 'threshold': t}`` (t defaults to 0.5)."""
-    params = _check_param_dict(compression_params)
-    if "type" not in params:
-        raise MXNetError("Required parameter type of string is not presented")
-    kind = params["type"]
-    if kind != "2bit":
-        raise MXNetError(f"Unknown type for gradient compression {kind}")
-    try:
-        threshold = float(params.get("threshold", 0.5))
-    except ValueError:
-        raise MXNetError(f"Invalid threshold for gradient compression: "
-                         f"{params['threshold']!r}") from None
-    if not threshold > 0:
-        raise MXNetError(f"threshold must be greater than 0, got {threshold}")
-    return threshold

@@ -35,7 +35,8 @@ from ..base import MXNetError
 from ..context import Context
 from ..ndarray import NDArray
 from ..ndarray.ndarray import _new
-from .base import KVStoreBase, UpdaterStatesMixin, _check_param_dict, _fail, _key_value_pairs, _raise_mixed
+from .base import (KVStoreBase, UpdaterStatesMixin, _fail, _key_value_pairs, _raise_mixed,
+                   parse_compression)
 
 __all__ = ["KVStore"]
 
@@ -399,20 +400,7 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         """
         if "device" not in self.type and "dist" not in self.type:
             raise Exception("Gradient compression is not supported for this type of kvstore")
-        params = _check_param_dict(compression_params)
-        if "type" not in params:
-            raise MXNetError("Required parameter type of string is not presented")
-        kind = params["type"]
-        if kind != "2bit":
-            raise MXNetError(f"Unknown type for gradient compression {kind}")
-        try:
-            threshold = float(params.get("threshold", 0.5))
-        except ValueError:
-            raise MXNetError(f"Invalid threshold for gradient compression: "
-                             f"{params['threshold']!r}") from None
-        if not threshold > 0:
-            raise MXNetError(f"threshold must be greater than 0, got {threshold}")
-        self._threshold = threshold
+        self._threshold = parse_compression(compression_params)
 
     def _barrier(self):
         """A no-op: one worker has no one to wait for."""

@@ -36,28 +36,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
-from .contrib_box import greedy_nms, stable_argsort
+from .contrib_box import _FLOATS, _cdt, _require_float, _zero_grad, greedy_nms, stable_argsort
 from .registry import Param, register
 
 __all__ = []
 
-_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 _F32 = np.float32
-
-
-def _require_float(opname, *arrays):
-    for a in arrays:
-        if a.dtype not in _FLOATS:
-            raise MXNetError(f"{opname}: dtype {a.dtype} is not supported; expected float16, "
-                             f"float32 or float64")
-
-
-def _cdt(dt):
-    return np.dtype(np.float32) if dt == np.float16 else np.dtype(dt)
-
-
-def _zero_grad(F, attrs, inputs, outputs, out_grads):
-    return [F.zeros_like(x) for x in inputs]
 
 
 def _first_type(opname, n_out=1):
