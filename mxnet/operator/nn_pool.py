@@ -66,7 +66,7 @@ from ..base import MXNetError
 from ._batch_threads import map_batch
 from .registry import Param, register
 
-__all__ = ["pool_geometry", "check_float", "FLOAT_TYPES", "GROUPINGS"]
+__all__ = ["pool_geometry", "check_float", "uniform_float_type", "FLOAT_TYPES", "GROUPINGS"]
 
 FLOAT_TYPES = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 
@@ -87,7 +87,7 @@ def check_float(opname, names, arrays):
     return dt
 
 
-def _float_type(opname):
+def uniform_float_type(opname):
     """infer_type: one floating dtype for every input and output."""
     def infer(attrs, in_types, out_types):
         known = next((t for t in list(in_types) + list(out_types) if t is not None), None)
@@ -1002,12 +1002,12 @@ _POOL_PARAMS = (
 )
 
 register("Pooling", _pooling, params=_POOL_PARAMS, inputs=("data",),
-         infer_shape=_pooling_shape, infer_type=_float_type("Pooling"), gradient=_pooling_grad,
+         infer_shape=_pooling_shape, infer_type=uniform_float_type("Pooling"), gradient=_pooling_grad,
          attr_check=_check_attrs,
          doc="Pool windows of a 1-D, 2-D or 3-D feature map with max, average, sum or Lp norm.")
 
 register("_backward_Pooling", _backward_pooling, params=_POOL_PARAMS,
          inputs=("ograd", "data", "output"), attr_check=_check_attrs, nd_hidden=True,
          infer_shape=lambda a, i, o: (i, [i[1]], []),
-         infer_type=_float_type("_backward_Pooling"),
+         infer_type=uniform_float_type("_backward_Pooling"),
          doc="Gradient of Pooling with respect to its data, from (ograd, data, output).")

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..base import MXNetError
 from ._common import errstate
-from .nn_pool import FLOAT_TYPES, check_float
+from .nn_pool import check_float, uniform_float_type
 from .registry import Param, register
 
 __all__ = []
@@ -52,15 +52,6 @@ def _need_ndim(opname, name, a, n, what):
         raise MXNetError(f"{opname}: {name} must be {n}-D {what}; got shape {tuple(a.shape)}")
 
 
-def _same_type(opname):
-    def infer(attrs, in_types, out_types):
-        known = next((t for t in list(in_types) + list(out_types) if t is not None), None)
-        if known is not None and np.dtype(known) not in FLOAT_TYPES:
-            raise MXNetError(f"{opname}: dtype {np.dtype(known)} is not supported; expected "
-                             f"float16, float32 or float64")
-        t = None if known is None else np.dtype(known)
-        return [t] * len(in_types), [t] * len(out_types), []
-    return infer
 
 
 # =============================================================================================
@@ -247,7 +238,7 @@ _UP_PARAMS = (
 )
 
 register("UpSampling", _upsampling, params=_UP_PARAMS, inputs=_up_inputs, variadic="num_args",
-         attr_check=_up_check, infer_shape=_upsampling_shape, infer_type=_same_type("UpSampling"),
+         attr_check=_up_check, infer_shape=_upsampling_shape, infer_type=uniform_float_type("UpSampling"),
          gradient=_upsampling_grad,
          doc="Upsample 4-D feature maps by an integer scale (nearest repeat or bilinear kernel).")
 
@@ -255,7 +246,7 @@ register("_backward_UpSampling", _backward_upsampling, params=_UP_PARAMS,
          inputs=lambda a: ["ograd"] + _up_inputs(a), attr_check=_up_check, nd_hidden=True,
          num_outputs=lambda a: 2 if a["sample_type"] == "bilinear" else a["num_args"],
          infer_shape=lambda a, i, o: (i, list(i[1:]), []),
-         infer_type=_same_type("_backward_UpSampling"),
+         infer_type=uniform_float_type("_backward_UpSampling"),
          doc="Gradients of UpSampling with respect to each of its inputs.")
 
 
@@ -337,12 +328,12 @@ register("Crop", _crop, inputs=lambda a: ["data"] if a["num_args"] == 1 else ["d
                  Param("offset", "shape", (0, 0), doc="Top-left corner (y, x) of the crop."),
                  Param("h_w", "shape", (0, 0), doc="Crop size (h, w) when there is one input."),
                  Param("center_crop", "bool", False, doc="Centre the crop (offset ignored).")),
-         infer_shape=_crop_shape, infer_type=_same_type("Crop"), gradient=_crop_grad,
+         infer_shape=_crop_shape, infer_type=uniform_float_type("Crop"), gradient=_crop_grad,
          doc="Cut a window out of 4-D data, sized by h_w or by a second input.")
 
 register("_backward_Crop", _backward_crop, inputs=("ograd", "data"), nd_hidden=True,
          params=(Param("offset", "shape", (0, 0)), Param("center_crop", "bool", False)),
-         infer_shape=lambda a, i, o: (i, [i[1]], []), infer_type=_same_type("_backward_Crop"),
+         infer_shape=lambda a, i, o: (i, [i[1]], []), infer_type=uniform_float_type("_backward_Crop"),
          doc="Gradient of Crop with respect to its data.")
 
 
@@ -509,13 +500,13 @@ _ROI_PARAMS = (Param("pooled_size", "shape", doc="Output bins per region (h, w).
 
 register("ROIPooling", _roi_pooling, inputs=("data", "rois"), params=_ROI_PARAMS,
          attr_check=_roi_check, num_outputs=2, num_visible_outputs=1,
-         infer_shape=_roi_shape, infer_type=_same_type("ROIPooling"), gradient=_roi_grad,
+         infer_shape=_roi_shape, infer_type=uniform_float_type("ROIPooling"), gradient=_roi_grad,
          doc="Max-pool each region of interest of a feature map onto a fixed grid of bins.")
 
 register("_backward_ROIPooling", _backward_roi_pooling, params=_ROI_PARAMS, attr_check=_roi_check,
          inputs=("ograd", "data", "rois", "maxidx"), nd_hidden=True,
          infer_shape=lambda a, i, o: (i, [i[1]], []),
-         infer_type=_same_type("_backward_ROIPooling"),
+         infer_type=uniform_float_type("_backward_ROIPooling"),
          doc="Gradient of ROIPooling with respect to its data, from the recorded max positions.")
 
 
@@ -623,13 +614,13 @@ _GRID_PARAMS = (Param("transform_type", "str", choices=("affine", "warp"),
                 Param("target_shape", "shape", (0, 0), doc="Output (h, w) for affine."))
 
 register("GridGenerator", _grid_generator, params=_GRID_PARAMS, attr_check=_grid_check,
-         infer_shape=_grid_shape, infer_type=_same_type("GridGenerator"),
+         infer_shape=_grid_shape, infer_type=uniform_float_type("GridGenerator"),
          gradient=lambda F, a, ins, outs, og: [F._backward_GridGenerator(og[0], **a)],
          doc="Sampling grid in [-1, 1] coordinates from affine matrices or an optical flow.")
 
 register("_backward_GridGenerator", _backward_grid_generator, params=_GRID_PARAMS,
          inputs=("ograd",), attr_check=_grid_check, nd_hidden=True,
-         infer_type=_same_type("_backward_GridGenerator"),
+         infer_type=uniform_float_type("_backward_GridGenerator"),
          doc="Gradient of GridGenerator (a linear map) with respect to its data.")
 
 
@@ -749,7 +740,7 @@ def _sampler_shape(attrs, ins, outs):
 
 register("BilinearSampler", _bilinear_sampler, inputs=("data", "grid"),
          params=(Param("cudnn_off", "bool", None, doc="Accepted for compatibility; no effect."),),
-         infer_shape=_sampler_shape, infer_type=_same_type("BilinearSampler"),
+         infer_shape=_sampler_shape, infer_type=uniform_float_type("BilinearSampler"),
          gradient=lambda F, a, ins, outs, og: list(
              F._backward_BilinearSampler(og[0], ins[0], ins[1])),
          doc="Sample data at the grid's [-1, 1] coordinates with bilinear interpolation.")
@@ -758,7 +749,7 @@ register("_backward_BilinearSampler", _backward_bilinear_sampler,
          inputs=("ograd", "data", "grid"), num_outputs=2, nd_hidden=True,
          params=(Param("cudnn_off", "bool", None),),
          infer_shape=lambda a, i, o: (i, [i[1], i[2]], []),
-         infer_type=_same_type("_backward_BilinearSampler"),
+         infer_type=uniform_float_type("_backward_BilinearSampler"),
          doc="Gradients of BilinearSampler with respect to data and grid.")
 
 
@@ -801,5 +792,5 @@ register("SpatialTransformer", _spatial_transformer, inputs=("data", "loc"),
                  Param("sampler_type", "str", choices=("bilinear",), doc="Only 'bilinear'."),
                  Param("cudnn_off", "bool", None, doc="Accepted for compatibility; no effect.")),
          attr_check=_grid_check, infer_shape=_st_shape,
-         infer_type=_same_type("SpatialTransformer"), gradient=_st_grad,
+         infer_type=uniform_float_type("SpatialTransformer"), gradient=_st_grad,
          doc="Warp data with per-item affine matrices (GridGenerator + BilinearSampler).")
