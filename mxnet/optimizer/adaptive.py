@@ -20,6 +20,13 @@ def _check(weight, grad):
         raise AssertionError("weight and grad must be NDArrays")
 
 
+def _begin_step(opt, index, weight, grad):
+    """Count the update of ``index`` and return its (lr, wd, update count)."""
+    _check(weight, grad)
+    opt._update_count(index)
+    return opt._get_lr(index), opt._get_wd(index), opt._index_update_count[index]
+
+
 def _zeros_like(weight, dtype=None):
     return nd.zeros(weight.shape, weight.context,
                     dtype=weight.dtype if dtype is None else dtype)
@@ -55,11 +62,7 @@ class Adam(Optimizer):
         return (_zeros_like(weight), _zeros_like(weight))
 
     def update(self, index, weight, grad, state):
-        _check(weight, grad)
-        self._update_count(index)
-        lr = self._get_lr(index)
-        wd = self._get_wd(index)
-        t = self._index_update_count[index]
+        lr, wd, t = _begin_step(self, index, weight, grad)
         coef1 = 1.0 - self.beta1 ** t
         coef2 = 1.0 - self.beta2 ** t
         lr *= math.sqrt(coef2) / coef1
@@ -90,10 +93,7 @@ class AdaGrad(Optimizer):
         return nd.zeros(weight.shape, weight.context)
 
     def update(self, index, weight, grad, state):
-        _check(weight, grad)
-        self._update_count(index)
-        lr = self._get_lr(index)
-        wd = self._get_wd(index)
+        lr, wd, _ = _begin_step(self, index, weight, grad)
         history = state
         grad = grad * self.rescale_grad
         grad = self._clip(grad)
@@ -135,10 +135,7 @@ class RMSProp(Optimizer):
         return tuple(nd.zeros(weight.shape, weight.context) for _ in range(n))
 
     def update(self, index, weight, grad, state):
-        _check(weight, grad)
-        self._update_count(index)
-        lr = self._get_lr(index)
-        wd = self._get_wd(index)
+        lr, wd, _ = _begin_step(self, index, weight, grad)
         kwargs = self._fused_kwargs(gamma1=self.gamma1, epsilon=self.epsilon)
         if self.centered:
             kwargs["gamma2"] = self.gamma2
@@ -219,10 +216,7 @@ class Ftrl(Optimizer):
         return (nd.zeros(weight.shape, weight.context), nd.zeros(weight.shape, weight.context))
 
     def update(self, index, weight, grad, state):
-        _check(weight, grad)
-        self._update_count(index)
-        wd = self._get_wd(index)
-        lr = self._get_lr(index)
+        lr, wd, _ = _begin_step(self, index, weight, grad)
         kwargs = self._fused_kwargs(lamda1=self.lamda1, beta=self.beta)
         z, n = state
         nd.ftrl_update(weight, grad, z, n, out=weight, lr=lr, wd=wd, **kwargs)
@@ -250,11 +244,7 @@ class FTML(Optimizer):
         return (_zeros_like(weight), _zeros_like(weight), _zeros_like(weight))  # d, v, z
 
     def update(self, index, weight, grad, state):
-        _check(weight, grad)
-        self._update_count(index)
-        lr = self._get_lr(index)
-        wd = self._get_wd(index)
-        t = self._index_update_count[index]
+        lr, wd, t = _begin_step(self, index, weight, grad)
         kwargs = {"beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon,
                   "rescale_grad": self.rescale_grad, "t": t}
         if self.clip_gradient:
@@ -286,11 +276,7 @@ class Adamax(Optimizer):
         return (_zeros_like(weight), _zeros_like(weight))
 
     def update(self, index, weight, grad, state):
-        _check(weight, grad)
-        self._update_count(index)
-        lr = self._get_lr(index)
-        wd = self._get_wd(index)
-        t = self._index_update_count[index]
+        lr, wd, t = _begin_step(self, index, weight, grad)
         lr /= 1.0 - self.beta1 ** t
         grad = grad * self.rescale_grad + wd * weight
         grad = self._clip(grad)
@@ -328,11 +314,7 @@ class Nadam(Optimizer):
         return (_zeros_like(weight), _zeros_like(weight))
 
     def update(self, index, weight, grad, state):
-        _check(weight, grad)
-        self._update_count(index)
-        lr = self._get_lr(index)
-        wd = self._get_wd(index)
-        t = self._index_update_count[index]
+        lr, wd, t = _begin_step(self, index, weight, grad)
         grad = grad * self.rescale_grad + wd * weight
         grad = self._clip(grad)
         momentum_t = self.beta1 * (1.0 - 0.5 * pow(0.96, t * self.schedule_decay))

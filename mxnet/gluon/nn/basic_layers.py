@@ -130,14 +130,15 @@ class _BatchNorm(HybridBlock):
     """Batch normalisation over all axes but ``axis``, with running statistics as
     parameters (``running_mean``/``running_var``, grad_req ``null``) updated while training."""
 
+    fuse_relu = False   # BatchNormReLU applies ReLU to the normalised output
+
     def __init__(self, axis=1, momentum=0.9, epsilon=1e-5, center=True, scale=True,
-                 use_global_stats=False, fuse_relu=False, beta_initializer="zeros",
-                 gamma_initializer="ones", running_mean_initializer="zeros",
-                 running_variance_initializer="ones", in_channels=0, **kwargs):
+                 use_global_stats=False, beta_initializer="zeros", gamma_initializer="ones",
+                 running_mean_initializer="zeros", running_variance_initializer="ones",
+                 in_channels=0, **kwargs):
         super().__init__(**kwargs)
         self._kwargs = {"axis": axis, "eps": epsilon, "momentum": momentum,
                         "fix_gamma": not scale, "use_global_stats": use_global_stats}
-        self.fuse_relu = fuse_relu
         if in_channels != 0:
             self.in_channels = in_channels
         shape = (in_channels,)
@@ -175,31 +176,11 @@ class _BatchNorm(HybridBlock):
 class BatchNorm(_BatchNorm):
     """Batch normalisation (see ``_BatchNorm``); ``scale=False`` fixes gamma at 1."""
 
-    def __init__(self, axis=1, momentum=0.9, epsilon=1e-5, center=True, scale=True,
-                 use_global_stats=False, beta_initializer="zeros", gamma_initializer="ones",
-                 running_mean_initializer="zeros", running_variance_initializer="ones",
-                 in_channels=0, **kwargs):
-        super().__init__(axis=axis, momentum=momentum, epsilon=epsilon, center=center, scale=scale,
-                         use_global_stats=use_global_stats, fuse_relu=False,
-                         beta_initializer=beta_initializer, gamma_initializer=gamma_initializer,
-                         running_mean_initializer=running_mean_initializer,
-                         running_variance_initializer=running_variance_initializer,
-                         in_channels=in_channels, **kwargs)
-
 
 class BatchNormReLU(_BatchNorm):
     """Batch normalisation followed by ReLU."""
 
-    def __init__(self, axis=1, momentum=0.9, epsilon=1e-5, center=True, scale=True,
-                 use_global_stats=False, beta_initializer="zeros", gamma_initializer="ones",
-                 running_mean_initializer="zeros", running_variance_initializer="ones",
-                 in_channels=0, **kwargs):
-        super().__init__(axis=axis, momentum=momentum, epsilon=epsilon, center=center, scale=scale,
-                         use_global_stats=use_global_stats, fuse_relu=True,
-                         beta_initializer=beta_initializer, gamma_initializer=gamma_initializer,
-                         running_mean_initializer=running_mean_initializer,
-                         running_variance_initializer=running_variance_initializer,
-                         in_channels=in_channels, **kwargs)
+    fuse_relu = True
 
 
 class Embedding(HybridBlock):

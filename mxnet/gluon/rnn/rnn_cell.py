@@ -275,10 +275,13 @@ def _mapping(weight, rows_per_unit=1):
 class _GatedCell(HybridRecurrentCell):
     """The four parameters shared by RNNCell, LSTMCell and GRUCell."""
 
-    _gates = 1
+    _gates = 1          # blocks of hidden_size rows in each weight
+    _nstates = 1        # states, each (batch, hidden_size)
+    _alias_name = ""    # what _alias() returns
 
-    def __init__(self, hidden_size, i2h_weight_initializer, h2h_weight_initializer,
-                 i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params):
+    def __init__(self, hidden_size, i2h_weight_initializer=None, h2h_weight_initializer=None,
+                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
+                 prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
         self._hidden_size = hidden_size
         self._input_size = input_size
@@ -292,8 +295,15 @@ class _GatedCell(HybridRecurrentCell):
         self.h2h_bias = self.params.get("h2h_bias", shape=(rows,), init=h2h_bias_initializer,
                                         allow_deferred_init=True)
 
-    def _state_entries(self, batch_size, n):
-        return [{"shape": (batch_size, self._hidden_size), "__layout__": "NC"} for _ in range(n)]
+    def state_info(self, batch_size=0):
+        return [{"shape": (batch_size, self._hidden_size), "__layout__": "NC"}
+                for _ in range(self._nstates)]
+
+    def _alias(self):
+        return self._alias_name
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}({_mapping(self.i2h_weight)})"
 
     def _projections(self, F, inputs, h, i2h_weight, h2h_weight, i2h_bias, h2h_bias, prefix):
         units = self._gates * self._hidden_size
@@ -316,18 +326,14 @@ class RNNCell(_GatedCell):
     call. One state of shape (batch, hidden_size).
     """
 
+    _alias_name = "rnn"
+
     def __init__(self, hidden_size, activation="tanh", i2h_weight_initializer=None,
                  h2h_weight_initializer=None, i2h_bias_initializer="zeros",
                  h2h_bias_initializer="zeros", input_size=0, prefix=None, params=None):
         self._activation = activation
         super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
                          i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
-
-    def state_info(self, batch_size=0):
-        return self._state_entries(batch_size, 1)
-
-    def _alias(self):
-        return "rnn"
 
     def __repr__(self):
         return f"{self.__class__.__name__}({_mapping(self.i2h_weight)}, {self._activation})"
@@ -351,6 +357,8 @@ class LSTMCell(_GatedCell):
     """
 
     _gates = 4
+    _nstates = 2
+    _alias_name = "lstm"
 
     def __init__(self, hidden_size, i2h_weight_initializer=None, h2h_weight_initializer=None,
                  i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
@@ -359,15 +367,6 @@ class LSTMCell(_GatedCell):
                          i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
         self._activation = activation
         self._recurrent_activation = recurrent_activation
-
-    def state_info(self, batch_size=0):
-        return self._state_entries(batch_size, 2)
-
-    def _alias(self):
-        return "lstm"
-
-    def __repr__(self):
-        return f"{self.__class__.__name__}({_mapping(self.i2h_weight)})"
 
     def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
         prefix = f"t{self._counter}_"
@@ -398,21 +397,7 @@ class GRUCell(_GatedCell):
     """
 
     _gates = 3
-
-    def __init__(self, hidden_size, i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
-                 prefix=None, params=None):
-        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
-                         i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
-
-    def state_info(self, batch_size=0):
-        return self._state_entries(batch_size, 1)
-
-    def _alias(self):
-        return "gru"
-
-    def __repr__(self):
-        return f"{self.__class__.__name__}({_mapping(self.i2h_weight)})"
+    _alias_name = "gru"
 
     def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
         prefix = f"t{self._counter}_"

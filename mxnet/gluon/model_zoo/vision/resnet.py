@@ -238,51 +238,23 @@ def get_resnet(version, num_layers, pretrained=False, ctx=cpu(), root=None, **kw
     return net
 
 
-def resnet18_v1(**kwargs):
-    """ResNet-18 V1."""
-    return get_resnet(1, 18, **kwargs)
+def _named_constructor(version, num_layers):
+    """The model-zoo function ``resnet<num_layers>_v<version>(**kwargs)``."""
+    def build(**kwargs):
+        return get_resnet(version, num_layers, **kwargs)
+    build.__name__ = build.__qualname__ = f"resnet{num_layers}_v{version}"
+    build.__doc__ = (f"ResNet-{num_layers} V{version}; keyword arguments as for "
+                     f":func:`get_resnet`.")
+    return build
 
 
-def resnet34_v1(**kwargs):
-    """ResNet-34 V1."""
-    return get_resnet(1, 34, **kwargs)
-
-
-def resnet50_v1(**kwargs):
-    """ResNet-50 V1."""
-    return get_resnet(1, 50, **kwargs)
-
-
-def resnet101_v1(**kwargs):
-    """ResNet-101 V1."""
-    return get_resnet(1, 101, **kwargs)
-
-
-def resnet152_v1(**kwargs):
-    """ResNet-152 V1."""
-    return get_resnet(1, 152, **kwargs)
-
-
-def resnet18_v2(**kwargs):
-    """ResNet-18 V2."""
-    return get_resnet(2, 18, **kwargs)
-
-
-def resnet34_v2(**kwargs):
-    """ResNet-34 V2."""
-    return get_resnet(2, 34, **kwargs)
-
-
-def resnet50_v2(**kwargs):
-    """ResNet-50 V2."""
-    return get_resnet(2, 50, **kwargs)
-
-
-def resnet101_v2(**kwargs):
-    """ResNet-101 V2."""
-    return get_resnet(2, 101, **kwargs)
-
-
-def resnet152_v2(**kwargs):
-    """ResNet-152 V2."""
-    return get_resnet(2, 152, **kwargs)
+resnet18_v1 = _named_constructor(1, 18)
+resnet34_v1 = _named_constructor(1, 34)
+resnet50_v1 = _named_constructor(1, 50)
+resnet101_v1 = _named_constructor(1, 101)
+resnet152_v1 = _named_constructor(1, 152)
+resnet18_v2 = _named_constructor(2, 18)
+resnet34_v2 = _named_constructor(2, 34)
+resnet50_v2 = _named_constructor(2, 50)
+resnet101_v2 = _named_constructor(2, 101)
+resnet152_v2 = _named_constructor(2, 152)
