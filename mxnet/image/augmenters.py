@@ -48,6 +48,15 @@ class Augmenter:
         raise NotImplementedError("Augmenter subclasses must implement __call__")
 
 
+class _SizedAug(Augmenter):
+    """An augmenter configured by an output ``size`` and an interpolation method."""
+
+    def __init__(self, size, interp=2):
+        super().__init__(size=size, interp=interp)
+        self.size = size
+        self.interp = interp
+
+
 class SequentialAug(Augmenter):
     """Apply the augmenters ``ts`` one after another."""
 
@@ -82,25 +91,15 @@ class RandomOrderAug(Augmenter):
 
 
 # -- geometry -------------------------------------------------------------------------------------------
-class ResizeAug(Augmenter):
+class ResizeAug(_SizedAug):
     """Resize the shorter side to ``size``, keeping the aspect ratio."""
-
-    def __init__(self, size, interp=2):
-        super().__init__(size=size, interp=interp)
-        self.size = size
-        self.interp = interp
 
     def __call__(self, src):
         return resize_short(src, self.size, self.interp)
 
 
-class ForceResizeAug(Augmenter):
+class ForceResizeAug(_SizedAug):
     """Resize to exactly ``size`` (w, h)."""
-
-    def __init__(self, size, interp=2):
-        super().__init__(size=size, interp=interp)
-        self.size = size
-        self.interp = interp
 
     def __call__(self, src):
         w, h = self.size
@@ -108,13 +107,8 @@ class ForceResizeAug(Augmenter):
         return imresize(src, w, h, interp=method)
 
 
-class RandomCropAug(Augmenter):
+class RandomCropAug(_SizedAug):
     """A ``size`` (w, h) crop at a random position."""
-
-    def __init__(self, size, interp=2):
-        super().__init__(size=size, interp=interp)
-        self.size = size
-        self.interp = interp
 
     def __call__(self, src):
         return random_crop(src, self.size, self.interp)[0]
@@ -140,13 +134,8 @@ class RandomSizedCropAug(Augmenter):
         return random_size_crop(src, self.size, self.area, self.ratio, self.interp)[0]
 
 
-class CenterCropAug(Augmenter):
+class CenterCropAug(_SizedAug):
     """A ``size`` (w, h) crop at the centre."""
-
-    def __init__(self, size, interp=2):
-        super().__init__(size=size, interp=interp)
-        self.size = size
-        self.interp = interp
 
     def __call__(self, src):
         return center_crop(src, self.size, self.interp)[0]

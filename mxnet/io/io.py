@@ -127,7 +127,24 @@ class DataIter:
         """How many examples of the current batch are padding."""
 
 
-class ResizeIter(DataIter):
+class _BatchHeldIter(DataIter):
+    """An iterator whose ``iter_next`` stores the batch in ``current_batch``; the
+    ``get*`` accessors read it from there."""
+
+    def getdata(self):
+        return self.current_batch.data
+
+    def getlabel(self):
+        return self.current_batch.label
+
+    def getindex(self):
+        return self.current_batch.index
+
+    def getpad(self):
+        return self.current_batch.pad
+
+
+class ResizeIter(_BatchHeldIter):
     """Make an epoch of ``data_iter`` exactly ``size`` batches long.
 
     A shorter iterator is reset and read again when it runs out; a longer one is cut off (and
@@ -168,20 +185,8 @@ class ResizeIter(DataIter):
         self.cur += 1
         return True
 
-    def getdata(self):
-        return self.current_batch.data
 
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
-
-
-class PrefetchingIter(DataIter):
+class PrefetchingIter(_BatchHeldIter):
     """Read one or more iterators ahead on background threads and join their batches.
 
     Each iterator gets a thread that fetches its next batch while the current one is in use.
@@ -281,18 +286,6 @@ class PrefetchingIter(DataIter):
                                        provide_data=self.provide_data,
                                        provide_label=self.provide_label)
         return True
-
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
 
 
 class _BoundFetch:

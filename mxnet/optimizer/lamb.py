@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
 
 from .. import ndarray as nd
 from ..ndarray import NDArray
 from ..ndarray.contrib_front import multi_lamb_update, multi_mp_lamb_update
-from .optimizer import Optimizer, register
+from .optimizer import Optimizer, _AggregatedUpdates, register
 
 __all__ = ["LAMB", "multi_lamb_update", "multi_mp_lamb_update"]
 
 
 @register
-class LAMB(Optimizer):
+class LAMB(_AggregatedUpdates, Optimizer):
     """Layer-wise adaptive moments for large-batch training.
 
     Parameters
@@ -119,11 +118,3 @@ class LAMB(Optimizer):
                 mean, var = zip(*[s[1] for s in state[sl]])
                 multi_mp_lamb_update(list(weight[sl]), list(grad[sl]), mean, var, masters,
                                      **common)
-
-    def update(self, index, weight, grad, state):
-        self._update_impl(index, weight, grad, state, multi_precision=False)
-
-    def update_multi_precision(self, index, weight, grad, state):
-        first = weight[0] if isinstance(index, (tuple, list)) else weight
-        use_mp = self.multi_precision and first.dtype == np.float16
-        self._update_impl(index, weight, grad, state, multi_precision=use_mp)

@@ -39,6 +39,20 @@ def _fp16_warning(name=None):
                   stacklevel=3)
 
 
+class _AggregatedUpdates:
+    """``update`` / ``update_multi_precision`` for optimizers whose ``_update_impl`` takes one
+    index or a list of them (aggregated updates); float16 weights go through their float32
+    master copies when ``multi_precision`` is set."""
+
+    def update(self, index, weight, grad, state):
+        self._update_impl(index, weight, grad, state, multi_precision=False)
+
+    def update_multi_precision(self, index, weight, grad, state):
+        first = weight[0] if isinstance(index, (tuple, list)) else weight
+        use_mp = self.multi_precision and first.dtype == np.float16
+        self._update_impl(index, weight, grad, state, multi_precision=use_mp)
+
+
 class Optimizer:
     """Base class of all optimizers.
 

@@ -15,7 +15,8 @@ import numpy as np
 from .. import ndarray as nd
 from .. import random as _random
 from ..ndarray import NDArray
-from .optimizer import Optimizer, _flatten_list, _fp16_warning, register
+from .optimizer import (Optimizer, _AggregatedUpdates, _flatten_list, _fp16_warning,
+                        register)
 
 __all__ = ["SGD", "ccSGD", "NAG", "Signum", "LARS", "LBSGD", "DCASGD", "SGLD", "Test"]
 
@@ -80,7 +81,7 @@ def _sgd_kwargs(opt, momentum):
 
 
 @register
-class SGD(_MomentumStateMixin, Optimizer):
+class SGD(_MomentumStateMixin, _AggregatedUpdates, Optimizer):
     """Stochastic gradient descent with momentum and weight decay::
 
         mom = momentum * mom - lr * (rescale_grad * clip(grad) + wd * weight)
@@ -129,14 +130,6 @@ class SGD(_MomentumStateMixin, Optimizer):
         else:
             masters = [s[1] for s in states]
             nd.multi_mp_sgd_update(*_flatten_list(zip(weights, grads, masters)), **common)
-
-    def update(self, index, weight, grad, state):
-        self._update_impl(index, weight, grad, state, multi_precision=False)
-
-    def update_multi_precision(self, index, weight, grad, state):
-        first = weight[0] if isinstance(index, (tuple, list)) else weight
-        use_mp = self.multi_precision and first.dtype == np.float16
-        self._update_impl(index, weight, grad, state, multi_precision=use_mp)
 
 
 @register
@@ -230,7 +223,7 @@ class Signum(Optimizer):
 
 
 @register
-class LARS(_MomentumStateMixin, Optimizer):
+class LARS(_MomentumStateMixin, _AggregatedUpdates, Optimizer):
     """Layer-wise adaptive rate scaling (You et al., 2017): SGD with momentum where each
     layer's learning rate is scaled by ``eta*|w| / (|g| + wd*|w| + eps)`` (when both norms
     are positive); parameters named ``*gamma``, ``*beta`` or ``*bias`` keep the plain rate.
@@ -364,14 +357,6 @@ class LARS(_MomentumStateMixin, Optimizer):
                 masters = [x[1] for x in s]
                 nd.preloaded_multi_mp_sgd_update(*(_flatten_list(zip(w, g, masters)) + tail),
                                                   **common)
-
-    def update(self, index, weight, grad, state):
-        self._update_impl(index, weight, grad, state, multi_precision=False)
-
-    def update_multi_precision(self, index, weight, grad, state):
-        first = weight[0] if isinstance(index, (tuple, list)) else weight
-        use_mp = self.multi_precision and first.dtype == np.float16
-        self._update_impl(index, weight, grad, state, multi_precision=use_mp)
 
 
 @register
