@@ -282,6 +282,30 @@ register("_backward_BatchNorm", _make_bn_backward("BatchNorm", False, _bn_axis),
          params=_BN_PARAMS, accepts_out=True, inputs=_BN_BACKWARD_INPUTS, num_outputs=3, nd_hidden=True,
          infer_shape=_bn_backward_shape, infer_type=_bn_backward_type)
 
+_bn_forward = _make_bn_forward("BatchNorm", False, _bn_axis)
+
+
+def _bn_relu_forward(rc, attrs, x, gamma, beta, mm, mv, out=None):
+    res = _bn_forward(rc, attrs, x, gamma, beta, mm, mv, out=out)
+    y = res[0]
+    rc.xp.maximum(y, y.dtype.type(0), out=y)
+    return res
+
+
+def _bn_relu_gradient(F, attrs, ins, outs, og):
+    x, gamma, _beta, mm, mv = ins
+    masked = og[0] * (outs[0] > 0)   # ReLU's gradient, then BatchNorm's
+    return list(F._backward_BatchNorm(masked, x, gamma, outs[1], outs[2], mm, mv, **attrs))
+
+
+register("_contrib_BatchNormWithReLU", _bn_relu_forward, params=_BN_PARAMS, accepts_out=True,
+         inputs=_BN_INPUTS, aux=_BN_AUX, num_outputs=3, num_visible_outputs=_bn_outputs,
+         output_names=lambda a: ["output", "mean", "var"][:_bn_outputs(a)],
+         infer_shape=_bn_shape(_bn_axis), infer_type=_bn_type, gradient=_bn_relu_gradient,
+         doc="BatchNorm followed by ReLU in one operator (what Gluon's BatchNormReLU calls); "
+             "attributes, statistics and auxiliary states as BatchNorm's. 1.9.1 runs it "
+             "through oneDNN only, on 4-D float32 data; here any BatchNorm input works.")
+
 _SYNC_PARAMS = (
     Param("eps", "float", 1e-3, doc="Added to the variance before the square root."),
     Param("momentum", "float", 0.9, doc="Weight of the old value in the moving averages."),

@@ -34,7 +34,7 @@ def _load_table():
 
 
 _TABLE = _load_table()
-_OPS = {"BatchNorm", "contrib.SyncBatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm",
+_OPS = {"BatchNorm", "contrib.SyncBatchNorm", "contrib.BatchNormWithReLU", "LayerNorm", "GroupNorm", "InstanceNorm",
         "L2Normalization", "LRN"}
 CASES = [c for c in _TABLE.CASES if c.op in _OPS]
 
@@ -81,6 +81,9 @@ GRAD_CASES = [
              [rand(3, 2, 2), _gamma(2), rand(2, seed=2)], ops=("BatchNorm",)),
     GradCase("sync_bn", _sync_bn(fix_gamma=False), [rand(3, 2, 2), _gamma(2), rand(2, seed=2)],
              ops=("_contrib_SyncBatchNorm",)),
+    GradCase("bn_relu", lambda x, g, b: nd.contrib.BatchNormWithReLU(x, g, b, *_stats(3),
+                                                                      fix_gamma=False),
+             [rand(4, 3, 2), _gamma(3), rand(3, seed=2)], ops=("_contrib_BatchNormWithReLU",)),
     GradCase("ln", lambda x, g, b: nd.LayerNorm(x, g, b), [rand(2, 3, 4), _gamma(4), rand(4, seed=2)],
              ops=("LayerNorm",)),
     GradCase("ln_axis1", lambda x, g, b: nd.LayerNorm(x, g, b, axis=1, eps=1e-2),

@@ -162,10 +162,8 @@ class _BatchNorm(HybridBlock):
         super().cast(dtype)
 
     def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
-        out = F.BatchNorm(x, gamma, beta, running_mean, running_var, name="fwd", **self._kwargs)
-        if self.fuse_relu:
-            out = F.relu(out)
-        return out
+        op = F.contrib.BatchNormWithReLU if self.fuse_relu else F.BatchNorm
+        return op(x, gamma, beta, running_mean, running_var, name="fwd", **self._kwargs)
 
     def __repr__(self):
         content = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
