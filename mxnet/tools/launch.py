@@ -24,6 +24,9 @@ through ``env``. An mpiexec of unknown flavour gets Hydra's syntax.
 When a process dies, mpiexec stops the others; this launcher then says which role
 died and how. A process of the job that ends without finishing its part (before
 ``MPI_Init``, where mpiexec does not notice) makes the launcher stop the job itself.
+Each rank runs COMMAND under a small guard process (``_rank_guard.py``), so this holds
+even for a rank that fails before it imports mxnet; a rank that exits with status 0
+without using mxnet counts as finished.
 Ctrl-C (or SIGTERM) stops the whole job and leaves no process behind.
 The exit status is the job's (124 after ``--timeout``, 130 after Ctrl-C).
 """
@@ -234,34 +237,30 @@ def note_process_start():
         pass
 
 
+def _notes(rundir):
+    """(rank, pid, role) of every process noted in ``rundir``: the ranks' own notes
+    (``rank<N>``, written at ``import mxnet``) and the rank guards' (``guard<N>``)."""
+    out = []
+    for name in os.listdir(rundir) if rundir and os.path.isdir(rundir) else ():
+        for prefix in ("rank", "guard"):
+            if name.startswith(prefix) and name[len(prefix):].isdigit():
+                try:
+                    with open(os.path.join(rundir, name)) as f:
+                        pid, _, who = f.read().strip().partition(" ")
+                except OSError:
+                    continue
+                out.append((name[len(prefix):], pid, who))
+    return out
+
+
 def _finished(rundir):
     """The pids of processes that noted a clean end of their part of the job."""
-    ranks = {}
-    for name in os.listdir(rundir) if rundir and os.path.isdir(rundir) else ():
-        if name.startswith("rank"):
-            try:
-                with open(os.path.join(rundir, name)) as f:
-                    ranks[name[4:]] = f.read().split(" ", 1)[0]
-            except OSError:
-                continue
-    return {pid for r, pid in ranks.items() if os.path.exists(os.path.join(rundir, f"ok{r}"))}
+    return {pid for r, pid, _ in _notes(rundir) if os.path.exists(os.path.join(rundir, f"ok{r}"))}
 
 
 def _roles(rundir):
     """pid -> 'worker 1 (MPI rank 3)' from the notes the processes left in ``rundir``."""
-    roles = {}
-    if not rundir or not os.path.isdir(rundir):
-        return roles
-    for name in os.listdir(rundir):
-        if not name.startswith("rank"):
-            continue
-        try:
-            with open(os.path.join(rundir, name)) as f:
-                pid, _, who = f.read().strip().partition(" ")
-            roles[pid] = who
-        except OSError:
-            continue
-    return roles
+    return {pid: who for _, pid, who in _notes(rundir)}
 
 
 class _DeathWatch(threading.Thread):
@@ -309,10 +308,33 @@ class _DeathWatch(threading.Thread):
                 ok = _finished(self.rundir)
                 dead = [pid for pid in vanished + ready if pid not in ok]
                 if dead:
-                    self.first = [(pid, _exit_status(pid)) for pid in dead]
+                    known = _guard_statuses(self.rundir)
+                    self.first = [(pid, _status_of(pid, known)) for pid in dead]
         finally:
             for fd in fds:
                 os.close(fd)
+
+
+def _guard_statuses(rundir):
+    """pid -> waitpid-style status, from the ends the rank guards noted (``exit<rank>``)."""
+    out = {}
+    for name in os.listdir(rundir) if rundir and os.path.isdir(rundir) else ():
+        if not name.startswith("exit") or name.endswith(".tmp"):
+            continue
+        try:
+            with open(os.path.join(rundir, name)) as f:
+                guard, child, rc = f.read().split()
+            rc = int(rc)
+        except (OSError, ValueError):
+            continue
+        status = (-rc) & 0x7F if rc < 0 else (rc & 0xFF) << 8
+        out[guard] = out[child] = status
+    return out
+
+
+def _status_of(pid, known):
+    status = _exit_status(pid)
+    return known.get(pid) if status is None else status
 
 
 def _exit_status(pid):
@@ -455,12 +477,18 @@ def main(argv=None):
         hostfile = args.hostfile
         if hostfile and flavor == OPENMPI:
             hostfile = _openmpi_hostfile(hostfile, os.path.join(rundir, "hostfile"))
-        cmd = build_command(mpiexec, workers, servers, command, hostfile, env, rundir,
+        cmd = build_command(mpiexec, workers, servers, _guarded(command), hostfile, env, rundir,
                             flavor=flavor)
         if args.dry_run:
             print(shlex.join(cmd))
             return 0
         return _run(cmd, args.timeout, rundir)
+
+
+def _guarded(command):
+    """COMMAND run under the rank guard (``_rank_guard.py``), which lets the launcher watch
+    a rank that fails before it imports mxnet."""
+    return [sys.executable, str(Path(__file__).with_name("_rank_guard.py"))] + list(command)
 
 
 def _ours(pid, rundir):

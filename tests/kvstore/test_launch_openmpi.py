@@ -107,7 +107,8 @@ def test_dry_run_uses_the_detected_flavor(tmp_path, capsys):
     assert launch.main(["-n", "2", "-s", "1", "--mpiexec", fake, "--dry-run",
                         "python", "t.py"]) == 0
     out = capsys.readouterr().out
-    assert "-x DMLC_NUM_WORKER=2" in out and "env DMLC_ROLE=server python t.py" in out
+    assert "-x DMLC_NUM_WORKER=2" in out and "env DMLC_ROLE=server " in out
+    assert "_rank_guard.py python t.py" in out
     assert "-genv" not in out
 
 
