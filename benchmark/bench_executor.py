@@ -2,8 +2,9 @@
 
 A chain of N cheap nodes on a tiny array (``x -> tanh -> *1.0001 -> tanh -> ...``, shape
 (4, 4) float32), bound with ``simple_bind``; the kernels cost next to nothing, so the time
-per node of ``forward`` (predict), ``forward(is_train=True)`` + ``backward`` and the same
-ops run imperatively is the framework's own overhead. Chains of several lengths separate
+per node of ``forward`` (predict), ``forward(is_train=True)`` + ``backward``, and of the
+same ops run imperatively (alone, and recorded with autograd then differentiated) is the
+framework's own overhead. Chains of several lengths separate
 the fixed cost of a call from the cost per node: the slope of time against N is the
 per-node cost, the intercept the per-call cost (least squares over the lengths).
 
@@ -66,8 +67,17 @@ for n in lengths:
             y = mx.nd.tanh(y) if i % 2 == 0 else y * 1.0001
         return y
     res[f"imperative/{n}"] = best(imperative, inner)
+    a.attach_grad()
+    def imperative_train():
+        with mx.autograd.record():
+            y = imperative()
+        y.backward(og)
+    res[f"imperative-train/{n}"] = best(imperative_train, inner)
 print(json.dumps(res))
 '''
+
+
+MODES = ("forward", "train", "imperative", "imperative-train")
 
 
 def run(python, lengths, rounds, env, cwd=None):
@@ -108,15 +118,15 @@ def main():
     cols = [k for k, v in results.items() if v]
     lengths = [int(v) for v in args.lengths.split(",")]
     print("microseconds per call (best of rounds), chain of N tanh / mul-scalar nodes on (4, 4)")
-    print(f"{'mode':12s}{'N':>6s}" + "".join(f"{c:>14s}" for c in cols))
-    for mode in ("forward", "train", "imperative"):
+    print(f"{'mode':17s}{'N':>6s}" + "".join(f"{c:>14s}" for c in cols))
+    for mode in MODES:
         for n in lengths:
-            print(f"{mode:12s}{n:6d}" + "".join(f"{results[c][f'{mode}/{n}']:14.1f}" for c in cols))
+            print(f"{mode:17s}{n:6d}" + "".join(f"{results[c][f'{mode}/{n}']:14.1f}" for c in cols))
     print()
-    print(f"{'mode':12s}" + "".join(f"{c + ' us/node':>22s}{'us/call':>10s}" for c in cols)
+    print(f"{'mode':17s}" + "".join(f"{c + ' us/node':>22s}{'us/call':>10s}" for c in cols)
           + f"{'per-node ratio':>16s}")
-    for mode in ("forward", "train", "imperative"):
-        line = f"{mode:12s}"
+    for mode in MODES:
+        line = f"{mode:17s}"
         slopes = {}
         for c in cols:
             icpt, slope = fit([(n, results[c][f"{mode}/{n}"]) for n in lengths])
@@ -125,7 +135,8 @@ def main():
         if len(slopes) == 2 and slopes.get("mxnet-1.9.1"):
             line += f"{slopes['mxnet-py'] / slopes['mxnet-1.9.1']:16.2f}"
         print(line)
-    print("(train = forward(is_train=True) + backward; per-node ratio: mxnet-py / 1.9.1, "
+    print("(train = forward(is_train=True) + backward; imperative-train = the chain under "
+          "autograd.record + backward; per-node ratio: mxnet-py / 1.9.1, "
           "< 1 means mxnet-py is faster)")
 
 
