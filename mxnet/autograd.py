@@ -6,12 +6,17 @@ gradients.
 """
 from __future__ import annotations
 
+import os
+import queue
+import threading
+import weakref
 
+from . import engine as _engine
 from ._mode import mode as _mode
 from .base import MXNetError
 from .ndarray import NDArray
 from .ndarray import op as _F
-from .ndarray.ndarray import _new
+from .ndarray.ndarray import _held, _new
 from .ndarray.tape import WRITTEN, FusedNode, Leaf, TapeNode
 from .operator.registry import OpDef
 
@@ -130,7 +135,8 @@ def _accumulate(store, key, idx, nouts, g):
     slot[idx] = g if slot[idx] is None else slot[idx] + g
 
 
-def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, variables=None):
+def _check_heads(heads, head_grads):
+    """Normalise backward's arguments: (heads, head gradients, head tape entries)."""
     if isinstance(heads, NDArray):
         heads = [heads]
     if head_grads is None:
@@ -144,6 +150,11 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
         if h._node is None:
             raise _not_in_graph()
         entries.append(h._node)
+    return heads, head_grads, entries
+
+
+def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, variables=None):
+    heads, head_grads, entries = _check_heads(heads, head_grads)
     prev = (_mode.recording, _mode.training)
     _mode.recording, _mode.training = create_graph, train_mode
     try:
@@ -257,8 +268,185 @@ def _sinks(node, edges):
 
 
 def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
-    """Compute the gradients of ``heads`` into the ``.grad`` of every attached variable."""
+    """Compute the gradients of ``heads`` into the ``.grad`` of every attached variable.
+
+    While a distributed KVStore with overlap is in use (see docs/distributed.md), the
+    pass runs on a background thread as one asynchronous engine op: each gradient
+    buffer is handed on (to a KVStore push, a read, ...) as soon as its value is final.
+    Reading a gradient, or writing an array the pass reads, waits for it as for any
+    pending engine op, so the results are those of the synchronous pass.
+    """
+    if _overlap_owners and _engine.get_engine().name != "NaiveEngine":
+        _backward_async(heads, head_grads, retain_graph, train_mode)
+        return
     _run_backward(heads, head_grads, retain_graph, train_mode, create_graph=False)
+
+
+# -- asynchronous backward (communication overlap) ----------------------------------------------
+
+# Distributed stores that overlap gradient communication with backward register here;
+# backward runs asynchronously while one of them is alive.
+_overlap_owners = weakref.WeakSet()
+
+
+class _Walker:
+    """The thread that runs asynchronous backward passes, one after another."""
+
+    def __init__(self):
+        self.q = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._loop, name="mxnet-autograd-backward",
+                                       daemon=True)
+        self.thread.start()
+
+    def _loop(self):
+        while True:
+            job = self.q.get()
+            job()
+
+
+_walker = None
+_walker_lock = threading.Lock()
+
+
+def _submit(job):
+    global _walker
+    with _walker_lock:
+        if _walker is None:
+            _walker = _Walker()
+        _walker.q.put(job)
+
+
+def _forget_walker():
+    global _walker, _walker_lock
+    _walker = None
+    _walker_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_walker)
+
+
+def _backward_async(heads, head_grads, retain_graph, train_mode):
+    """Start backward as an engine op: it writes the gradient buffers of the leaves it
+    reaches (each given back as soon as it is final) and reads every array the tape
+    saved (given back when the pass ends, so a later in-place write waits for it)."""
+    heads, head_grads, entries = _check_heads(heads, head_grads)
+    order = _topo_order(entries)   # "not in a graph" is raised here, synchronously
+    reads = []
+    for h in heads:
+        reads.append(h.var)
+    for g in head_grads:
+        if g is not None:
+            reads.append(g.var)
+    last = {}          # id(leaf) -> position in order of the last node that consumes it
+    # id(leaf) -> (gradient buffer, grad_req), held here: the variable itself may be
+    # collected before the pass writes its gradient, as the synchronous pass would have
+    targets = {}
+    has_fused = False
+    for i, node in enumerate(order):
+        if isinstance(node, TapeNode):
+            if type(node) is FusedNode:
+                has_fused = True
+            for a, e in zip(node.inputs, node.in_entries):
+                reads.append(a.var)
+                if e is not None and isinstance(e[0], Leaf):
+                    last[id(e[0])] = i
+        elif isinstance(node, Leaf):
+            arr = node.array
+            if arr is not None and arr._grad is not None and arr._grad_req != "null":
+                targets[id(node)] = (arr._grad, arr._grad_req)
+                arr._grad.var   # noqa: B018 - create the var before taking grants on it
+                node.fresh = True
+    if not retain_graph:
+        for node in order:
+            if isinstance(node, TapeNode):
+                node.claimed = True
+    writes = list(dict.fromkeys(g._var for g, _ in targets.values()))
+    edges = _leaf_edges(order, entries) if has_fused else None
+
+    def start(done):
+        _submit(lambda: _walk(done, heads, head_grads, entries, order, last, targets, edges,
+                              retain_graph, train_mode, reads, writes))
+    _engine.push_async(start, reads, writes, 0, "autograd.backward")
+
+
+def _walk(done, heads, head_grads, entries, order, last, targets, edges, retain_graph,
+          train_mode, reads, writes):
+    """The body of an asynchronous backward pass (on the walker thread)."""
+    held = set(reads)
+    held.update(writes)
+    users = {}   # gradient var -> how many target leaves still write it
+    for g, _ in targets.values():
+        users[g._var] = users.get(g._var, 0) + 1
+    by_pos = {}  # position in order -> leaves whose gradient is final after that node
+    for key in targets:
+        by_pos.setdefault(last.get(key, -1), []).append(key)
+    grads: dict = {}
+
+    def finish_leaf(key):
+        slot = grads.pop(key, None)
+        target = targets.pop(key, None)
+        if target is None:
+            return
+        buf, req = target
+        if slot is not None and slot[0] is not None and slot[0] is not WRITTEN:
+            g = slot[0]
+            if req == "add":
+                buf._assign(buf._data + g._data)
+            else:
+                buf._assign(g._data)
+        var = buf._var
+        users[var] -= 1
+        if not users[var]:
+            held.discard(var)
+            done.release(var)
+
+    prev = (_mode.recording, _mode.training)
+    _mode.recording, _mode.training = False, train_mode
+    _held.vars = held
+    try:
+        for h, e, hg in zip(heads, entries, head_grads):
+            g = hg if hg is not None else _F.ones_like(h.detach())
+            node = e[0]
+            nouts = len(node.out_data) if isinstance(node, TapeNode) else 1
+            _accumulate(grads, id(node), e[1], nouts, g)
+        for key in by_pos.pop(-1, ()):
+            finish_leaf(key)
+        for i, node in enumerate(order):
+            slot = grads.pop(id(node), None) if not isinstance(node, Leaf) else None
+            if slot is not None:
+                if isinstance(node, FusedNode):
+                    sinks = None if edges is None else _sinks(node, edges)
+
+                    def on_sink(pos, node=node):
+                        key = id(node.in_entries[pos][0])
+                        if key in targets:
+                            _accumulate(grads, key, 0, 1, WRITTEN)
+                            finish_leaf(key)
+                    ograds = [g if g is not None else _F.zeros_like(_new(d, node.ctx))
+                              for g, d in zip(slot, node.out_data)]
+                    igrads = node.runner.backward(node, ograds, sinks, True, on_sink=on_sink)
+                else:
+                    igrads = _node_gradient(node, slot)
+                for e, ig in zip(node.in_entries, igrads):
+                    if e is None or ig is None:
+                        continue
+                    src = e[0]
+                    if isinstance(src, Leaf) and id(src) not in targets:
+                        continue   # finished already (written by a sink) or not wanted
+                    nouts = len(src.out_data) if isinstance(src, TapeNode) else 1
+                    _accumulate(grads, id(src), e[1], nouts, ig)
+                if not retain_graph:
+                    node.free()
+            for key in by_pos.pop(i, ()):
+                finish_leaf(key)
+    except BaseException as err:  # noqa: BLE001 - recorded on the gradients not yet final
+        done(err)
+        return
+    finally:
+        _held.vars = None
+        _mode.recording, _mode.training = prev
+    done()
 
 
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,

@@ -19,7 +19,7 @@ from .threaded import ThreadedEngine
 from .var import FnProperty, Var, new_var
 
 __all__ = [
-    "Var", "new_var", "FnProperty", "push", "wait_for_var", "wait_all",
+    "Var", "new_var", "FnProperty", "push", "push_async", "wait_for_var", "wait_all",
     "get_engine", "set_engine", "set_bulk_size", "get_bulk_size", "bulk",
     "NaiveEngine", "ThreadedEngine", "ENGINE_TYPES",
 ]
@@ -84,6 +84,21 @@ def push(fn, const_vars=(), mutable_vars=(), priority=0, name=None, prop=FnPrope
     ``fn`` is never raised here; it is raised at the next wait point.
     """
     _engine.push(fn, const_vars, mutable_vars, priority, name, prop)
+
+
+def push_async(fn, const_vars=(), mutable_vars=(), priority=0, name=None, on_skip=None):
+    """Schedule an asynchronous op, MXNet's ``PushAsync``.
+
+    Once the op may read ``const_vars`` and write ``mutable_vars`` (after earlier
+    conflicting ops), ``fn(on_complete)`` is called, inline or on a worker thread. It
+    should only start the work and return; the op keeps its vars until
+    ``on_complete()`` (success) or ``on_complete(exc)`` (failure, raised at the next
+    wait point) is called, exactly once, from any thread. ``on_complete.release(var)``
+    hands one var back before the op ends. When a var the op touches holds a failure,
+    ``fn`` is skipped (and ``on_skip(exc)`` called, when given) as :func:`push` skips
+    ops. The naive engine blocks here until the op completes.
+    """
+    _engine.push_async(fn, const_vars, mutable_vars, priority, name, on_skip)
 
 
 def wait_for_var(var):

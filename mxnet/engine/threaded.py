@@ -11,6 +11,11 @@ than a small op. Ops that must wait, and ASYNC / copy ops, run on a small pool o
 daemon worker threads (started on first need), higher priority first. A thread
 blocked in a wait point helps by running ready ordinary ops itself.
 
+Asynchronous ops (:meth:`ThreadedEngine.push_async`) are granted the same way, but
+their callable only starts the work: it gets an :class:`AsyncCompletion` and the op's
+grants stay held until that is called, from any thread. ``completion.release(var)``
+gives one grant back early (a gradient that is final while the rest is still running).
+
 One lock guards all bookkeeping; the callables themselves run without it.
 """
 from __future__ import annotations
@@ -23,18 +28,20 @@ import weakref
 from collections import deque
 
 from ..base import MXNetError
-from .failures import FailureBook, run_checked, wrap_error
+from .failures import FailureBook, is_live, op_label, run_checked, wrap_error
 from .var import FnProperty, split_vars
 
-__all__ = ["ThreadedEngine"]
+__all__ = ["ThreadedEngine", "AsyncCompletion"]
 
 _NORMAL = FnProperty.NORMAL
+# the internal property of ops pushed with push_async (never a public FnProperty value)
+_CALLBACK = -1
 
 
 class _Op:
     """A pushed op that could not run inline."""
 
-    __slots__ = ("fn", "rvars", "wvars", "priority", "name", "prop", "nwait")
+    __slots__ = ("fn", "rvars", "wvars", "priority", "name", "prop", "nwait", "on_skip")
 
     def __init__(self, fn, rvars, wvars, priority, name, prop):
         self.fn = fn
@@ -44,6 +51,58 @@ class _Op:
         self.name = name
         self.prop = prop
         self.nwait = 0
+        self.on_skip = None
+
+
+class AsyncCompletion:
+    """Handed to the callable of an asynchronous op: call it once the work is done.
+
+    ``completion()`` reports success, ``completion(exc)`` a failure (stored on the
+    vars the op still writes and raised at the next wait point, like any op failure).
+    It may be called from any thread, exactly once. ``completion.release(var)`` gives
+    back the grant on one of the op's vars before the op ends.
+    """
+
+    __slots__ = ("_engine", "_op", "_done", "_lock")
+
+    def __init__(self, eng, op):
+        self._engine = eng
+        self._op = op
+        self._done = False
+        self._lock = threading.Lock()
+
+    @property
+    def done(self):
+        """Whether the op has been completed."""
+        return self._done
+
+    def __call__(self, exc=None):
+        op = self._op
+        with self._lock:
+            if self._done:
+                raise MXNetError(f"asynchronous operator {op_label(op.fn, op.name)}: its "
+                                 f"completion was called more than once")
+            self._done = True
+        err = None if exc is None else wrap_error(exc, op.fn, op.name)
+        self._engine._complete(op, err)
+
+    def release(self, var, exc=None):
+        """Give back the op's grant on ``var`` now; ``exc`` (optional) is stored on it when
+        the op writes it. Releasing a var the op does not hold (any more) does nothing."""
+        op = self._op
+        with self._lock:
+            if self._done:
+                return
+            if any(v is var for v in op.wvars):
+                op.wvars = tuple(v for v in op.wvars if v is not var)
+                write = True
+            elif any(v is var for v in op.rvars):
+                op.rvars = tuple(v for v in op.rvars if v is not var)
+                write = False
+            else:
+                return
+        err = None if exc is None else wrap_error(exc, op.fn, op.name)
+        self._engine._release_one(var, write, err)
 
 
 def _worker_count():
@@ -174,6 +233,92 @@ class ThreadedEngine(FailureBook):
             raise
         self._finish(rvars, wvars, None, False)
 
+    def push_async(self, fn, const_vars=(), mutable_vars=(), priority=0, name=None,
+                   on_skip=None):
+        """Schedule an asynchronous op: once its grants are held, ``fn(completion)`` is
+        called (inline when they are free now, else on a worker) and must return soon;
+        the grants are held until ``completion`` (an :class:`AsyncCompletion`) is called.
+
+        When a var it touches holds a failure, ``fn`` is not called (``on_skip(exc)`` is,
+        when given) and the failure passes on to the vars it writes, as for :meth:`push`.
+        """
+        rvars, wvars = split_vars(const_vars, mutable_vars)
+        op = _Op(fn, rvars, wvars, priority, name, _CALLBACK)
+        op.on_skip = on_skip
+        nwait = 0
+        with self._lock:
+            self._npending += 1
+            for v in rvars:
+                v.npending += 1
+                if v._writing or v._queue:
+                    if v._queue is None:
+                        v._queue = deque()
+                    v._queue.append((op, False))
+                    nwait += 1
+                else:
+                    v._nreads += 1
+            for v in wvars:
+                v.npending += 1
+                if v._writing or v._nreads or v._queue:
+                    if v._queue is None:
+                        v._queue = deque()
+                    v._queue.append((op, True))
+                    nwait += 1
+                else:
+                    v._writing = True
+            if nwait:
+                op.nwait = nwait
+                return
+        self._start_async(op)
+
+    def _start_async(self, op):
+        """Call an asynchronous op's callable (its grants are held)."""
+        for v in op.rvars + op.wvars:
+            e = v.exc
+            if e is not None and is_live(e):
+                try:
+                    if op.on_skip is not None:
+                        op.on_skip(e)
+                finally:
+                    self._finish(op.rvars, op.wvars, e, False)
+                return
+        done = AsyncCompletion(self, op)
+        try:
+            op.fn(done)
+        except BaseException as err:  # noqa: BLE001 - a failure to start is the op's failure
+            if not done.done:
+                done(err)
+            else:
+                with self._lock:
+                    self._record(wrap_error(err, op.fn, op.name), (), True)
+            if not isinstance(err, Exception):
+                raise
+
+    def _complete(self, op, err):
+        rvars, wvars = op.rvars, op.wvars
+        op.rvars = op.wvars = ()
+        self._finish(rvars, wvars, err, err is not None)
+
+    def _release_one(self, var, write, err):
+        """Give back one grant of a still-running asynchronous op."""
+        ready = []
+        with self._lock:
+            if err is not None and write:
+                self._record(err, (var,), True)
+            var.npending -= 1
+            if write:
+                var._writing = False
+                if var._queue:
+                    _grant_queued(var, ready)
+            else:
+                var._nreads -= 1
+                if not var._nreads and var._queue:
+                    _grant_queued(var, ready)
+            if ready:
+                self._schedule(ready)
+            if self._nwaiters:
+                self._done_cv.notify_all()
+
     # -- running -----------------------------------------------------------------
     def _schedule(self, ops):
         """Put ready ops on the worker heap (lock held)."""
@@ -209,6 +354,9 @@ class ThreadedEngine(FailureBook):
                 pass
 
     def _execute(self, op):
+        if op.prop == _CALLBACK:
+            self._start_async(op)
+            return
         self._run(op.fn, op.rvars, op.wvars, op.name)
 
     def _run(self, fn, rvars, wvars, name):
@@ -248,7 +396,7 @@ class ThreadedEngine(FailureBook):
         try:
             while not done():
                 heap = self._ready
-                if heap and heap[0][2].prop == _NORMAL:
+                if heap and heap[0][2].prop in (_NORMAL, _CALLBACK):
                     op = heapq.heappop(heap)[2]
                     self._lock.release()
                     try:

@@ -342,13 +342,14 @@ class GraphProgram:
         return [views.get(s) for s in range(self.nslots)]
 
     # -- backward -------------------------------------------------------------------------------
-    def backward(self, arena, mask, ograds, sinks, rc, transient):
+    def backward(self, arena, mask, ograds, sinks, rc, transient, on_sink=None):
         """Gradients of the inputs flagged in ``mask`` from the raw output gradients.
 
         ``sinks[i]``: None or (gradient NDArray, req) to write input ``i``'s gradient into;
         returns per input None, :data:`WRITTEN` or a raw array. ``transient``: returned
         arrays are only read during the current backward pass, so they may be the arena's
-        buffers; otherwise they are copies.
+        buffers; otherwise they are copies. ``on_sink(i)``, when given, is called as soon
+        as sink ``i`` holds its final gradient (before the remaining steps run).
         """
         bp = self._bplans.get(mask)
         if bp is None:
@@ -383,6 +384,13 @@ class GraphProgram:
                                 np.dtype(d.dtype) == info[1]:
                             cur[f] = d
                             bound[f] = d
+        early = None   # final slot -> sink positions, to report them when written
+        if on_sink is not None and sinks:
+            early = {}
+            done_sinks = set()
+            for pos, f in bp.final.items():
+                if f is not None and pos < len(sinks) and sinks[pos] is not None:
+                    early.setdefault(f, []).append(pos)
         hook = _ndm._prof_hook
         for st in bp.steps:
             dyn = None if st.dyn is None else _inplace_out(st, vals, cur, bp.info)
@@ -417,25 +425,29 @@ class GraphProgram:
                     r = _unalias(xp, r, ins, check, cur[s])
                 vals[s] = r
             ins = res = r = dyn = None   # no stray references: _inplace_out counts them
+            if early is not None:
+                for s in st.outs:
+                    for pos in early.get(s, ()):
+                        if vals[s] is not None and pos not in done_sinks:
+                            _write_sink(xp, sinks[pos], vals[s], bound.get(s))
+                            done_sinks.add(pos)
+                            on_sink(pos)
         out = [None] * self.ninputs
         for pos, f in bp.final.items():
             if f is None:
+                continue
+            if early is not None and pos in done_sinks:
+                out[pos] = WRITTEN
                 continue
             v = vals[f]
             if v is None:   # a rule run as is gave this input no gradient
                 continue
             sink = sinks[pos] if sinks and pos < len(sinks) else None
             if sink is not None:
-                g, req = sink
-                if bound.get(f) is not v:
-                    _sync_array(g)
-                    if req == "add":
-                        xp.add(g._data, v, out=g._data, casting="unsafe")
-                    else:
-                        xp.copyto(g._data, v, casting="unsafe")
-                elif req == "add":   # cannot happen: only write sinks are bound
-                    raise MXNetError("internal error: an 'add' gradient was bound")
+                _write_sink(xp, sink, v, bound.get(f))
                 out[pos] = WRITTEN
+                if on_sink is not None:
+                    on_sink(pos)
                 continue
             if not transient:
                 v = v.copy()
@@ -791,6 +803,20 @@ def _views_any(xp, v, bufs):
     return False
 
 
+def _write_sink(xp, sink, v, bound):
+    """Put final gradient ``v`` into sink ``(gradient NDArray, req)`` unless a step wrote
+    it there already (``bound`` is then ``v``)."""
+    g, req = sink
+    if bound is not v:
+        _sync_array(g)
+        if req == "add":
+            xp.add(g._data, v, out=g._data, casting="unsafe")
+        else:
+            xp.copyto(g._data, v, casting="unsafe")
+    elif req == "add":   # cannot happen: only write sinks are bound
+        raise MXNetError("internal error: an 'add' gradient was bound")
+
+
 def _sync_array(a):
     v = a._var
     if v is not None and (v.npending or v.exc is not None):
@@ -806,7 +832,7 @@ class RecordedCall:
     def __init__(self, prog, arena, mask):
         self.prog, self.arena, self.mask = prog, arena, mask
 
-    def backward(self, node, ograds, sinks, transient):
+    def backward(self, node, ograds, sinks, transient, on_sink=None):
         if _mode.recording:   # create_graph: the per-operator rules, recorded
             return self.prog.replay(self.arena.vals, node.inputs, ograds, self.mask)
         ctx = node.ctx
@@ -815,7 +841,7 @@ class RecordedCall:
         for g in ograds:
             _sync_array(g)
             raw.append(g._data)
-        res = self.prog.backward(self.arena, self.mask, raw, sinks, rc, transient)
+        res = self.prog.backward(self.arena, self.mask, raw, sinks, rc, transient, on_sink)
         return [r if r is None or r is WRITTEN else _ndm._new(r, ctx) for r in res]
 
     def release(self):

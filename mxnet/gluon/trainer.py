@@ -148,7 +148,13 @@ class Trainer:
         kv = self._kvstore
         if kv is None:
             return
-        for i, p in enumerate(self._params):
+        order = list(enumerate(self._params))
+        if getattr(kv, "_overlap", False):
+            # Backward finishes the last layers first: pushing them first lets their
+            # communication start while the earlier layers' gradients are computed
+            # (an all-reduce store starts collectives in push order).
+            order.reverse()
+        for i, p in order:
             if p.grad_req == "null":
                 continue
             kv.push(i, p.list_grad(), priority=-i)

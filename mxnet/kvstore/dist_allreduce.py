@@ -2,10 +2,13 @@
 
 Every worker keeps a full copy of every key. ``init`` broadcasts worker 0's value;
 ``push`` sums the pushed arrays over devices, then over workers with a non-blocking
-``MPI_Iallreduce`` started in program order (so every worker starts the same
-collectives in the same order); the result replaces the stored value, or, after
-``set_optimizer``, goes through the optimizer, which every worker runs alike on
-identical sums, so the copies stay identical. ``pull`` copies the local value.
+``MPI_Iallreduce``. The collective's place is reserved in program order when ``push``
+is called (so every worker starts the same collectives in the same order); an
+asynchronous engine op fills it once the pushed arrays are computed, so the
+all-reduce of one layer's gradient can run while backward computes the others. The
+result replaces the stored value, or, after ``set_optimizer``, goes through the
+optimizer, which every worker runs alike on identical sums, so the copies stay
+identical. ``pull`` copies the local value.
 
 Launch the job with ``-s 0`` (servers are not used; if the job has some, they just
 wait for the workers to finish).
@@ -34,6 +37,24 @@ _ASYNC = engine.FnProperty.ASYNC
 _WIDEN = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(np.bool_): np.dtype(np.int32)}
 
 
+def _offload(fut, then, done, priority, name):
+    """Once ``fut`` is done: run ``then()`` on an engine worker and complete async op
+    ``done`` with the first failure (of ``fut`` or ``then``), if any."""
+    err = fut.exception()
+    if err is not None:
+        done(err)
+        return
+
+    def job():
+        try:
+            then()
+        except Exception as e:  # noqa: BLE001 - the op's failure
+            done(e)
+            return
+        done()
+    engine.push(job, (), (), priority, name, _ASYNC)
+
+
 class _Entry:
     __slots__ = ("key", "shape", "dtype", "data", "var")
 
@@ -59,6 +80,7 @@ class AllreduceKVStore(DistWorkerCommon):
         self._key_str = None
         self._updater = None
         self._lock = threading.Lock()
+        self._setup_overlap()
         van.barrier()
 
 
@@ -98,25 +120,39 @@ class AllreduceKVStore(DistWorkerCommon):
     # -- push / pull -------------------------------------------------------------------------
     def push(self, key, value, priority=0):
         """Sum each key's values over devices and workers into the store (collective)."""
+        for entry, srcs in self._grouped(self._pairs(key, value), "push"):
+            slot = self._van.reserve()
+            name = f"KVStore.push({entry.key!r})"
+            src_vars = tuple(s.var for s in srcs)
+
+            def start(done, entry=entry, srcs=srcs, slot=slot, src_vars=src_vars, name=name):
+                wire = _WIDEN.get(entry.dtype, entry.dtype)
+                send, owned = reduce_to_host(srcs, wire)
+                if owned:
+                    for v in src_vars:
+                        done.release(v)
+                recv = np.empty(entry.shape, dtype=wire)
+                fut = self._allreduce(slot, send, recv)
+
+                def finish():
+                    total = recv.astype(entry.dtype, copy=False)
+                    if self._updater is None:
+                        entry.data = total
+                    else:
+                        self._update(entry, total)
+                # the optimizer may be slow: run it on an engine worker, not the messenger
+                fut.add_done_callback(lambda f: _offload(f, finish, done, priority, name))
+
+            def skipped(exc, entry=entry, slot=slot):
+                # the other workers still run this collective: take part with zeros
+                wire = _WIDEN.get(entry.dtype, entry.dtype)
+                self._allreduce(slot, np.zeros(entry.shape, wire), np.empty(entry.shape, wire))
+            engine.push_async(start, src_vars, (entry.var,), priority, name, on_skip=skipped)
+
+    def _allreduce(self, slot, send, recv):
         from mpi4py import MPI
         wcomm = self._van.wcomm
-        for entry, srcs in self._grouped(self._pairs(key, value), "push"):
-            for s in srcs:
-                s.wait_to_read()
-            wire = _WIDEN.get(entry.dtype, entry.dtype)
-            send, owned = reduce_to_host(srcs, wire)
-            recv = np.empty(entry.shape, dtype=wire)
-            fut = self._collective(lambda s=send, r=recv: wcomm.Iallreduce(s, r, op=MPI.SUM))
-
-            def finish(fut=fut, entry=entry, recv=recv):
-                fut.result()
-                total = recv.astype(entry.dtype, copy=False)
-                if self._updater is None:
-                    entry.data = total
-                    return
-                self._update(entry, total)
-            engine.push(finish, tuple(s.var for s in srcs) if not owned else (), (entry.var,),
-                        priority, f"KVStore.push({entry.key!r})", _ASYNC)
+        return slot.fill(lambda: wcomm.Iallreduce(send, recv, op=MPI.SUM))
 
     def _update(self, entry, total):
         ctx = cpu()

@@ -2,10 +2,23 @@
 identity properties, key normalisation and the per-key grouping of pushed arrays."""
 from __future__ import annotations
 
+import os
+
 from ..base import MXNetError
 from .base import KVStoreBase, UpdaterStatesMixin, _key_value_pairs, _raise_mixed
 
-__all__ = ["DistWorkerCommon"]
+__all__ = ["DistWorkerCommon", "overlap_enabled"]
+
+
+def overlap_enabled():
+    """Whether ``MXNET_KVSTORE_OVERLAP`` (default 1) asks distributed stores to overlap
+    gradient communication with the backward pass."""
+    raw = os.environ.get("MXNET_KVSTORE_OVERLAP", "1").strip()
+    if raw in ("", "1"):
+        return True
+    if raw == "0":
+        return False
+    raise MXNetError(f"MXNET_KVSTORE_OVERLAP must be 0 or 1, got {raw!r}")
 
 
 class DistWorkerCommon(UpdaterStatesMixin, KVStoreBase):
@@ -31,6 +44,14 @@ class DistWorkerCommon(UpdaterStatesMixin, KVStoreBase):
 
     def _key_table(self):
         raise NotImplementedError
+
+    def _setup_overlap(self):
+        """Read ``MXNET_KVSTORE_OVERLAP``; when on, autograd.backward runs asynchronously
+        while this store is alive, and Trainer pushes the last layers first."""
+        self._overlap = overlap_enabled()
+        if self._overlap:
+            from .. import autograd
+            autograd._overlap_owners.add(self)
 
     def _pairs(self, keys, vals):
         pairs, use_str = _key_value_pairs(keys, vals)

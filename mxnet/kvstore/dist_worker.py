@@ -9,12 +9,17 @@ gave, tests collectives, answers pings and watches the other processes.
 :class:`DistKVStore` is ``dist_sync`` / ``dist_async`` (and their ``_device``
 aliases), the parameter-server stores:
 
-- ``push`` waits for the pushed arrays to be computed, sums them over devices and
-  hands the sum (2-bit compressed when asked) to the messenger at call time. An
-  engine op reading the pushed arrays holds them until the servers acknowledged
-  the push, so a later write cannot change them in flight.
-- ``pull`` hands its request to the messenger at call time too and pushes an engine
-  op, writing the output arrays, that waits for the reply and copies it in.
+- ``push`` is an asynchronous engine op that reads the pushed arrays and writes the
+  key's order var: once the arrays are computed (say, by an asynchronous backward
+  pass still running on other layers) it sums them over devices and hands the sum
+  (2-bit compressed when asked) to the messenger, then gives the order var back. It
+  holds the arrays (when it sends straight from their buffer) until the servers
+  acknowledged the push, so a later write cannot change them in flight.
+- ``pull`` is an asynchronous engine op writing the key's order var and the output
+  arrays: once granted (after the push before it was handed on) it hands its
+  request to the messenger, and completes when the reply has been copied in.
+- No engine thread ever waits for the network: the messenger completes the ops from
+  its future callbacks.
 - Priorities: what the messenger finds queued when it looks, it posts highest
   ``priority`` first; a key's messages keep their program order (the servers see a
   pull after the push before it) and commands are never crossed (:func:`by_priority`).
@@ -47,7 +52,6 @@ from .local import _copy_into
 
 __all__ = ["WorkerVan", "DistKVStore", "host_array"]
 
-_ASYNC = engine.FnProperty.ASYNC
 # Idle rounds of the messenger loop spent yielding (not sleeping) while replies or
 # collectives are pending: MPI makes progress only inside MPI calls, so a short spin
 # right after activity halves the latency of a 4 MB all-reduce; then it backs off.
@@ -112,6 +116,7 @@ class WorkerVan:
         self.q = queue.SimpleQueue()
         self.calls = {}
         self.colls = []
+        self.slots = deque()   # reserved collectives not started yet, in program order
         self.ids = itertools.count(1)
         self.store_ids = itertools.count()
         self.wcomm = None
@@ -154,6 +159,9 @@ class WorkerVan:
         for _, fut in self.colls:
             if not fut.done():
                 fut.set_exception(err)
+        for slot in self.slots:
+            if not slot.future.done():
+                slot.future.set_exception(err)
 
     # -- the thread ----------------------------------------------------------------------
     def _loop(self):
@@ -273,12 +281,22 @@ class WorkerVan:
         Collectives start in the order they are submitted, which is program order, so
         every worker starts them in the same order.
         """
-        fut = Future()
+        slot = self.reserve()
+        return slot.fill(start)
 
-        def item():
-            self.colls.append((start(), fut))
-        self._put(item, 0, _COLLECTIVES)
-        return fut
+    def reserve(self):
+        """Reserve the next collective's place in program order, to be started once its
+        data is ready: returns a :class:`_Slot` whose ``fill(start)`` (from any thread)
+        provides it. The messenger starts collectives strictly in reservation order."""
+        slot = _Slot(self)
+        self._put(lambda: self.slots.append(slot), 0, _COLLECTIVES)
+        return slot
+
+    def _start_filled(self):
+        slots = self.slots
+        while slots and slots[0].start is not None:
+            slot = slots.popleft()
+            self.colls.append((slot.start(), slot.future))
 
     def _put(self, item, priority=0, chain=None):
         if self.closed or self.ep.faulted:
@@ -294,6 +312,25 @@ class WorkerVan:
         posts = [(s, (lambda req, s=s: (P.CMD, sid, head, body, req)), ())
                  for s in self.layout.server_ranks]
         self.call(posts, len(posts)).result()
+
+
+class _Slot:
+    """A collective's reserved place in the messenger's program order (see
+    :meth:`WorkerVan.reserve`)."""
+
+    __slots__ = ("van", "start", "future")
+
+    def __init__(self, van):
+        self.van = van
+        self.start = None
+        self.future = Future()
+
+    def fill(self, start):
+        """Provide the collective: ``start()`` returns its MPI request. Returns a Future
+        done when the collective completed."""
+        self.start = start
+        self.van._put(self.van._start_filled, 0, _COLLECTIVES)
+        return self.future
 
 
 # The chain of every collective: they keep their submission order, which is program
@@ -384,9 +421,10 @@ def _close_at_exit():
 
 
 class _Key:
-    """What a worker knows of a key: its shape, dtype and where its pieces live."""
+    """What a worker knows of a key: its shape, dtype, where its pieces live and the
+    engine var that keeps its pushes and pulls in program order."""
 
-    __slots__ = ("key", "shape", "dtype", "size", "plan", "residual")
+    __slots__ = ("key", "shape", "dtype", "size", "plan", "residual", "var")
 
     def __init__(self, key, shape, dtype, num_servers):
         self.key = key
@@ -395,6 +433,21 @@ class _Key:
         self.size = int(np.prod(self.shape, dtype=np.int64))
         self.plan = P.shard_plan(key, self.size, num_servers)
         self.residual = None
+        self.var = engine.Var()
+
+
+def when_done(fut, done, then=None):
+    """Complete async engine op ``done`` when Future ``fut`` is done, after running
+    ``then()`` on success (a failure of either completes the op with that failure)."""
+    def cb(f):
+        err = f.exception()
+        if err is None and then is not None:
+            try:
+                then()
+            except Exception as e:  # noqa: BLE001 - the op's failure
+                err = e
+        done(err)
+    fut.add_done_callback(cb)
 
 
 class DistKVStore(DistWorkerCommon):
@@ -414,6 +467,7 @@ class DistKVStore(DistWorkerCommon):
         self._updater = None
         self._sync = "_async" not in name
         self._unacked = []
+        self._setup_overlap()
         if self._layout.num_servers == 0:
             raise MXNetError(f"KVStore {name!r} needs servers, but the job has none: launch it "
                              f"with -s 1 or more, or use 'dist_sync_allreduce'")
@@ -469,8 +523,26 @@ class DistKVStore(DistWorkerCommon):
             self._push_one(meta, srcs, priority)
 
     def _push_one(self, meta, srcs, priority):
-        for s in srcs:
-            s.wait_to_read()
+        # A var of this push alone, held until the servers acknowledged it: _barrier
+        # waits for it (and raises the push's failure, if any).
+        mine = engine.Var()
+        self._unacked = [v for v in self._unacked if v.npending or v.exc is not None]
+        self._unacked.append(mine)
+        src_vars = tuple(s.var for s in srcs)
+
+        def start(done):
+            fut, owned = self._send_push(meta, srcs, priority)
+            done.release(meta.var)   # the next op on this key may go to the messenger
+            if owned:   # the data was copied: later writes to the arrays need not wait
+                for v in src_vars:
+                    done.release(v)
+            when_done(fut, done)
+        engine.push_async(start, src_vars, (meta.var, mine), priority,
+                          f"KVStore.push({meta.key!r})")
+
+    def _send_push(self, meta, srcs, priority):
+        """Sum ``srcs`` (computed already), hand the messages to the messenger; returns
+        (future of the acknowledgements, whether the data sent is a copy)."""
         data, owned = reduce_to_host(srcs, meta.dtype)
         flat = data.reshape(-1)
         t = self._threshold
@@ -488,12 +560,7 @@ class DistKVStore(DistWorkerCommon):
                 posts.append((self._server(srv), self._push_header(meta.key, part, b - a, t),
                               (P.pack_2bit(codes[a:b]),)))
         fut = self._van.call(posts, len(posts), priority=priority, chain=(self._sid, meta.key))
-        self._unacked = [f for f in self._unacked if not f.done()]
-        self._unacked.append(fut)
-        # Hold the pushed arrays (read) until the servers have the data; later
-        # writes to them wait for this op. Failures surface at the next wait point.
-        engine.push(fut.result, tuple(s.var for s in srcs) if not owned else (), (),
-                    priority, f"KVStore.push({meta.key!r})", _ASYNC)
+        return fut, owned
 
     def _push_header(self, key, part, n, threshold):
         sid = self._sid
@@ -517,15 +584,16 @@ class DistKVStore(DistWorkerCommon):
         if out is None:
             _fail()
         for meta, dsts in self._grouped(self._pairs(key, out), "pull"):
-            fut, buf = self._fetch(meta, priority)
+            def start(done, meta=meta, dsts=dsts):
+                fut, buf = self._fetch(meta, priority)
 
-            def copy_out(fut=fut, buf=buf, dsts=dsts, shape=meta.shape):
-                fut.result()
-                val = buf.reshape(shape)
-                for d in dsts:
-                    _copy_into(d._data, d.context, val)
-            engine.push(copy_out, (), tuple(d.var for d in dsts), priority,
-                        f"KVStore.pull({meta.key!r})", _ASYNC)
+                def copy_out():
+                    val = buf.reshape(meta.shape)
+                    for d in dsts:
+                        _copy_into(d._data, d.context, val)
+                when_done(fut, done, copy_out)
+            engine.push_async(start, (), (meta.var,) + tuple(d.var for d in dsts), priority,
+                              f"KVStore.pull({meta.key!r})")
 
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
         """Pull only the rows ``row_ids`` of each key; the other rows of ``out`` become 0."""
@@ -543,17 +611,19 @@ class DistKVStore(DistWorkerCommon):
             _fail("the number of row_ids doesn't match the number of values")
         for (k, dst), (_, rid) in zip(pairs, rid_pairs):
             (meta, _), = self._grouped([(k, dst)], "row_sparse_pull")
-            fut, buf = self._fetch(meta, priority)
 
-            def copy_rows(fut=fut, buf=buf, dst=dst, rid=rid, shape=meta.shape):
-                fut.result()
-                val = buf.reshape(shape)
-                rows = np.unique(host_array(rid).astype(np.int64).reshape(-1))
-                picked = np.zeros(shape, dtype=val.dtype)
-                picked[rows] = val[rows]
-                _copy_into(dst._data, dst.context, picked)
-            engine.push(copy_rows, (rid.var,), (dst.var,), priority,
-                        f"KVStore.row_sparse_pull({k!r})", _ASYNC)
+            def start(done, meta=meta, dst=dst, rid=rid):
+                fut, buf = self._fetch(meta, priority)
+
+                def copy_rows():
+                    val = buf.reshape(meta.shape)
+                    rows = np.unique(host_array(rid).astype(np.int64).reshape(-1))
+                    picked = np.zeros(meta.shape, dtype=val.dtype)
+                    picked[rows] = val[rows]
+                    _copy_into(dst._data, dst.context, picked)
+                when_done(fut, done, copy_rows)
+            engine.push_async(start, (rid.var,), (meta.var, dst.var), priority,
+                              f"KVStore.row_sparse_pull({k!r})")
         if single:
             for o in out[1:]:
                 out[0].copyto(o)
@@ -586,9 +656,9 @@ class DistKVStore(DistWorkerCommon):
         So after a barrier every push made before it, by any worker, has reached the
         servers (in async mode: has been applied).
         """
-        for f in self._unacked:
-            f.result()
-        self._unacked = []
+        pending, self._unacked = self._unacked, []
+        for v in pending:
+            engine.wait_for_var(v)
         self._van.barrier()
 
 

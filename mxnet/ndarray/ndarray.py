@@ -6,6 +6,7 @@ autograd records, each call leaves a :class:`~mxnet.ndarray.tape.TapeNode`.
 """
 from __future__ import annotations
 
+import threading
 from time import perf_counter_ns as _perf_ns
 
 import numpy as np
@@ -52,9 +53,22 @@ def _host_mix(a, b):
     return 2 not in kinds and kinds != {1}
 
 
+# ``held``: the engine vars whose grants an asynchronous op running on this thread holds
+# (the background walk of autograd.backward). Waiting on them would wait for that op
+# itself, so the wait points below skip them.
+_held = threading.local()
+
+
+def _wait_var(v):
+    held = getattr(_held, "vars", None)
+    if held is not None and v in held:
+        return
+    engine.wait_for_var(v)
+
+
 def _sync(arr):
     """Wait for engine work pending on ``arr`` (raises a failure stored on it)."""
-    engine.wait_for_var(arr._var)
+    _wait_var(arr._var)
 
 
 def _describe(inputs):
@@ -168,7 +182,7 @@ class NDArray:
         """Block until pending writes to this array finish; raise their failure if any."""
         v = self._var
         if v is not None and (v.npending or v.exc is not None):
-            engine.wait_for_var(v)
+            _wait_var(v)
         if self._ctx.device_typeid == 2:
             get_backend(self._ctx).synchronize()
 

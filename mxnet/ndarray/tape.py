@@ -35,7 +35,7 @@ class TapeNode:
     """
 
     __slots__ = ("op", "attrs", "inputs", "in_entries", "out_data", "ctx", "gradient",
-                 "__weakref__")
+                 "claimed", "__weakref__")
 
     def __init__(self, op, attrs, inputs, out_data, ctx, gradient=None):
         self.op = op
@@ -45,10 +45,12 @@ class TapeNode:
         self.out_data = out_data
         self.ctx = ctx
         self.gradient = gradient
+        # set when an asynchronous backward pass that will free the node has started
+        self.claimed = False
 
     @property
     def freed(self) -> bool:
-        return self.inputs is None
+        return self.inputs is None or self.claimed
 
     def free(self):
         """Drop the saved arrays once backward no longer needs them."""

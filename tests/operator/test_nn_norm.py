@@ -34,8 +34,8 @@ def _load_table():
 
 
 _TABLE = _load_table()
-_OPS = {"BatchNorm", "contrib.SyncBatchNorm", "contrib.BatchNormWithReLU", "LayerNorm", "GroupNorm", "InstanceNorm",
-        "L2Normalization", "LRN"}
+_OPS = {"BatchNorm", "contrib.SyncBatchNorm", "contrib.BatchNormWithReLU", "LayerNorm",
+        "GroupNorm", "InstanceNorm", "L2Normalization", "LRN"}
 CASES = [c for c in _TABLE.CASES if c.op in _OPS]
 
 
