@@ -17,10 +17,12 @@ steps (operator, parsed parameters, input slots, output slots).
   ``backward`` runs the gradient graph built once from the registry's gradient rules,
   writing (``write``) or adding (``add``) straight into the bound gradient arrays.
 
-``debug_str`` ends as 1.9.1's does, with ``Total N MB allocated``: the executor's own
-buffers under the memory plan of inference or, when gradients are requested, of forward
-and backward together (``memory_plan(training=True)``, a report of what a static plan of
-the training graph needs).
+``debug_str`` lists the graph as 1.9.1's does; with gradients requested it adds the
+gradient entries to the outputs and the backward nodes 1.9.1 would run (named, wired and
+ordered as :mod:`.monitoring` derives them). It ends, as 1.9.1's does, with ``Total N MB
+allocated``: the executor's own buffers under the memory plan of inference or, when
+gradients are requested, of forward and backward together (``memory_plan(training=True)``,
+a report of what a static plan of the training graph needs).
 """
 from __future__ import annotations
 
@@ -581,10 +583,16 @@ class Executor:
 
     # -- introspection -----------------------------------------------------------------------------------
     def debug_str(self):
-        """The graph listing followed by 1.9.1's two closing lines: the megabytes the
-        executor allocates itself (see ``allocated_bytes``) and the temporary-space
-        line, which 1.9.1 prints with a fixed count."""
-        return (self._symbol.debug_str() + f"Total {self.allocated_bytes >> 20} MB allocated\n"
+        """A listing of the graph as 1.9.1's executor prints it: the outputs (with gradients
+        requested, the gradient entries follow the graph's outputs, one per argument that
+        needs one), the variables and operator nodes, and with gradients the backward nodes
+        1.9.1 would run (see :mod:`.monitoring` for how they are derived); then the megabytes
+        the executor allocates itself (``allocated_bytes``) and the temporary-space line,
+        which 1.9.1 prints with a fixed count."""
+        text = self._symbol.debug_str()
+        if self._training() and self._order and any(n.op is not None for n in self._order):
+            text = _training_listing(self, text)
+        return (text + f"Total {self.allocated_bytes >> 20} MB allocated\n"
                 "Total 11 TempSpace resource requested\n")
 
     def get_optimized_symbol(self):
@@ -675,3 +683,80 @@ def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shar
     ex = Executor(sym, ctx, args, grads, reqs, aux, group2ctx, shared_exec)
     ex._grad_req = grad_req
     return ex
+
+
+# -- the training listing of debug_str ---------------------------------------------------------------
+
+# 1.9.1's gradient operator of a forward operator, where it is not ``_backward_<name>``
+# (``_backward<name>`` for a name beginning with an underscore)
+_GRAD_OP = {
+    "exp": "elemwise_mul", "negative": "negative", "transpose": "transpose",
+    "Flatten": "_backward_copy", "flatten": "_backward_copy", "expand_dims": "_backward_reshape",
+    "Reshape": "_backward_reshape", "reshape": "_backward_reshape", "identity": "_copy",
+    "_copy": "_copy", "_plus_scalar": "_copy", "_minus_scalar": "_copy",
+    "_rminus_scalar": "negative", "broadcast_to": "_broadcast_backward",
+    "broadcast_axis": "_broadcast_backward", "broadcast_like": "_broadcast_backward",
+    "Cast": "_backward_cast", "amp_cast": "_backward_amp_cast",
+    "space_to_depth": "depth_to_space", "depth_to_space": "space_to_depth",
+    "elemwise_sub": "_backward_sub", "elemwise_mul": "_backward_mul",
+    "elemwise_div": "_backward_div", "batch_dot": "batch_dot", "split": "_backward_SliceChannel",
+    "LinearRegressionOutput": "_backward_linear_reg_out",
+    "LogisticRegressionOutput": "_backward_logistic_reg_out",
+    "MAERegressionOutput": "_backward_mae_reg_out", "make_loss": "ones_like",
+    "add_n": "_copy",
+}
+
+# operators of the nodes the gradient graph adds, per kind (see monitoring.MonNode)
+_KIND_OP = {"head": "_identity_with_attr_like_rhs", "zeros": "_zeros_without_dtype",
+            "zeros_like": "zeros_like", "sum": "add_n", "add": "elemwise_add",
+            "identity": "_copy", "copy": "_copy"}
+
+
+def _ref_text(ref):
+    """How a node input is printed: ``name(index)``, with the version of a variable."""
+    kind = ref[0]
+    if kind == "head":
+        return f"_head_grad_{ref[1]}(0) version=0"
+    node, k = ref[1], ref[2]
+    if kind == "fwd" and node.op is None:
+        return f"{node.name}({k}) version={node.version}"
+    return f"{node.name}({k})"
+
+
+def _training_listing(ex, text):
+    """``text`` (the symbol's listing) with the gradient outputs and backward nodes added."""
+    requested, seen = [], set()
+    for slot, kind, idx in ex._var_slots:
+        if kind == "arg" and ex._reqs[idx] != "null" and idx not in seen:
+            seen.add(idx)
+            requested.append((idx, ex._var_node[slot]))
+    requested.sort(key=lambda p: p[0])
+    plan = monitoring.backward_plan(ex._order, ex._symbol._outputs, requested)
+    lines = text.rstrip("\n").split("\n")
+    head = 1 + len(ex._symbol._outputs)   # "Symbol Outputs:" and one line per output
+    nout = len(ex._symbol._outputs)
+    for j, (_, ref) in enumerate(plan.roots):
+        lines.insert(head + j, f"\toutput[{nout + j}]={_ref_text(ref)}")
+    shown_heads = set()
+    for mn in plan.order:
+        for ref in mn.inputs:
+            if ref[0] == "head" and ref[1] not in shown_heads:
+                shown_heads.add(ref[1])
+                lines.append(f"Variable:_head_grad_{ref[1]}")
+        if mn.kind == "grad":
+            fwd = mn.info[0]
+            name = fwd.op.name
+            op = _GRAD_OP.get(name, "_backward" + (name if name.startswith("_") else "_" + name))
+            attrs = fwd.attrs
+        else:
+            fwd = None
+            op = _KIND_OP[mn.kind]
+            attrs = {"num_args": str(len(mn.inputs))} if mn.kind == "sum" else {}
+        lines += ["--------------------", f"Op:{op}, Name={mn.name}", "Inputs:"]
+        lines += [f"\targ[{j}]={_ref_text(ref)}" for j, ref in enumerate(mn.inputs)]
+        if attrs:
+            lines.append("Attrs:")
+            lines += [f"\t{key}={attrs[key]}" for key in sorted(attrs)]
+        if fwd is not None:
+            lines += ["Control deps:", f"\tcdep[0]={fwd.name}"]
+    return "\n".join(lines) + "\n"

@@ -420,8 +420,9 @@ class GraphProgram:
             if hook is not None:
                 hook(st.op, self.ctx, t0, res[0] if len(res) == 1 else list(res))
             check = st.check
-            for s, r in zip(st.outs, res):
-                if check and r is not cur[s]:
+            for k, (s, r) in enumerate(zip(st.outs, res)):
+                # a result written over a dead fresh input (``dyn``) is where it belongs
+                if check and r is not cur[s] and (dyn is None or r is not dyn[k]):
                     r = _unalias(xp, r, ins, check, cur[s])
                 vals[s] = r
             ins = res = r = dyn = None   # no stray references: _inplace_out counts them
@@ -640,10 +641,12 @@ class GraphProgram:
         for st in steps:
             st.check = _checks(st, plan, writes)
             if st.kind == _OP and st.out_ok:
+                # an input made by a kernel that takes ``out`` qualifies too: such a kernel
+                # may still return a fresh array (Pooling, unless its batch is split), and a
+                # planned buffer never passes _inplace_out's reference count
                 st.dyn = tuple((q[0], q[1]) for q in st.op.inplace
                                 if len(q) == 2 and q[0] < len(st.ins) and q[1] < len(st.outs)
-                                and st.ins[q[0]] not in external
-                                and st.ins[q[0]] not in writes and reads[st.ins[q[0]]] == 1
+                                and st.ins[q[0]] not in external and reads[st.ins[q[0]]] == 1
                                 and st.outs[q[1]] not in bp.final_set
                                 and info.get(st.outs[q[1]]) is not None) or None
         return bp

@@ -5,6 +5,11 @@ the GIL inside its loops, so a kernel called on two halves of the batch from two
 on two cores. ``map_batch`` does that for kernels whose work is large enough that handing
 half of it to a thread (tens of microseconds) is worth it; small ones run inline.
 
+``run_parts`` is the same for kernels that write their results themselves: it calls
+``fn(start, stop)`` on one contiguous range of an index per thread (flat elements for relu,
+channels for the convolution's phase copies). A kernel called from inside a part runs
+inline.
+
 The thread count follows ``OMP_NUM_THREADS`` (as MXNet's operators do), else the core count;
 ``MXNET_PY_OP_THREADS`` overrides both (1 turns the splitting off). Results are the same as
 one call on the whole batch: every image is computed independently and in the same way.
@@ -12,17 +17,21 @@ one call on the whole batch: every image is computed independently and in the sa
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-__all__ = ["map_batch", "op_threads"]
+__all__ = ["map_batch", "op_threads", "run_parts"]
 
 # below this many input elements a kernel runs in the calling thread
 _MIN_ELEMENTS = 1 << 19
 
 _POOL = None
 _POOL_SIZE = 0
+# set while a thread runs one part of a split kernel: a kernel it calls runs inline (a worker
+# waiting for more workers could wait for ever)
+_INSIDE = threading.local()
 
 
 def op_threads():
@@ -44,29 +53,86 @@ def _pool(workers):
     return _POOL
 
 
-def map_batch(fn, arrays, out_shape, dtype, size=None):
+def _run_chunks(task, bounds, threads):
+    """``task(a, b)`` for every chunk ``[a, b)`` of ``bounds``, the calling thread and
+    ``threads - 1`` pool threads taking the next unclaimed chunk until none is left. On a
+    machine whose other cores are busy a pool thread may start late or never: the calling
+    thread then does its chunks, so an op is never held up by a thread that did not get a
+    core (it waits only for chunks already being computed)."""
+    chunks = list(zip(bounds[:-1], bounds[1:]))
+    lock = threading.Lock()
+    done = threading.Event()
+    state = {"next": 0, "left": len(chunks), "error": None}
+
+    def claim():
+        with lock:
+            i = state["next"]
+            if i >= len(chunks):
+                return None
+            state["next"] = i + 1
+            return chunks[i]
+
+    def loop():
+        busy = getattr(_INSIDE, "busy", False)
+        _INSIDE.busy = True
+        try:
+            while (chunk := claim()) is not None:
+                try:
+                    task(*chunk)
+                except BaseException as e:   # re-raised in the calling thread
+                    state["error"] = state["error"] or e
+                finally:
+                    with lock:
+                        state["left"] -= 1
+                        if not state["left"]:
+                            done.set()
+        finally:
+            _INSIDE.busy = busy
+
+    pool = _pool(threads - 1)
+    for _ in range(threads - 1):
+        pool.submit(loop)
+    loop()
+    done.wait()
+    if state["error"] is not None:
+        raise state["error"]
+
+
+def map_batch(fn, arrays, out_shape, dtype, size=None, out=None):
     """``fn(*arrays)`` computed on slices of the batch (axis 0 of every array) in parallel
     and written into one new array of ``out_shape`` and ``dtype`` (each thread copies its own
-    slice in, while it is still in its core's cache); one inline call where the batch or the
-    work is small. ``size`` is the work's measure in elements (default: the first array's).
+    slice in, while it is still in its core's cache), or into ``out`` when given (an array of
+    that shape and dtype); one inline call where the batch or the work is small (its result
+    is returned as it is). ``size`` is the work's measure in elements (default: the first
+    array's). The batch is cut into two slices per thread, taken dynamically.
     """
     n = arrays[0].shape[0]
     parts = min(op_threads(), n)
     work = arrays[0].size if size is None else size
-    if parts < 2 or work < _MIN_ELEMENTS or type(arrays[0]) is not np.ndarray:
+    if parts < 2 or work < _MIN_ELEMENTS or type(arrays[0]) is not np.ndarray or \
+            getattr(_INSIDE, "busy", False):
         return fn(*arrays)
-    out = np.empty(out_shape, dtype=dtype)
-    bounds = [n * i // parts for i in range(parts + 1)]
-    slices = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+    if out is None or tuple(out.shape) != tuple(out_shape) or out.dtype != dtype:
+        out = np.empty(out_shape, dtype=dtype)
+    pieces = min(n, 2 * parts)
 
-    def part(sl):
-        out[sl] = fn(*[a[sl] for a in arrays])
+    def part(a, b):   # kernels split with run_parts inside run inline
+        out[a:b] = fn(*[x[a:b] for x in arrays])
 
-    pool = _pool(parts - 1)
-    futures = [pool.submit(part, sl) for sl in slices[1:]]
-    try:
-        part(slices[0])
-    finally:
-        for f in futures:
-            f.result()
+    _run_chunks(part, [n * i // pieces for i in range(pieces + 1)], parts)
     return out
+
+
+def run_parts(fn, n, work=None):
+    """``fn(start, stop)`` over ``[0, n)`` cut into contiguous ranges (four per thread) that
+    the op threads take dynamically (see ``_run_chunks``); one inline ``fn(0, n)`` where
+    ``work`` (default ``n``) is below the threshold, one thread is configured, or the caller
+    is itself running a part. ``fn`` writes its results itself, into disjoint ranges.
+    """
+    parts = min(op_threads(), n)
+    if parts < 2 or (n if work is None else work) < _MIN_ELEMENTS or \
+            getattr(_INSIDE, "busy", False):
+        fn(0, n)
+        return
+    pieces = min(n, 4 * parts)
+    _run_chunks(fn, [n * i // pieces for i in range(pieces + 1)], parts)

@@ -32,16 +32,31 @@ Memory traffic is what costs besides the GEMMs, so every copy moves whole rows:
   over a row end adds zero). The phases are interleaved into the gradient at the end.
 
 Every loop here is over kernel taps, phases or chunks, each iteration a whole-array operation;
-none runs over pixels, channels or images.
+none runs over pixels, channels or images. The phase split and the col2im accumulation (and
+interleave) are memory traffic between BLAS calls: they run on channel ranges in the op
+threads (``_batch_threads.run_parts``), as the GEMMs run on BLAS threads.
+
+Memory. Each kernel takes ``out``, a contiguous array of its result's shape and dtype to write
+into (the GEMMs write there directly where the blocked layout is the result's layout), or None
+for a fresh result; both give the same bits. Every intermediate (padded input, columns,
+blocked outputs, phase accumulators) lives in a per-thread scratch pool (``scratch``), one
+grow-only buffer per role, in the manner of 1.9.1's per-operator temporary workspace: a
+repeated call allocates nothing but, without ``out``, its result. No result ever views the
+pool.
 """
 from __future__ import annotations
 
 import itertools
 import math
+import sys
+import threading
 
 import numpy as np
 
-__all__ = ["Conv", "conv_forward", "conv_dgrad", "conv_wgrad", "copy_rows"]
+from ._batch_threads import run_parts
+
+__all__ = ["Conv", "conv_forward", "conv_dgrad", "conv_wgrad", "copy_rows", "scratch",
+           "release_scratch"]
 
 # Upper bound of the column buffer (bytes) on a CPU, whatever ``workspace`` allows: columns
 # written and then multiplied while they are still in the cache make the whole pass about
@@ -60,6 +75,53 @@ _DGRAD_COLS = 512
 _TALL_COLS = 4096
 
 
+_POOL = threading.local()
+
+
+def scratch(xp, role, shape, dtype):
+    """An uninitialised array of ``shape`` and ``dtype`` in this thread's scratch buffer for
+    ``role`` (grown when too small, else reused). The array is valid until the next request
+    for the same role in this thread: a kernel uses each role for one purpose at a time and
+    never returns a view of it."""
+    dtype = np.dtype(dtype)
+    n = math.prod(shape) * dtype.itemsize
+    bufs = getattr(_POOL, "bufs", None)
+    if bufs is None:
+        bufs = _POOL.bufs = {}
+    key = (xp.__name__, role) if xp is np else (xp.__name__, xp.cuda.Device().id, role)
+    buf = bufs.get(key)
+    if buf is None or buf.size < n:
+        buf = bufs[key] = xp.empty(max(n, 1), dtype=np.uint8)
+    return buf[:n].view(dtype).reshape(shape)
+
+
+def release_scratch():
+    """Drop this thread's scratch buffers (they are made again when next needed)."""
+    _POOL.bufs = {}
+
+
+def _result(xp, out, shape, dtype):
+    """``out`` when given (checked), else a new array."""
+    if out is None:
+        return xp.empty(shape, dtype)
+    if tuple(out.shape) != tuple(shape) or out.dtype != dtype or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a contiguous {dtype} array of shape {tuple(shape)}, got "
+                         f"{out.dtype} {tuple(out.shape)}")
+    return out
+
+
+def _zero_outside(a, box):
+    """Zero every element of ``a`` (m, C, b, *sp) outside the spatial slices ``box``."""
+    head = (slice(None),) * 3
+    for d, sl in enumerate(box):
+        lo, hi = sl.start, sl.stop
+        rest = (slice(None),) * (len(box) - d - 1)
+        if lo > 0:
+            a[head + box[:d] + (slice(0, lo),) + rest] = 0
+        if hi < a.shape[3 + d]:
+            a[head + box[:d] + (slice(hi, None),) + rest] = 0
+
+
 def copy_rows(xp, dst, src):
     """``dst[...] = src``. On NumPy, where the last axis is contiguous in both, each row moves
     as one opaque item: one inner-loop call then covers many short rows, not one row each."""
@@ -70,6 +132,15 @@ def copy_rows(xp, dst, src):
         np.copyto(dst.view(row)[..., 0], src.view(row)[..., 0])
     else:
         dst[...] = src
+
+
+def _by_channels(xp, fn, c, work):
+    """``fn(c0, c1)`` over channel ranges split across the op threads (NumPy; the copies and
+    adds around the GEMMs are otherwise single-threaded memory traffic), else ``fn(0, c)``."""
+    if xp is np:
+        run_parts(fn, c, work)
+    else:
+        fn(0, c)
 
 
 def _block_size(n, L, cols):
@@ -114,17 +185,21 @@ class Conv:
         """(n, C, *sp) -> a view (nblk, C, b, *sp)."""
         return a.reshape((self.nblk, self.b) + a.shape[1:]).swapaxes(1, 2)
 
-    def unblocked(self, xp, a):
-        """(nblk, C, b, *sp) -> contiguous (n, C, *sp)."""
-        if self.b == 1:
-            return xp.ascontiguousarray(a).reshape((self.n,) + a.shape[1:2] + a.shape[3:])
-        return xp.ascontiguousarray(a.swapaxes(1, 2)).reshape(
-            (self.n,) + a.shape[1:2] + a.shape[3:])
+    def unblock_into(self, xp, a, dst):
+        """Copy blocks (nblk, C, b, *sp) into the contiguous (n, C, *sp) array ``dst``."""
+        copy_rows(xp, self.blocked(dst), a)
+        return dst
 
     def grouped(self, xp, gy):
-        """Output-shaped (n, F, *O) as contiguous blocks (nblk, G, Fg, b*L)."""
+        """Output-shaped (n, F, *O) as contiguous blocks (nblk, G, Fg, b*L) (a scratch copy
+        unless one image makes a block)."""
         blk = self.blocked(gy.reshape(self.n, self.f, self.L))
-        return xp.ascontiguousarray(blk).reshape(self.nblk, self.g, self.fg, self.b * self.L)
+        shape = (self.nblk, self.g, self.fg, self.b * self.L)
+        if blk.flags.c_contiguous:
+            return blk.reshape(shape)
+        dst = scratch(xp, "grouped", blk.shape, gy.dtype)
+        copy_rows(xp, dst, blk)
+        return dst.reshape(shape)
 
     def inner(self):
         return tuple(slice(q, q + s) for q, s in zip(self.pad, self.ispace))
@@ -149,20 +224,42 @@ class Conv:
         if s == 1:
             if not any(self.pad):
                 return {0: xb}
-            out = xp.zeros((self.nblk, self.c, self.b) + self.pspace, x.dtype)
+            out = scratch(xp, "source", (self.nblk, self.c, self.b) + self.pspace, x.dtype)
+            _zero_outside(out, self.inner())
             copy_rows(xp, out[head + self.inner()], xb)
             return {0: out}
         outer = self.inner()[:-1]
         P, d, k = self.pspace[-1], self.dilate[-1], self.kernel[-1]
+        # stride 2 over 2- or 4-byte items: a phase starting on an even column is the low half
+        # of each pair of items (a narrowing cast reads rows contiguously; faster than a
+        # strided copy)
+        pairs = (xp is np and s == 2 and x.itemsize in (2, 4) and S % 2 == 0
+                 and x.flags.c_contiguous and sys.byteorder == "little")
+        if pairs:
+            wide, narrow = (np.uint32, np.uint16) if x.itemsize == 2 else (np.uint64, np.uint32)
         res = {}
         for r in sorted({(t * d) % s for t in range(k)}):
             length = _ceil_div(P - r, s)
-            out = xp.zeros((self.nblk, self.c, self.b) + self.pspace[:-1] + (length,), x.dtype)
+            out = scratch(xp, f"source{r}",
+                          (self.nblk, self.c, self.b) + self.pspace[:-1] + (length,), x.dtype)
             j0 = max(0, _ceil_div(p - r, s))
             j1 = min(length, _ceil_div(p + S - r, s))
             if j1 > j0:
                 i0 = r + s * j0 - p
-                out[head + outer + (slice(j0, j1),)] = xb[..., i0:i0 + s * (j1 - j0 - 1) + 1:s]
+                box = outer + (slice(j0, j1),)
+
+                def fill(c0, c1, out=out, box=box, i0=i0, n=j1 - j0):
+                    o = out[:, c0:c1]
+                    _zero_outside(o, box)
+                    if pairs and i0 % 2 == 0:
+                        np.copyto(o[head + box].view(narrow),
+                                  xb[:, c0:c1].view(wide)[..., i0 // 2:i0 // 2 + n],
+                                  casting="unsafe")
+                    else:
+                        o[head + box] = xb[:, c0:c1, ..., i0:i0 + s * (n - 1) + 1:s]
+                _by_channels(xp, fill, self.c, out.size)
+            else:
+                out[...] = 0
             res[r] = out
         return res
 
@@ -274,48 +371,54 @@ class Conv:
         return xp.ascontiguousarray(wg).reshape((self.c, self.fg) + self.kernel)
 
 
-def conv_forward(xp, x, w, cv):
-    """y (n, F, *O) = conv(x, w)."""
+def conv_forward(xp, x, w, cv, out=None):
+    """y (n, F, *O) = conv(x, w), written into ``out`` when given."""
     dt = x.dtype
+    y = _result(xp, out, (cv.n, cv.f) + cv.ospace, dt)
     wm = cv.wmat(w)
     src = cv.source(xp, x)
     size, ranges = cv.chunks(xp, dt.itemsize)
-    buf = None if cv.unit else xp.empty(size * cv.c * cv.ksize * cv.b * cv.L, dt)
-    y = xp.empty((cv.nblk, cv.g, cv.fg, cv.b * cv.L), dt)
+    buf = None if cv.unit else scratch(xp, "columns", (size * cv.c * cv.ksize * cv.b * cv.L,), dt)
+    # one image per block: the blocked product is y itself; else it is transposed into y
+    blk = y if cv.b == 1 else scratch(xp, "blocked", (cv.nblk, cv.f, cv.b, cv.L), dt)
+    ym = blk.reshape(cv.nblk, cv.g, cv.fg, cv.b * cv.L)
     for i, j in ranges:
-        xp.matmul(wm, cv.im2col(xp, src, i, j, buf), out=y[i:j])
-    y = cv.unblocked(xp, y.reshape((cv.nblk, cv.f, cv.b, cv.L)))
-    return y.reshape((cv.n, cv.f) + cv.ospace)
+        xp.matmul(wm, cv.im2col(xp, src, i, j, buf), out=ym[i:j])
+    if cv.b != 1:
+        cv.unblock_into(xp, blk, y.reshape(cv.n, cv.f, cv.L))
+    return y
 
 
-def conv_dgrad(xp, gy, w, cv):
-    """dx (n, C, *S) of y = conv(x, w) given gy (n, F, *O)."""
+def conv_dgrad(xp, gy, w, cv, out=None):
+    """dx (n, C, *S) of y = conv(x, w) given gy (n, F, *O), written into ``out`` when given."""
     # The transposed convolution copies F*K values per input pixel (im2col of gy) and its GEMM
     # has only C rows; col2im writes and adds C*K. So it is used for stride 1 when the output
     # is not much smaller than the input and F <= 2*C (ResNet's layers; not a 3-channel stem).
     tr = (cv.transposed() if 8 * math.prod(cv.ispace) <= 9 * math.prod(cv.ospace)
           and cv.f <= 2 * cv.c else None)
     if tr is not None:
-        return conv_forward(xp, gy, cv.flipped(xp, w), tr)
+        return conv_forward(xp, gy, cv.flipped(xp, w), tr, out)
     cv = cv.reblocked(_DGRAD_COLS)
     dt = gy.dtype
+    dx = _result(xp, out, (cv.n, cv.c) + cv.ispace, dt)
     gb = cv.grouped(xp, gy)
     wt = cv.wmat(w).transpose(0, 2, 1)
     size, ranges = cv.chunks(xp, dt.itemsize)
-    dbuf = xp.empty(size * cv.c * cv.ksize * cv.b * cv.L, dt)
+    dbuf = scratch(xp, "columns", (size * cv.c * cv.ksize * cv.b * cv.L,), dt)
     plan = cv.scatter_plan()
     if plan is None:
-        dxpad = xp.zeros((cv.nblk, cv.c, cv.b) + cv.pspace, dt)
+        dxpad = scratch(xp, "padded", (cv.nblk, cv.c, cv.b) + cv.pspace, dt)
+        dxpad[...] = 0
     else:
         # the chunk's phase accumulators, reused (and interleaved into dx while still cached)
         phases = list(itertools.product(*[sorted({r for r, _, _, _ in taps})
                                           for _, taps in plan]))
         ext = max(plan[0][0][r] for r in {ph[0] for ph in phases})
-        acc = xp.empty((len(phases), size, cv.c, cv.b, ext) + cv.ospace[1:], dt)
+        acc = scratch(xp, "phases", (len(phases), size, cv.c, cv.b, ext) + cv.ospace[1:], dt)
         complete = all(set(range(min(s, S))) <= {r for r, _, _, _ in taps}
                        for (_, taps), s, S in zip(plan, cv.stride, cv.ispace))
-        # positions that no phase holds (stride > kernel) stay zero
-        dx = (xp.empty if complete else xp.zeros)((cv.n, cv.c) + cv.ispace, dt)
+        if not complete:   # positions that no phase holds (stride > kernel) stay zero
+            dx[...] = 0
         dxb = cv.blocked(dx)
     for i, j in ranges:
         m = j - i
@@ -327,45 +430,67 @@ def conv_dgrad(xp, gy, w, cv):
             cv.col2im_strided(dcol, dxpad[i:j])
             continue
         qs = acc[:, :m]
-        qs[...] = 0
-        cv.scatter(plan, dcol, dict(zip(phases, qs)))
-        for ph, q in zip(phases, qs):
-            lengths = [plan[d][0][r] for d, r in enumerate(ph)]
-            if all(lengths):
-                dst = dxb[(slice(i, j), slice(None), slice(None)) + tuple(
-                    slice(r, r + s * (k - 1) + 1, s) for r, s, k in zip(ph, cv.stride, lengths))]
-                copy_rows(xp, dst, q[(slice(None),) * 3 + tuple(slice(0, k) for k in lengths)])
+
+        def col2im(c0, c1, dcol=dcol, qs=qs, i=i, j=j):
+            # accumulate channels c0..c1 into their phases, then interleave them into dx
+            qc = qs[:, :, c0:c1]
+            qc[...] = 0
+            cv.scatter(plan, dcol[:, c0:c1], dict(zip(phases, qc)))
+            for ph, q in zip(phases, qc):
+                lengths = [plan[d][0][r] for d, r in enumerate(ph)]
+                if all(lengths):
+                    dst = dxb[(slice(i, j), slice(c0, c1), slice(None)) + tuple(
+                        slice(r, r + s * (k - 1) + 1, s)
+                        for r, s, k in zip(ph, cv.stride, lengths))]
+                    copy_rows(xp, dst, q[(slice(None),) * 3 + tuple(slice(0, k) for k in lengths)])
+        # one pass per tap and phase over the accumulators: worth splitting over threads
+        _by_channels(xp, col2im, cv.c, qs.size * (cv.ksize + len(phases)))
     if plan is not None:
         return dx
     if any(cv.pad):
         dxpad = dxpad[(slice(None),) * 3 + cv.inner()]
-    return cv.unblocked(xp, dxpad)
+    return cv.unblock_into(xp, dxpad, dx)
 
 
-def conv_wgrad(xp, gy, x, cv):
-    """dw (F, Cg, *K) of y = conv(x, w) given gy (n, F, *O)."""
+def conv_wgrad(xp, gy, x, cv, out=None):
+    """dw (F, Cg, *K) of y = conv(x, w) given gy (n, F, *O), written into ``out`` when
+    given."""
     # Blocks of several images need gy transposed into them (a copy of gy); that pays off in
     # GEMM speed only where each column meets many weights (not for a 3-channel stem).
     cv = cv.reblocked(_WGRAD_COLS if cv.cg * cv.ksize >= _WGRAD_BLOCK_ROWS else 1)
     dt = gy.dtype
+    dw = _result(xp, out, (cv.f, cv.cg) + cv.kernel, dt)
     gb = cv.grouped(xp, gy)
     src = cv.source(xp, x)
     size, ranges = cv.chunks(xp, dt.itemsize)
-    buf = None if cv.unit else xp.empty(size * cv.c * cv.ksize * cv.b * cv.L, dt)
+    buf = None if cv.unit else scratch(xp, "columns", (size * cv.c * cv.ksize * cv.b * cv.L,), dt)
     # With many columns, (Cg*K, Fg) products run faster and their one transpose is cheap;
     # with few (late stages, large weights) the transpose would cost more than it saves.
     tall = cv.n * cv.L >= _TALL_COLS
-    dw = None
+    rows, cols = (cv.cg * cv.ksize, cv.fg) if tall else (cv.fg, cv.cg * cv.ksize)
+    # the sum over chunks (and blocks) gathers here: dw itself unless transposed at the end
+    acc = scratch(xp, "wsum", (cv.g, rows, cols), dt) if tall else dw.reshape(cv.g, rows, cols)
+    part = scratch(xp, "wpart", (size, cv.g, rows, cols), dt)
+    first = True
     for i, j in ranges:
         col = cv.im2col(xp, src, i, j, buf)
+        m = j - i
         if tall:
-            part = xp.matmul(col, gb[i:j].transpose(0, 1, 3, 2))      # (m, G, Cg*K, Fg)
+            prod = xp.matmul(col, gb[i:j].transpose(0, 1, 3, 2), out=part[:m])
         else:
-            part = xp.matmul(gb[i:j], col.transpose(0, 1, 3, 2))      # (m, G, Fg, Cg*K)
-        part = part[0] if part.shape[0] == 1 else part.sum(axis=0)
-        dw = part if dw is None else dw + part
-    if dw is None:
-        dw = xp.zeros((cv.g, cv.fg, cv.cg * cv.ksize), dt)
-    elif tall:
-        dw = xp.ascontiguousarray(dw.transpose(0, 2, 1))
-    return dw.reshape((cv.f, cv.cg) + cv.kernel)
+            prod = xp.matmul(gb[i:j], col.transpose(0, 1, 3, 2), out=part[:m])
+        if first:
+            if m == 1:
+                acc[...] = prod[0]
+            else:
+                xp.sum(prod, axis=0, out=acc)
+            first = False
+        elif m == 1:
+            acc += prod[0]
+        else:
+            acc += prod.sum(axis=0)
+    if first:
+        acc[...] = 0
+    if tall:
+        copy_rows(xp, dw.reshape(cv.g, cv.fg, cv.cg * cv.ksize), acc.transpose(0, 2, 1))
+    return dw

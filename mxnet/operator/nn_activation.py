@@ -35,6 +35,7 @@ import math
 import numpy as np
 
 from ..base import MXNetError
+from ._batch_threads import run_parts
 from ._common import normalize_axis
 from .registry import Param, register
 from .special import erf as _erf
@@ -113,6 +114,41 @@ def _act_derivative(xp, kind, x, y):
     return 1.0 / (d * d)
 
 
+_ZERO_CHUNK = 1 << 15
+_ZEROS: dict = {}
+
+
+def _split_ok(*arrays):
+    """Whether the NumPy kernels below may run on flat ranges of these arrays."""
+    return all(type(a) is np.ndarray and a.flags.c_contiguous for a in arrays)
+
+
+def _relu_into(x, o):
+    """o = fmax(x, 0), in ranges over the op threads. fmax against a block of zeros runs
+    NumPy's vector loop; against the scalar 0 it takes a slower path (same results)."""
+    z = _ZEROS.get(x.dtype)
+    if z is None:
+        z = _ZEROS[x.dtype] = np.zeros(_ZERO_CHUNK, dtype=x.dtype)
+    xf, of = x.reshape(-1), o.reshape(-1)
+
+    def part(a, b):
+        for s in range(a, b, _ZERO_CHUNK):
+            e = min(s + _ZERO_CHUNK, b)
+            np.fmax(xf[s:e], z[:e - s], out=of[s:e])
+    run_parts(part, xf.size)
+    return o
+
+
+def _relu_grad_into(og, y, o):
+    """o = og * (y > 0) (o may be og), in ranges over the op threads."""
+    gf, yf, of = og.reshape(-1), y.reshape(-1), o.reshape(-1)
+
+    def part(a, b):
+        np.multiply(gf[a:b], yf[a:b] > 0, out=of[a:b])
+    run_parts(part, gf.size)
+    return o
+
+
 def _out_like(out, x):
     """``out[0]`` when it can hold a result shaped and typed like ``x`` (else None)."""
     o = out[0] if out else None
@@ -125,6 +161,9 @@ def _activation(rc, attrs, x, out=None):
     check_float("Activation", x)
     o = _out_like(out, x)
     kind = attrs["act_type"]
+    if kind == "relu" and x.dtype != np.float16 and _split_ok(x) and \
+            (o is None or _split_ok(o)):
+        return _relu_into(x, np.empty_like(x) if o is None else o)
     if o is not None and kind in ("relu", "sigmoid", "tanh"):
         xp = rc.xp
         if kind == "relu":
@@ -140,6 +179,9 @@ def _activation(rc, attrs, x, out=None):
 
 def _activation_backward(rc, attrs, og, x, y, out=None):
     o = _out_like(out, y)
+    if attrs["act_type"] == "relu" and og.dtype == y.dtype != np.float16 and \
+            og.shape == y.shape and _split_ok(og, y) and (o is None or _split_ok(o)):
+        return _relu_grad_into(og, y, np.empty_like(y) if o is None else o)
     if o is not None and og.dtype == y.dtype:
         kind = attrs["act_type"]
         if kind == "relu":   # o may be og's buffer (the declared in-place pair)

@@ -25,6 +25,10 @@ Shape rules, as in 1.9.1:
   num_filter/num_group)``). 1.9.1 computes channel-last layouts only on a GPU; here they
   work everywhere (by moving the channel axis). NWC is rejected, as in 1.9.1.
 
+All five kernels take ``out=`` (see the registry): channel-first float32/float64 results
+are computed straight into the given arrays (bit for bit what a call without ``out``
+returns); float16 and channel-last results are computed apart and returned as they are.
+
 Inputs must share one floating dtype. float16 is computed in float32 and rounded back
 (1.9.1 has no float16 convolution on a CPU).
 
@@ -230,14 +234,15 @@ def _conv_of_plan(p):
     return Conv(*args, p.cin, p.cout, p.ispace, p.ospace)
 
 
-def _bias_grad(xp, gy, last):
+def _bias_grad(xp, gy, last, out=None):
     """Sum of gy over every axis but the channel one, as one matrix-vector product per image
-    (several times faster than a reduction over the non-contiguous axes)."""
+    (several times faster than a reduction over the non-contiguous axes); into ``out`` when
+    given."""
     f = gy.shape[-1] if last else gy.shape[1]
     if last:
-        return xp.ones(gy.size // f, gy.dtype) @ gy.reshape(-1, f)
+        return xp.matmul(xp.ones(gy.size // f, gy.dtype), gy.reshape(-1, f), out=out)
     g = xp.ascontiguousarray(gy).reshape(gy.shape[0], f, -1)
-    return (g @ xp.ones(g.shape[2], gy.dtype)).sum(axis=0)
+    return xp.sum(g @ xp.ones(g.shape[2], gy.dtype), axis=0, out=out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -264,76 +269,103 @@ def _prepare(opname, attrs, x, w, b, deconv):
     return p, dt, compute_dtype(dt)
 
 
-def _convolution(rc, attrs, x, w, b=None):
+def _outs(out, p, dt, ct, shapes):
+    """Per result, the given ``out`` array it may be computed into, or None. Results are
+    computed into ``out`` for channel-first layouts in the compute dtype (float16 and
+    channel-last results are made apart and returned as they are)."""
+    if out is None or p.last or dt != ct:
+        return [None] * len(shapes)
+    res = []
+    for k, shape in enumerate(shapes):
+        o = out[k] if k < len(out) else None
+        ok = (o is not None and tuple(o.shape) == tuple(shape) and o.dtype == dt and
+              o.flags.c_contiguous)
+        res.append(o if ok else None)
+    return res
+
+
+def _finish(xp, res, p, dt, spatial):
+    """The results in the user's layout and dtype; the first ``spatial`` ones are
+    channel-first arrays (data and weight gradients), the rest bias gradients."""
+    return tuple((_from_first(xp, r, p.last) if k < spatial else r).astype(dt, copy=False)
+                 for k, r in enumerate(res))
+
+
+def _convolution(rc, attrs, x, w, b=None, out=None):
     xp = rc.xp
     p, dt, ct = _prepare("Convolution", attrs, x, w, b, False)
+    (yo,) = _outs(out, p, dt, ct, [p.oshape])
     cv = _conv_of_plan(p)
     xc = _to_first(xp, x.astype(ct, copy=False), p.last)
     wc = _to_first(xp, w.astype(ct, copy=False), p.last)
-    y = _from_first(xp, conv_forward(xp, xc, wc, cv), p.last)
+    y = _from_first(xp, conv_forward(xp, xc, wc, cv, yo), p.last)
     y = _add_bias(xp, y, None if b is None else b.astype(ct, copy=False), p.last)
     return y.astype(dt, copy=False)
 
 
-def _backward_convolution(rc, attrs, gy, x, w):
+def _check_ograd(opname, p, gy):
+    if tuple(gy.shape) != p.oshape:
+        raise MXNetError(f"{opname}: ograd has shape {tuple(gy.shape)} but {p.oshape} is "
+                         f"expected {p.describe()}")
+
+
+def _backward_convolution(rc, attrs, gy, x, w, out=None):
     xp = rc.xp
     opname = "_backward_Convolution"
     p, dt, ct = _prepare(opname, attrs, x, w, None, False)
-    if tuple(gy.shape) != p.oshape:
-        raise MXNetError(f"{opname}: ograd has shape {tuple(gy.shape)} but {p.oshape} is "
-                         f"expected {p.describe()}")
+    _check_ograd(opname, p, gy)
+    outs = _outs(out, p, dt, ct, [x.shape, w.shape, p.bshape])
     cv = _conv_of_plan(p)
     gc = _to_first(xp, gy.astype(ct, copy=False), p.last)
-    dx = conv_dgrad(xp, gc, _to_first(xp, w.astype(ct, copy=False), p.last), cv)
-    dw = conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv)
-    res = [_from_first(xp, dx, p.last), _from_first(xp, dw, p.last)]
+    dx = conv_dgrad(xp, gc, _to_first(xp, w.astype(ct, copy=False), p.last), cv, outs[0])
+    dw = conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv, outs[1])
+    res = [dx, dw]
     if not attrs["no_bias"]:
-        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last))
-    return tuple(r.astype(dt, copy=False) for r in res)
+        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last, outs[2]))
+    return _finish(xp, res, p, dt, 2)
 
 
-def _backward_convolution_nodata(rc, attrs, gy, x, w):
+def _backward_convolution_nodata(rc, attrs, gy, x, w, out=None):
     xp = rc.xp
-    p, dt, ct = _prepare("_backward_Convolution", attrs, x, w, None, False)
+    opname = "_backward_Convolution"
+    p, dt, ct = _prepare(opname, attrs, x, w, None, False)
+    _check_ograd(opname, p, gy)
+    outs = _outs(out, p, dt, ct, [w.shape, p.bshape])
     cv = _conv_of_plan(p)
     gc = _to_first(xp, gy.astype(ct, copy=False), p.last)
-    dw = conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv)
-    res = [_from_first(xp, dw, p.last)]
+    res = [conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv, outs[0])]
     if not attrs["no_bias"]:
-        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last))
-    res = tuple(r.astype(dt, copy=False) for r in res)
+        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last, outs[1]))
+    res = _finish(xp, res, p, dt, 1)
     return res if len(res) > 1 else res[0]
 
 
-def _deconvolution(rc, attrs, x, w, b=None):
+def _deconvolution(rc, attrs, x, w, b=None, out=None):
     xp = rc.xp
     p, dt, ct = _prepare("Deconvolution", attrs, x, w, b, True)
+    (yo,) = _outs(out, p, dt, ct, [p.oshape])
     cv = _conv_of_plan(p)
     xc = _to_first(xp, x.astype(ct, copy=False), p.last)
     wc = _to_first(xp, w.astype(ct, copy=False), p.last)
-    y = conv_dgrad(xp, xc, wc, cv)
-    y = _from_first(xp, y, p.last)
+    y = _from_first(xp, conv_dgrad(xp, xc, wc, cv, yo), p.last)
     y = _add_bias(xp, y, None if b is None else b.astype(ct, copy=False), p.last)
     return y.astype(dt, copy=False)
 
 
-def _backward_deconvolution(rc, attrs, gy, x, w):
+def _backward_deconvolution(rc, attrs, gy, x, w, out=None):
     xp = rc.xp
     opname = "_backward_Deconvolution"
     p, dt, ct = _prepare(opname, attrs, x, w, None, True)
-    if tuple(gy.shape) != p.oshape:
-        raise MXNetError(f"{opname}: ograd has shape {tuple(gy.shape)} but {p.oshape} is "
-                         f"expected {p.describe()}")
+    _check_ograd(opname, p, gy)
+    outs = _outs(out, p, dt, ct, [x.shape, w.shape, p.bshape])
     cv = _conv_of_plan(p)
     gc = _to_first(xp, gy.astype(ct, copy=False), p.last)
     wc = _to_first(xp, w.astype(ct, copy=False), p.last)
     xc = _to_first(xp, x.astype(ct, copy=False), p.last)
-    dx = conv_forward(xp, gc, wc, cv)
-    dw = conv_wgrad(xp, xc, gc, cv)
-    res = [_from_first(xp, dx, p.last), _from_first(xp, dw, p.last)]
+    res = [conv_forward(xp, gc, wc, cv, outs[0]), conv_wgrad(xp, xc, gc, cv, outs[1])]
     if not attrs["no_bias"]:
-        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last))
-    return tuple(r.astype(dt, copy=False) for r in res)
+        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last, outs[2]))
+    return _finish(xp, res, p, dt, 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -399,21 +431,25 @@ def _backward_grad_of(fwd, bwd):
 _outputs = {"num_outputs": lambda a: 2 if a["no_bias"] else 3}
 
 register("Convolution", _convolution, params=_CONV_PARAMS, inputs=_inputs,
+         accepts_out=True,
          infer_shape=_infer("Convolution", False), infer_type=uniform_type("Convolution"),
          gradient=_grad_of("_backward_Convolution"),
          doc="1-D, 2-D or 3-D convolution (cross-correlation) with optional stride, dilation, "
              "zero padding and channel groups.")
 register("_backward_Convolution", _backward_convolution, params=_CONV_PARAMS,
+         accepts_out=True,
          inputs=("ograd", "data", "weight"), infer_shape=_backward_infer,
          infer_type=uniform_type("_backward_Convolution"),
          gradient=_backward_grad_of("Convolution", "_backward_Convolution"), **_outputs,
          doc="Gradients of Convolution with respect to data, weight and (unless no_bias) bias.")
 register("Deconvolution", _deconvolution, params=_DECONV_PARAMS, inputs=_inputs,
+         accepts_out=True,
          infer_shape=_infer("Deconvolution", True), infer_type=uniform_type("Deconvolution"),
          gradient=_grad_of("_backward_Deconvolution"),
          doc="Transposed convolution: the gradient of Convolution with respect to its data, "
              "mapping a small input to a larger output.")
 register("_backward_Deconvolution", _backward_deconvolution, params=_DECONV_PARAMS,
+         accepts_out=True,
          inputs=("ograd", "data", "weight"), infer_shape=_backward_infer,
          infer_type=uniform_type("_backward_Deconvolution"),
          gradient=_backward_grad_of("Deconvolution", "_backward_Deconvolution"), **_outputs,
@@ -422,6 +458,7 @@ register("_backward_Deconvolution", _backward_deconvolution, params=_DECONV_PARA
 
 
 register("_backward_Convolution_nodata", _backward_convolution_nodata, params=_CONV_PARAMS,
+         accepts_out=True,
          inputs=("ograd", "data", "weight"),
          infer_shape=lambda a, ins, outs: (
              ins, [ins[2]] + ([] if a["no_bias"] else [(a["num_filter"],)]), []),

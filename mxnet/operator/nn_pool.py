@@ -40,7 +40,12 @@ How it is computed on NumPy (every pass a whole-array ufunc call over contiguous
 - the max backward goes through a tap layout (``_TapLayout``): the padded input is split into
   stride phases so that each kernel tap of every window is one contiguous slice. It scores
   each window's first tap equal to the output (one pass per tap, uint8) and adds the
-  gradients with ``np.add.at`` in row-major output order (1.9.1's order).
+  gradients with ``np.add.at`` in row-major output order (1.9.1's order). Where every input
+  length is stride * out (the ResNet stem's 3x3/2 pad 1 on even sizes, 2x2/2 pools) the
+  phases need no padding blocks: they are shaped like the output, and a tap is a flat
+  shifted compare whose wrapped-around windows are cleared (``_aligned_scores``); the sum
+  backward there fills each stride phase of the gradient from shifted windows and
+  interleaves the phases (``_aligned_spread``).
 - global pools of up to 64 positions run position by position over (N*C,) columns.
 - large pools (from 2**19 input elements) run on slices of the batch in ``OMP_NUM_THREADS``
   threads (``_batch_threads.map_batch``; NumPy releases the GIL in its loops), as 1.9.1's
@@ -453,7 +458,8 @@ def _pool_backward(xp, og, x, out, g, attrs):
         scale = ogc
     xc = x.astype(cdt, copy=False)
     if xp is np and x.size and not g.is_global:
-        gx = _separable_spread(scale, g, x.shape)
+        gx = (_aligned_spread(scale, g, x.shape) if _is_aligned(g) else
+              _separable_spread(scale, g, x.shape))
         if p > 1:
             gx *= _lp_pow(xc, p - 1)
         return gx.astype(x.dtype, copy=False)
@@ -561,6 +567,7 @@ class _TapLayout:
         # input offset from its window's origin of the tap that scored (see match_scores)
         self.by_score = np.array([0] + [xo for _, _, xo in self.taps][::-1], dtype=np.intp)
         self.nout = math.prod(lead) * math.prod(g.out)
+        self.aligned = _aligned_taps(g)
 
     def window_origins(self):
         """Flat input index of every window's origin, (lead + out) in C order. The last one
@@ -816,7 +823,10 @@ def _separable_max(x, g):
         y = _axis_window(y, R, g.spatial[d], I, g.kernel[d], g.stride[d], g.pad[d], g.out[d],
                          np.fmax, -np.inf)
     y = y.reshape(lead + tuple(g.out))
-    return np.fmax(y, _lowest(x.dtype), out=y)
+    low = _lowest(x.dtype)
+    if y.size and y.min() >= low:   # no window of NaN or padding only: nothing to raise
+        return y
+    return np.fmax(y, low, out=y)
 
 
 def _separable_sum(x, g):
@@ -843,6 +853,123 @@ def _separable_spread(z, g, shape):
     return z.reshape(shape)
 
 
+# -- stride-aligned pools: the stride phases of the input ---------------------------------
+#
+# Where every input length is stride * out (ResNet's 3x3/2 pad 1 stem pool, 2x2/2 pools), the
+# input is made of whole stride phases, each shaped like the output. Along an axis, tap t of
+# window o reads phase (t - pad) % s at position o + (t - pad) // s, so on phase arrays a tap
+# is one flat, shifted, contiguous pass over the output grid; positions for which the flat
+# pass reads across a row end are redone from their valid taps. Used by the max backward
+# (``_aligned_scores``: no padding blocks, no grid copy of the output) and by the sum
+# backward (``_aligned_spread``: each phase of the gradient summed from shifted windows,
+# then interleaved, rather than zero-filled strided slots and full-size shifted adds).
+
+
+def _is_aligned(g):
+    """Strided (some stride > 1) and every input length stride * out."""
+    return not g.is_global and any(s > 1 for s in g.stride) and all(
+        L == s * o for L, s, o in zip(g.spatial, g.stride, g.out))
+
+
+def _phase_slices(r, stride):
+    return (slice(None),) * 2 + tuple(slice(rd, None, s) for rd, s in zip(r, stride))
+
+
+def _split_phases(x, stride, wanted):
+    """{residues: contiguous (N, C, *out) phase of x} for the residue tuples in ``wanted``."""
+    pairs = (stride[-1] == 2 and x.itemsize in (2, 4) and x.flags.c_contiguous
+             and sys.byteorder == "little")
+    if pairs:   # even phase of the last axis: the low half of each wide pair (see _gather)
+        wide, narrow = (np.uint32, np.uint16) if x.itemsize == 2 else (np.uint64, np.uint32)
+        xw = x.view(wide)
+    res = {}
+    for r in wanted:
+        src = x[_phase_slices(r, stride)]
+        dst = np.empty(src.shape, dtype=x.dtype)
+        if pairs and r[-1] == 0:
+            np.copyto(dst.view(narrow), xw[_phase_slices(r[:-1], stride[:-1])],
+                      casting="unsafe")
+        else:
+            np.copyto(dst, src)
+        res[r] = dst
+    return res
+
+
+def _flat_taps(combine, srcs, out):
+    """out[w] = srcs[0][w + sh0] (combine) srcs[1][w + sh1] (combine) ... on flat arrays, for
+    every w whose reads are all inside the arrays (the others are left alone)."""
+    M = out.size
+    lo = max(0, max(-sh for _, sh in srcs))
+    hi = min(M, min(M - sh for _, sh in srcs))
+    if hi <= lo:
+        return
+    (a, sa), rest = srcs[0], srcs[1:]
+    if not rest:
+        np.copyto(out[lo:hi], a[lo + sa:hi + sa])
+        return
+    b, sb = rest[0]
+    combine(a[lo + sa:hi + sa], b[lo + sb:hi + sb], out=out[lo:hi])
+    for c, sc in rest[1:]:
+        combine(out[lo:hi], c[lo + sc:hi + sc], out=out[lo:hi])
+
+
+def _axis_taps(combine, out, srcs, d, n_pos, empty):
+    """Along spatial axis d of (N, C, *O) grids: out[.., o, ..] = the valid srcs (array, a)
+    at o + a combined in order, for the positions o where the flat pass read across a row
+    end (some tap outside [0, n_pos)); ``empty`` where no tap is valid."""
+    head = (slice(None),) * (2 + d)
+    for o in range(n_pos):
+        if all(0 <= o + a < n_pos for _, a in srcs):
+            continue
+        valid = [src[head + (o + a,)] for src, a in srcs if 0 <= o + a < n_pos]
+        dst = out[head + (o,)]
+        if not valid:
+            dst[...] = empty
+        elif len(valid) == 1:
+            dst[...] = valid[0]
+        else:
+            combine(valid[0], valid[1], out=dst)
+            for v in valid[2:]:
+                combine(dst, v, out=dst)
+
+
+def _axis_plan(g, d):
+    """(shift a, phase r) of each tap along axis d, in tap order."""
+    return [divmod(t - g.pad[d], g.stride[d])[::-1] for t in range(g.kernel[d])]
+
+
+def _aligned_spread(z, g, shape):
+    """``_separable_spread`` for stride-aligned pools: every input position the sum of the
+    windows that read it (in tap order), innermost axis first; z (N, C, *out) -> (N, C,
+    *spatial)."""
+    n, O = len(g.spatial), tuple(g.out)
+    cur = {(): np.ascontiguousarray(z)}
+    for d in reversed(range(n)):
+        pitch = math.prod(O[d + 1:])
+        plan = _axis_plan(g, d)
+        new = {}
+        for key, arr in cur.items():
+            for r in range(g.stride[d]):
+                # phase position q gets window q - a of every tap (a, r) landing on it
+                srcs = [(arr, -a) for rt, a in plan if rt == r]
+                if not srcs:
+                    continue    # no window reads this phase: it stays zero
+                if len(srcs) == 1 and srcs[0][1] == 0:   # the windows themselves
+                    new[(r,) + key] = arr
+                    continue
+                out = np.empty(arr.shape, dtype=arr.dtype)
+                _flat_taps(np.add, [(m.reshape(-1), a * pitch) for m, a in srcs],
+                           out.reshape(-1))
+                _axis_taps(np.add, out, srcs, d, O[d], 0)
+                new[(r,) + key] = out
+        cur = new
+    full = len(cur) == math.prod(g.stride)
+    gx = np.empty(shape, dtype=z.dtype) if full else np.zeros(shape, dtype=z.dtype)
+    for r, arr in cur.items():
+        np.copyto(gx[_phase_slices(r, g.stride)], arr)
+    return gx
+
+
 def _fast_forward(x, g, attrs):
     pt = attrs["pool_type"]
     if pt == "max":
@@ -867,6 +994,68 @@ def _divide(a, div):
     return a / d0 if bool((div == d0).all()) else a / div
 
 
+def _aligned_taps(g):
+    """Where every input length is ``stride * out`` (the input is made of whole stride
+    phases, each shaped like the output): per kernel tap in row-major order, the input phase
+    it reads, its flat shift on the output grid (window w reads phase position w + shift) and
+    per axis the windows ``[lo, hi)`` for which it lies inside the input. None otherwise."""
+    n = len(g.spatial)
+    if any(L != s * o for L, s, o in zip(g.spatial, g.stride, g.out)):
+        return None
+    pitch = [math.prod(g.out[d + 1:]) for d in range(n)]
+    phases = list(itertools.product(*(range(s) for s in g.stride)))
+    index = {r: i for i, r in enumerate(phases)}
+    taps = []
+    for t in itertools.product(*(range(k) for k in g.kernel)):
+        r, shift, box = [], 0, []
+        for d in range(n):
+            a, rd = divmod(t[d] - g.pad[d], g.stride[d])
+            r.append(rd)
+            shift += a * pitch[d]
+            box.append((max(0, -a), min(g.out[d], g.out[d] - a)))
+        taps.append((index[tuple(r)], shift, tuple(box)))
+    return tuple(g.stride), tuple(g.out), phases, taps
+
+
+def _aligned_scores(x, out, aligned):
+    """``_TapLayout.match_scores`` for stride-aligned inputs (``_aligned_taps``), on the
+    output grid itself: the input is split into its stride phases (no padding blocks), a tap
+    is one flat shifted compare, and the windows for which it falls outside the input (or
+    wraps into the next row) are cleared. Scores in plain output order."""
+    stride, O, phases, taps = aligned
+    lead = tuple(x.shape[:2])
+    M = math.prod(lead) * math.prod(O)
+    if len(phases) == 1 and x.flags.c_contiguous:
+        ph = [x.reshape(M)]
+    else:
+        split = _split_phases(x, stride, phases)
+        ph = [split[r].reshape(M) for r in phases]
+    target = np.ascontiguousarray(out).reshape(M)
+    K = len(taps)
+    best = np.zeros(M, dtype=np.uint8)
+    eq = np.empty(M, dtype=bool)
+    score = np.empty(M, dtype=np.uint8)
+    grid = eq.reshape((-1,) + O)
+    for t, (c, sh, box) in enumerate(taps):
+        if any(lo >= hi for lo, hi in box):
+            continue
+        if sh >= 0:
+            np.equal(ph[c][sh:], target[:M - sh], out=eq[:M - sh])
+            eq[M - sh:] = False
+        else:
+            np.equal(ph[c][:M + sh], target[-sh:], out=eq[-sh:])
+            eq[:-sh] = False
+        for d, (lo, hi) in enumerate(box):
+            head = (slice(None),) * (d + 1)
+            if lo > 0:
+                grid[head + (slice(0, lo),)] = False
+            if hi < O[d]:
+                grid[head + (slice(hi, None),)] = False
+        np.multiply(eq.view(np.uint8), K - t, out=score)
+        np.maximum(best, score, out=best)
+    return best
+
+
 def _fast_max_backward(og, x, out, lay):
     """Each output gradient added to the first tap (row-major) of its window equal to the
     output. None where windows read padding and some output is the lowest value: padding
@@ -874,11 +1063,16 @@ def _fast_max_backward(og, x, out, lay):
     low = _lowest(x.dtype)
     if lay.padded and out.size and not out.min() > low:
         return None
-    scores = lay.match_scores(lay.split(x, low, x.dtype), lay.to_grid(out, np.nan))
-    idx = np.take(lay.by_score, lay.block_view(scores)).reshape(-1)
+    if lay.aligned is not None:
+        scores = _aligned_scores(x, out, lay.aligned)
+        valid = scores
+    else:
+        scores = lay.match_scores(lay.split(x, low, x.dtype), lay.to_grid(out, np.nan))
+        valid = lay.block_view(scores)
+    idx = np.take(lay.by_score, valid).reshape(-1)
     idx += lay.window_origins()
     if np.count_nonzero(scores) < lay.nout:  # outputs equal to no tap (the grid's padding
-        idx[lay.block_view(scores).reshape(-1) == 0] = x.size  # blocks never match): dropped
+        idx[valid.reshape(-1) == 0] = x.size  # blocks never match): dropped
     gx = np.zeros(x.size + 1, dtype=og.dtype)
     og = np.ascontiguousarray(og).reshape(-1)
     if lay.disjoint:  # each input position in at most one window
@@ -950,16 +1144,27 @@ def _to_channels_last(x):
     return x.transpose((0,) + tuple(range(2, x.ndim)) + (1,))
 
 
-def _pooling(rc, attrs, data):
+def _given(out, shape, dtype, channels_last):
+    """``out[0]`` when a channels-first result of ``shape``/``dtype`` can be written into it
+    (the batch-split path writes there; an inline call returns its own array)."""
+    o = out[0] if out else None
+    if o is None or channels_last or tuple(o.shape) != tuple(shape) or o.dtype != dtype or \
+            not o.flags.c_contiguous:
+        return None
+    return o
+
+
+def _pooling(rc, attrs, data, out=None):
     check_float("Pooling", ["data"], [data])
     g = pool_geometry("Pooling", attrs, data.shape)
     x = _to_channels_first(data) if g.channels_last else data
+    oshape = tuple(x.shape[:2]) + g.out
     out = map_batch(lambda a: _pool_forward(rc.xp, a, g, attrs), [x],
-                    tuple(x.shape[:2]) + g.out, x.dtype)
+                    oshape, x.dtype, out=_given(out, oshape, x.dtype, g.channels_last))
     return rc.xp.ascontiguousarray(_to_channels_last(out)) if g.channels_last else out
 
 
-def _backward_pooling(rc, attrs, ograd, data, output):
+def _backward_pooling(rc, attrs, ograd, data, output, out=None):
     check_float("_backward_Pooling", ["data", "output"], [data, output])
     ograd = ograd.astype(data.dtype, copy=False)
     g = pool_geometry("_backward_Pooling", attrs, data.shape)
@@ -969,7 +1174,8 @@ def _backward_pooling(rc, attrs, ograd, data, output):
     if g.channels_last:
         ograd, data, output = (_to_channels_first(a) for a in (ograd, data, output))
     gx = map_batch(lambda og, x, y: _pool_backward(rc.xp, og, x, y, g, attrs),
-                   [ograd, data, output], data.shape, data.dtype)
+                   [ograd, data, output], data.shape, data.dtype,
+                   out=_given(out, data.shape, data.dtype, g.channels_last))
     return rc.xp.ascontiguousarray(_to_channels_last(gx)) if g.channels_last else gx
 
 
@@ -1001,12 +1207,12 @@ _POOL_PARAMS = (
           doc="Data layout; default channels-first."),
 )
 
-register("Pooling", _pooling, params=_POOL_PARAMS, inputs=("data",),
+register("Pooling", _pooling, params=_POOL_PARAMS, inputs=("data",), accepts_out=True,
          infer_shape=_pooling_shape, infer_type=uniform_float_type("Pooling"), gradient=_pooling_grad,
          attr_check=_check_attrs,
          doc="Pool windows of a 1-D, 2-D or 3-D feature map with max, average, sum or Lp norm.")
 
-register("_backward_Pooling", _backward_pooling, params=_POOL_PARAMS,
+register("_backward_Pooling", _backward_pooling, params=_POOL_PARAMS, accepts_out=True,
          inputs=("ograd", "data", "output"), attr_check=_check_attrs, nd_hidden=True,
          infer_shape=lambda a, i, o: (i, [i[1]], []),
          infer_type=uniform_float_type("_backward_Pooling"),

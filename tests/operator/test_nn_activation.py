@@ -226,6 +226,43 @@ def test_infer_shape_and_type():
 
 
 # ---------------------------------------------------------------------------------------------
+# relu split over threads
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_relu_in_ranges_over_threads(monkeypatch, threads, dtype):
+    """relu's forward and backward run on flat ranges in several threads: the values of
+    max(x, 0) (NaN becomes 0, as fmax; the sign of a zero result is NumPy's fmax's choice,
+    which differs between its vector and scalar loops) and the bits of ograd * (y > 0),
+    special values included."""
+    from mxnet.operator import _batch_threads
+    monkeypatch.setattr(_batch_threads, "_MIN_ELEMENTS", 1)
+    monkeypatch.setenv("MXNET_PY_OP_THREADS", str(threads))
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((3, 5, 70001 // 15 + 1)).astype(dtype)
+    special = [np.nan, -0.0, 0.0, np.inf, -np.inf, 1e-30, -1e-30]
+    x.reshape(-1)[:len(special)] = special
+    x.reshape(-1)[-len(special):] = special
+    head = rng.standard_normal(x.shape).astype(dtype)
+    head.reshape(-1)[:4] = [np.inf, -1.0, np.nan, -0.0]
+    xa = nd.array(x, dtype=dtype)
+    xa.attach_grad()
+    with mx.autograd.record():
+        y = nd.Activation(xa, act_type="relu")
+    y.backward(nd.array(head, dtype=dtype))
+    want_y = np.fmax(x, x.dtype.type(0))
+    with np.errstate(invalid="ignore"):
+        want_g = head * (want_y > 0).astype(dtype)
+    np.testing.assert_array_equal(y.asnumpy(), want_y)
+    assert xa.grad.asnumpy().tobytes() == want_g.tobytes()
+    # the written-into-output forms give the same bits
+    out = nd.zeros(x.shape, dtype=dtype)
+    nd.Activation(xa, act_type="relu", out=out)
+    np.testing.assert_array_equal(out.asnumpy(), want_y)
+
+
+# ---------------------------------------------------------------------------------------------
 # errors
 
 

@@ -107,6 +107,44 @@ def test_pooling_matches_window_reference(geom, pool_type, include_pad):
     np.testing.assert_allclose(xa.grad.asnumpy(), gx_ref, rtol=1e-12, atol=1e-12)
 
 
+# inputs made of whole stride phases (length = stride * out): the max backward scores taps
+# on the phases, the sum backward spreads into them
+ALIGNED = [
+    ((2, 3, 12), (3,), (2,), (1,)),
+    ((2, 2, 12), (4,), (3,), (1,)),
+    ((1, 2, 8), (1,), (2,), (0,)),                # kernel < stride: phases no window reads
+    ((2, 3, 8, 8), (3, 3), (2, 2), (1, 1)),       # the ResNet stem
+    ((2, 2, 6, 8), (2, 2), (2, 2), (0, 0)),
+    ((1, 2, 9, 8), (5, 3), (3, 2), (2, 1)),
+    ((1, 2, 6, 6), (3, 3), (1, 2), (1, 1)),
+    ((1, 2, 4, 6, 4), (3, 3, 2), (2, 3, 2), (1, 1, 0)),
+]
+
+
+@pytest.mark.parametrize("geom", ALIGNED, ids=lambda g: f"{g[0]}k{g[1]}s{g[2]}p{g[3]}")
+@pytest.mark.parametrize("pool_type", ["max", "avg", "sum"])
+@pytest.mark.parametrize("ties", [False, True])
+def test_stride_aligned_pools_match_window_reference(geom, pool_type, ties):
+    """Ties (rounded data, many equal values) must send a max window's gradient to its first
+    maximum in row-major order, as the reference's argmax does."""
+    shape, kernel, stride, pad = geom
+    rng = np.random.default_rng(sum(shape) + 7 * sum(kernel))
+    x = rng.standard_normal(shape)
+    if ties:
+        x = np.round(x * 1.5)
+    kw = dict(kernel=kernel, stride=stride, pad=pad, pool_type=pool_type)
+    xa = nd.array(x, dtype="float64")
+    xa.attach_grad()
+    with mx.autograd.record():
+        y = nd.Pooling(xa, **kw)
+    assert [L == s * o for L, s, o in zip(shape[2:], stride, y.shape[2:])] == [True] * len(stride)
+    head = rng.standard_normal(y.shape)
+    y.backward(nd.array(head, dtype="float64"))
+    y_ref, gx_ref = _reference(x, head, pool_type, kernel, stride, pad, False, True)
+    np.testing.assert_allclose(y.asnumpy(), y_ref, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(xa.grad.asnumpy(), gx_ref, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("pool_type", ["avg", "max"])
 def test_float32_and_float16_stem_pooling(pool_type):
     """The ResNet stem window (3x3, stride 2, pad 1) in float32 and float16 (summed in float32)."""
