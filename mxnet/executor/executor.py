@@ -134,6 +134,7 @@ class Executor:
         self._plan = None
         self._train_plan = None
         self._views = None
+        self._plain = None   # _plain_steps(), built with the views
         self._prog = None
         self._arena = None
         self._ones = None
@@ -335,7 +336,9 @@ class Executor:
         prev = (_mode.recording, _mode.training)
         _mode.recording, _mode.training = False, is_train
         try:
-            for k_step, st in enumerate(self._steps):
+            if monitor is None:
+                self._run_plain(rc, slots)
+            for k_step, st in enumerate(self._steps if monitor is not None else ()):
                 ins = [slots[s] for s in st.ins]
                 if monitor is not None and self._monitor_all:
                     self._monitor_step(k_step, ins, None)
@@ -374,6 +377,50 @@ class Executor:
             o._data = buf
             o._node = None
         self._recorded = False
+
+    def _plain_steps(self):
+        """Per step, what the unmonitored predict loop needs, resolved once per plan:
+        (kernel, attrs, input slots, output slots, planned buffers, out= list or None)."""
+        if self._plain is None:
+            views = self._ensure_views()
+            plain = []
+            for st in self._steps:
+                bufs = [views[s] for s in st.outs]
+                plain.append((st.op.compute, st.attrs, st.ins, st.outs, bufs,
+                              bufs if st.out_ok else None))
+            self._plain = plain
+        return self._plain
+
+    def _run_plain(self, rc, slots):
+        """The predict-mode steps without a monitor: the same work as the monitored loop
+        of :meth:`_forward_planned`, with per-step lookups done ahead of time."""
+        xp = rc.xp
+        k = 0
+        try:
+            for k, (compute, attrs, ins_at, outs_at, bufs, out) in enumerate(  # noqa: B007
+                    self._plain_steps()):
+                if out is not None:
+                    res = compute(rc, attrs, *[slots[s] for s in ins_at], out=out)
+                else:
+                    res = compute(rc, attrs, *[slots[s] for s in ins_at])
+                if type(res) is not tuple and type(res) is not list:
+                    res = (res,)
+                for s, r, buf in zip(outs_at, res, bufs):
+                    if r is buf:
+                        slots[s] = r
+                    elif buf is not None and buf.shape == r.shape and buf.dtype == r.dtype:
+                        xp.copyto(buf, r)
+                        slots[s] = buf
+                    else:  # the plan did not foresee this result: keep it (owning its memory)
+                        slots[s] = r.copy() if getattr(r, "base", None) is not None else r
+        except MXNetError:
+            raise
+        except Exception as e:  # a kernel failed on these inputs
+            st = self._steps[k]
+            shown = ", ".join(f"{tuple(slots[s].shape)} {slots[s].dtype}" for s in st.ins
+                              if slots[s] is not None)
+            raise MXNetError(f"{st.op.name} ({st.node.name}): {type(e).__name__}: {e} "
+                             f"(inputs: {shown or 'none'})") from e
 
     def _program(self):
         """The compiled forward/backward program (built at the first training forward)."""
