@@ -19,7 +19,8 @@ machine's float32 GEMM peak, the best ``np.matmul`` of two 2048x2048 matrices me
 between the rows of the same run.
 
     python benchmark/bench_ops.py [--quick] [--rounds 5] [--inner 2] [--threads N]
-        [--timer wall|cpu] [--rows conv,pool] [--no-ref] [--no-torch] [--json out.json]
+        [--timer wall|cpu] [--rows conv,pool] [--match 'relu|stem pool'] [--no-ref]
+        [--no-torch] [--json out.json]
 
 ``--quick`` times one row per op kind with 3 rounds (about a minute); the full table takes a
 few minutes. Ratios are this project's time over the other's (< 1: this project is faster).
@@ -338,6 +339,8 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--rows", default=None,
                     help="comma-separated tags (conv,deconv,pool,fc,bn,act,softmax) or names")
+    ap.add_argument("--match", default=None,
+                    help="'|'-separated substrings: only rows whose name contains one")
     ap.add_argument("--no-ref", action="store_true", help="skip MXNet 1.9.1")
     ap.add_argument("--no-torch", action="store_true", help="skip PyTorch")
     ap.add_argument("--timer", choices=("wall", "cpu"), default="wall",
@@ -356,6 +359,9 @@ def main():
     if args.rows:
         want = set(args.rows.split(","))
         rows = [i for i in rows if ROWS[i]["tag"] in want or ROWS[i]["name"] in want]
+    if args.match:
+        subs = args.match.split("|")
+        rows = [i for i in rows if any(t in ROWS[i]["name"] for t in subs)]
     for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[k] = str(args.threads)  # this process's GEMM peak (NumPy not loaded yet)
     workers = _start_workers(args, args.threads)

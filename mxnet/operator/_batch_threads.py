@@ -103,12 +103,12 @@ def map_batch(fn, arrays, out_shape, dtype, size=None, out=None):
     and written into one new array of ``out_shape`` and ``dtype`` (each thread copies its own
     slice in, while it is still in its core's cache), or into ``out`` when given (an array of
     that shape and dtype); one inline call where the batch or the work is small (its result
-    is returned as it is). ``size`` is the work's measure in elements (default: the first
+    is returned as it is). ``size`` is the work's measure in elements (default: the largest
     array's). The batch is cut into two slices per thread, taken dynamically.
     """
     n = arrays[0].shape[0]
     parts = min(op_threads(), n)
-    work = arrays[0].size if size is None else size
+    work = max(a.size for a in arrays) if size is None else size
     if parts < 2 or work < _MIN_ELEMENTS or type(arrays[0]) is not np.ndarray or \
             getattr(_INSIDE, "busy", False):
         return fn(*arrays)

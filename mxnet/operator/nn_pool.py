@@ -49,7 +49,9 @@ How it is computed on NumPy (every pass a whole-array ufunc call over contiguous
 - global pools of up to 64 positions run position by position over (N*C,) columns.
 - large pools (from 2**19 input elements) run on slices of the batch in ``OMP_NUM_THREADS``
   threads (``_batch_threads.map_batch``; NumPy releases the GIL in its loops), as 1.9.1's
-  kernels run on OpenMP threads.
+  kernels run on OpenMP threads; within a thread, the forward and the max backward go
+  through pieces of about 2**19 elements (``_PIECE_ELEMENTS``) so that their temporaries
+  stay in the cache.
 
 CuPy arrays, max backwards of windows with more than 64 taps and max backwards whose output
 ties the lowest value while windows read padding use generic per-axis stages instead: a
@@ -366,7 +368,7 @@ def _pool_forward(xp, x, g, attrs):
     if xp is np and _global_columns(x, g):
         return _fast_global_forward(x, g, attrs)
     if xp is np and x.size and not g.is_global:
-        return _fast_forward(x, g, attrs)
+        return _by_maps(lambda a: _fast_forward(a, g, attrs), x)
     if g.is_global and x.size:
         return _global_forward(xp, x, g, attrs)
     pt = attrs["pool_type"]
@@ -568,6 +570,7 @@ class _TapLayout:
         self.by_score = np.array([0] + [xo for _, _, xo in self.taps][::-1], dtype=np.intp)
         self.nout = math.prod(lead) * math.prod(g.out)
         self.aligned = _aligned_taps(g)
+        self.geom = g
 
     def window_origins(self):
         """Flat input index of every window's origin, (lead + out) in C order. The last one
@@ -970,6 +973,30 @@ def _aligned_spread(z, g, shape):
     return gx
 
 
+# The NumPy forward and the max backward pool about this many input elements (whole feature
+# maps) at a time: the passes' temporaries, a few times the piece, then stay in the cache.
+# At the ResNet stem (32x64 maps of 32x32, four pieces) a max pool's forward + backward takes
+# 10-20% less CPU time than passes over the whole batch.
+_PIECE_ELEMENTS = 1 << 19
+
+
+def _by_maps(fn, x):
+    """``fn`` (a forward kernel on (N, C, *spatial)) over pieces of whole feature maps of x
+    (viewed as (1, N*C, *spatial)), written into one result."""
+    maps, plane = math.prod(x.shape[:2]), math.prod(x.shape[2:])
+    step = max(1, _PIECE_ELEMENTS // max(plane, 1))
+    if maps <= step or not x.flags.c_contiguous:
+        return fn(x)
+    xm = x.reshape((1, maps) + x.shape[2:])
+    out = None
+    for a in range(0, maps, step):
+        r = fn(xm[:, a:a + step])
+        if out is None:
+            out = np.empty((1, maps) + r.shape[2:], dtype=r.dtype)
+        out[:, a:a + step] = r
+    return out.reshape(x.shape[:2] + out.shape[2:])
+
+
 def _fast_forward(x, g, attrs):
     pt = attrs["pool_type"]
     if pt == "max":
@@ -1063,23 +1090,43 @@ def _fast_max_backward(og, x, out, lay):
     low = _lowest(x.dtype)
     if lay.padded and out.size and not out.min() > low:
         return None
+    gx = np.zeros(x.size + 1, dtype=og.dtype)
+    og = np.ascontiguousarray(og)
+    maps, plane = math.prod(x.shape[:2]), math.prod(x.shape[2:])
+    step = max(1, _PIECE_ELEMENTS // max(plane, 1))
+    if maps <= step or not (x.flags.c_contiguous and out.flags.c_contiguous):
+        _max_scatter(gx, og.reshape(-1), x, out, lay, 0, x.size)
+    else:   # pieces of whole feature maps (see _by_maps), each into its part of gx
+        g = lay.geom
+        xm = x.reshape((1, maps) + x.shape[2:])
+        om, gm = out.reshape((1, maps) + out.shape[2:]), og.reshape(maps, -1)
+        for a in range(0, maps, step):
+            b = min(a + step, maps)
+            xp_ = xm[:, a:b]
+            sub = _layout(xp_, g)
+            _max_scatter(gx[a * plane:], gm[a:b].reshape(-1), xp_, om[:, a:b], sub,
+                         a * plane, x.size)
+    return gx[:x.size].reshape(x.shape)
+
+
+def _max_scatter(gx, og, x, out, lay, base, drop):
+    """Add og (flat, x's windows) into gx (flat, starting at x's first element) at each
+    window's first tap equal to its output; windows equal to no tap go to gx[drop - base]."""
     if lay.aligned is not None:
         scores = _aligned_scores(x, out, lay.aligned)
         valid = scores
     else:
-        scores = lay.match_scores(lay.split(x, low, x.dtype), lay.to_grid(out, np.nan))
+        scores = lay.match_scores(lay.split(x, _lowest(x.dtype), x.dtype),
+                                  lay.to_grid(out, np.nan))
         valid = lay.block_view(scores)
     idx = np.take(lay.by_score, valid).reshape(-1)
     idx += lay.window_origins()
     if np.count_nonzero(scores) < lay.nout:  # outputs equal to no tap (the grid's padding
-        idx[valid.reshape(-1) == 0] = x.size  # blocks never match): dropped
-    gx = np.zeros(x.size + 1, dtype=og.dtype)
-    og = np.ascontiguousarray(og).reshape(-1)
+        idx[valid.reshape(-1) == 0] = drop - base  # blocks never match): dropped
     if lay.disjoint:  # each input position in at most one window
         gx[idx] = og
     else:  # in row-major output order, as 1.9.1's CPU kernel adds them
         np.add.at(gx, idx, og)
-    return gx[:x.size].reshape(x.shape)
 
 
 def _global_columns(x, g):

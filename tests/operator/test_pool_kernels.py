@@ -145,6 +145,32 @@ def test_stride_aligned_pools_match_window_reference(geom, pool_type, ties):
     np.testing.assert_allclose(xa.grad.asnumpy(), gx_ref, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("geom", [GEOMETRIES[3], GEOMETRIES[5], GEOMETRIES[10], ALIGNED[5]],
+                         ids=lambda g: f"{g[0]}k{g[1]}s{g[2]}p{g[3]}")
+@pytest.mark.parametrize("pool_type", ["max", "avg"])
+def test_pooling_in_pieces_of_feature_maps(monkeypatch, geom, pool_type):
+    """Large pools run a few feature maps at a time (``_PIECE_ELEMENTS``); forced here down
+    to single maps and small groups, with ties for the max backward's first-maximum rule."""
+    from mxnet.operator import nn_pool
+    shape, kernel, stride, pad = geom[:4]
+    full = geom[4] if len(geom) > 4 else False
+    rng = np.random.default_rng(21)
+    x = np.round(rng.standard_normal(shape) * 2)
+    kw = dict(kernel=kernel, stride=stride, pad=pad, pool_type=pool_type,
+              pooling_convention="full" if full else "valid")
+    for piece in (1, 2 * int(np.prod(shape[2:])) + 1):
+        monkeypatch.setattr(nn_pool, "_PIECE_ELEMENTS", piece)
+        xa = nd.array(x, dtype="float64")
+        xa.attach_grad()
+        with mx.autograd.record():
+            y = nd.Pooling(xa, **kw)
+        head = rng.standard_normal(y.shape)
+        y.backward(nd.array(head, dtype="float64"))
+        y_ref, gx_ref = _reference(x, head, pool_type, kernel, stride, pad, full, True)
+        np.testing.assert_allclose(y.asnumpy(), y_ref, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(xa.grad.asnumpy(), gx_ref, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("pool_type", ["avg", "max"])
 def test_float32_and_float16_stem_pooling(pool_type):
     """The ResNet stem window (3x3, stride 2, pad 1) in float32 and float16 (summed in float32)."""
@@ -192,3 +218,34 @@ def test_batch_split_over_threads_gives_identical_results(monkeypatch, pool_type
     for threads in (2, 3, 8):
         for got, want in zip(run(threads), one):
             np.testing.assert_array_equal(got, want)
+
+
+def test_op_threads_do_not_wait_for_a_thread_without_a_core(monkeypatch):
+    """Chunks are claimed dynamically: with the pool thread held up (as on a machine whose
+    other core is busy) the calling thread computes every chunk; an error in a chunk is
+    raised in the caller."""
+    import threading
+
+    from mxnet.operator import _batch_threads
+    monkeypatch.setattr(_batch_threads, "_MIN_ELEMENTS", 1)
+    monkeypatch.setenv("MXNET_PY_OP_THREADS", "2")
+    pool = _batch_threads._pool(1)
+    release = threading.Event()
+    blocker = pool.submit(release.wait, 30)   # occupies the only pool thread
+    try:
+        x = np.arange(6 * 4, dtype=np.float64).reshape(6, 4)
+        got = _batch_threads.map_batch(lambda a: a * 2, [x], x.shape, x.dtype)
+        np.testing.assert_array_equal(got, x * 2)
+        seen = []
+        _batch_threads.run_parts(lambda a, b: seen.append((a, b)), 10)
+        seen.sort()
+        assert seen[0][0] == 0 and seen[-1][1] == 10 and len(seen) > 2
+        assert all(a[1] == b[0] for a, b in zip(seen, seen[1:]))   # contiguous, disjoint
+
+        def fail(a, b):
+            raise ValueError(f"chunk {a}:{b}")
+        with pytest.raises(ValueError, match="chunk 0:"):
+            _batch_threads.run_parts(fail, 10)
+    finally:
+        release.set()
+        blocker.result()
