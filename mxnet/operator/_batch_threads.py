@@ -98,26 +98,35 @@ def _run_chunks(task, bounds, threads):
         raise state["error"]
 
 
-def map_batch(fn, arrays, out_shape, dtype, size=None, out=None):
+def map_batch(fn, arrays, out_shape, dtype, size=None, out=None, into=False):
     """``fn(*arrays)`` computed on slices of the batch (axis 0 of every array) in parallel
-    and written into one new array of ``out_shape`` and ``dtype`` (each thread copies its own
-    slice in, while it is still in its core's cache), or into ``out`` when given (an array of
-    that shape and dtype); one inline call where the batch or the work is small (its result
-    is returned as it is). ``size`` is the work's measure in elements (default: the largest
-    array's). The batch is cut into two slices per thread, taken dynamically.
+    and written into one new array of ``out_shape`` and ``dtype``, or into ``out`` when given
+    (an array of that shape and dtype); one inline call where the batch or the work is small.
+    ``size`` is the work's measure in elements (default: the largest array's). The batch is
+    cut into two slices per thread, taken dynamically.
+
+    With ``into``, ``fn`` writes its result itself: it is called as ``fn(*slices, out=o)``
+    with ``o`` the matching slice of the result (contiguous when the result is), so nothing
+    is copied back; the inline call passes ``out`` as given (None lets ``fn`` make its own
+    result). Without it, each thread copies its slice's result into place while it is still
+    in its core's cache, and an inline call's result is returned as it is.
     """
     n = arrays[0].shape[0]
     parts = min(op_threads(), n)
     work = max(a.size for a in arrays) if size is None else size
     if parts < 2 or work < _MIN_ELEMENTS or type(arrays[0]) is not np.ndarray or \
             getattr(_INSIDE, "busy", False):
-        return fn(*arrays)
+        return fn(*arrays, out=out) if into else fn(*arrays)
     if out is None or tuple(out.shape) != tuple(out_shape) or out.dtype != dtype:
         out = np.empty(out_shape, dtype=dtype)
     pieces = min(n, 2 * parts)
 
-    def part(a, b):   # kernels split with run_parts inside run inline
-        out[a:b] = fn(*[x[a:b] for x in arrays])
+    if into:
+        def part(a, b):
+            fn(*[x[a:b] for x in arrays], out=out[a:b])
+    else:
+        def part(a, b):   # kernels split with run_parts inside run inline
+            out[a:b] = fn(*[x[a:b] for x in arrays])
 
     _run_chunks(part, [n * i // pieces for i in range(pieces + 1)], parts)
     return out

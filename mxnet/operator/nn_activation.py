@@ -37,6 +37,7 @@ import numpy as np
 from ..base import MXNetError
 from ._batch_threads import run_parts
 from ._common import normalize_axis
+from .conv_kernels import scratch
 from .registry import Param, register
 from .special import erf as _erf
 
@@ -141,13 +142,67 @@ def _relu_into(x, o):
 
 
 def _relu_grad_into(og, y, o):
-    """o = og * (y > 0) (o may be og), in ranges over the op threads."""
+    """o = og * (y > 0) (o may be og), in ranges over the op threads; the mask of a range
+    goes into the thread's scratch buffer."""
     gf, yf, of = og.reshape(-1), y.reshape(-1), o.reshape(-1)
 
     def part(a, b):
-        np.multiply(gf[a:b], yf[a:b] > 0, out=of[a:b])
+        mask = np.greater(yf[a:b], 0, out=scratch(np, "act.mask", (b - a,), bool))
+        np.multiply(gf[a:b], mask, out=of[a:b])
     run_parts(part, gf.size)
     return o
+
+
+def _flat_parts(kernel, arrays, o, dtype):
+    """``kernel(*ranges, t, o_range)`` over flat ranges of ``arrays`` and ``o`` (contiguous
+    NumPy arrays) split across the op threads, ``t`` a scratch range of ``dtype`` for the
+    kernel's temporary. ``o`` may be one of the arrays: kernels read a range's inputs into
+    ``t`` before writing its output."""
+    flats, of = [a.reshape(-1) for a in arrays], o.reshape(-1)
+
+    def part(a, b):
+        kernel(*[f[a:b] for f in flats], scratch(np, "act.tmp", (b - a,), dtype), of[a:b])
+    run_parts(part, of.size)
+    return o
+
+
+def _softrelu_into(x, t, o):
+    """o = where(x > 20, x, log1p(exp(where(x > 20, 0, x)))), the same steps as
+    ``_act_forward``."""
+    lin = np.greater(x, _SOFTRELU_LINEAR_FROM, out=scratch(np, "act.mask", x.shape, bool))
+    np.copyto(t, x)
+    np.copyto(t, 0.0, where=lin)
+    np.exp(t, out=t)
+    np.log1p(t, out=t)
+    np.copyto(t, x, where=lin)
+    np.copyto(o, t)
+
+
+def _softsign_into(x, t, o):
+    """o = x / (1 + |x|)."""
+    np.abs(x, out=t)
+    np.add(t, 1.0, out=t)
+    np.divide(x, t, out=o)
+
+
+def _derivative_into(kind, x, y, t):
+    """t = the derivative of ``kind`` (not relu) at (x, y), the steps of ``_act_derivative``."""
+    if kind == "sigmoid":                  # y * (1 - y)
+        np.subtract(1.0, y, out=t)
+        np.multiply(y, t, out=t)
+    elif kind == "tanh":                   # 1 - y * y
+        np.multiply(y, y, out=t)
+        np.subtract(1.0, t, out=t)
+    elif kind == "softrelu":               # -expm1(-y)
+        np.negative(y, out=t)
+        np.expm1(t, out=t)
+        np.negative(t, out=t)
+    else:                                  # softsign: 1 / (1 + |x|)**2
+        np.abs(x, out=t)
+        np.add(t, 1.0, out=t)
+        np.multiply(t, t, out=t)
+        np.divide(1.0, t, out=t)
+    return t
 
 
 def _out_like(out, x):
@@ -165,6 +220,9 @@ def _activation(rc, attrs, x, out=None):
     if kind == "relu" and x.dtype != np.float16 and _split_ok(x) and \
             (o is None or _split_ok(o)):
         return _relu_into(x, np.empty_like(x) if o is None else o)
+    if o is not None and kind in ("softrelu", "softsign") and _split_ok(x, o):
+        return _flat_parts(_softrelu_into if kind == "softrelu" else _softsign_into, [x], o,
+                           x.dtype)
     if o is not None and kind in ("relu", "sigmoid", "tanh"):
         xp = rc.xp
         if kind == "relu":
@@ -183,8 +241,14 @@ def _activation_backward(rc, attrs, og, x, y, out=None):
     if attrs["act_type"] == "relu" and og.dtype == y.dtype != np.float16 and \
             og.shape == y.shape and _split_ok(og, y) and (o is None or _split_ok(o)):
         return _relu_grad_into(og, y, np.empty_like(y) if o is None else o)
+    kind = attrs["act_type"]
+    if o is not None and og.dtype == y.dtype and kind != "relu" and og.shape == y.shape and \
+            _split_ok(og, y, o, *((x,) if kind == "softsign" else ())):
+        def grad(og_, x_, y_, t, o_):
+            np.multiply(og_, _derivative_into(kind, x_, y_, t), out=o_)
+        # x is only read for softsign (for the others it may be a stand-in of its shape)
+        return _flat_parts(grad, [og, x if kind == "softsign" else y, y], o, y.dtype)
     if o is not None and og.dtype == y.dtype:
-        kind = attrs["act_type"]
         if kind == "relu":   # o may be og's buffer (the declared in-place pair)
             return rc.xp.multiply(og, y > 0, out=o)
         if kind in ("sigmoid", "tanh"):
@@ -437,7 +501,9 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
         m = xp.max(x, axis=axis, keepdims=True)
         z = xp.subtract(x, m, out=out)
         if kind == "log_softmax":
-            s = xp.sum(xp.exp(z), axis=axis, keepdims=True)
+            e = xp.exp(z, out=scratch(xp, "act.tmp", z.shape, z.dtype)) if xp is np else \
+                xp.exp(z)
+            s = xp.sum(e, axis=axis, keepdims=True)
             z -= xp.log(s)
             return z
         xp.exp(z, out=z)
@@ -478,7 +544,9 @@ def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype
             out *= s
             return xp.subtract(og, out, out=out)
         gy = xp.multiply(og, y, out=out)
-        gy -= y * xp.sum(gy, axis=axis, keepdims=True)
+        s = xp.sum(gy, axis=axis, keepdims=True)
+        gy -= xp.multiply(y, s, out=scratch(xp, "act.tmp", y.shape, y.dtype)) if xp is np \
+            else y * s
         return gy
     g = og.astype(wdt, copy=False)
     yw = y.astype(wdt, copy=False)

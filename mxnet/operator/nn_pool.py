@@ -66,11 +66,13 @@ from __future__ import annotations
 import itertools
 import math
 import sys
+import threading
 
 import numpy as np
 
 from ..base import MXNetError
 from ._batch_threads import map_batch
+from .conv_kernels import scratch
 from .registry import Param, register
 
 __all__ = ["pool_geometry", "check_float", "uniform_float_type", "FLOAT_TYPES", "GROUPINGS"]
@@ -216,6 +218,43 @@ def _lowest(dtype):
 def _compute_dtype(dt):
     """float16 sums run in float32 and are rounded once at the end."""
     return np.dtype(np.float32) if dt == np.float16 else dt
+
+
+_VIEWS = threading.local()
+
+
+def _scratch(role, shape, dtype):
+    """This thread's reusable buffer for a pooling temporary (see ``conv_kernels.scratch``):
+    valid until the next request for the same role in the same thread. The views handed out
+    are remembered per (role, shape, dtype): a pool asks for the same ones every call, and
+    the lookup is then one dict access."""
+    memo = getattr(_VIEWS, "memo", None)
+    if memo is None:
+        memo = _VIEWS.memo = {}
+    key = (role, tuple(shape), dtype)
+    view = memo.get(key)
+    if view is None:
+        view = scratch(np, "pool." + role, key[1], dtype)
+        # the role's buffer may have been replaced by a larger one: forget views of the old
+        for k in [k for k in memo if k[0] == role]:
+            del memo[k]
+        if len(memo) >= 256:
+            memo.clear()
+        memo[key] = view
+    return view
+
+
+def _dest(out, shape, dtype):
+    """``out`` (the caller's buffer) or a new array to hold a kernel's result."""
+    return np.empty(shape, dtype=dtype) if out is None else out
+
+
+def _into(xp, out, res):
+    """``res`` written into ``out`` when given (then returned), else ``res`` itself."""
+    if out is None or res is out:
+        return res
+    xp.copyto(out, res, casting="unsafe")
+    return out
 
 
 def _padded_shape(lead, g):
@@ -364,11 +403,18 @@ def _global_forward(xp, x, g, attrs):
     return s.astype(x.dtype)
 
 
-def _pool_forward(xp, x, g, attrs):
+def _pool_forward(xp, x, g, attrs, out=None):
+    """The pooled x (channels first), written into ``out`` when given (contiguous)."""
     if xp is np and _global_columns(x, g):
-        return _fast_global_forward(x, g, attrs)
+        return _fast_global_forward(x, g, attrs, out)
     if xp is np and x.size and not g.is_global:
-        return _by_maps(lambda a: _fast_forward(a, g, attrs), x)
+        oshape = tuple(x.shape[:2]) + tuple(g.out)
+        return _by_maps(lambda a, o: _fast_forward(a, g, attrs, o), x,
+                        _dest(out, oshape, x.dtype))
+    return _into(xp, out, _generic_forward(xp, x, g, attrs))
+
+
+def _generic_forward(xp, x, g, attrs):
     if g.is_global and x.size:
         return _global_forward(xp, x, g, attrs)
     pt = attrs["pool_type"]
@@ -433,19 +479,23 @@ def _max_backward(xp, og, x, out, g):
     return xp.ascontiguousarray(_unpad(r, g))
 
 
-def _pool_backward(xp, og, x, out, g, attrs):
+def _pool_backward(xp, og, x, out, g, attrs, dst=None):
+    """The gradient of x (channels first) from the pooled ``out`` and its gradient ``og``,
+    written into ``dst`` when given (contiguous)."""
     pt = attrs["pool_type"]
     if pt == "max":
         lay = _layout(x, g) if xp is np else None
         if lay is not None:
-            gx = _fast_max_backward(og, x, out, lay)
+            gx = _fast_max_backward(og, x, out, lay, dst)
             if gx is not None:
                 return gx
         if xp is np and _global_columns(x, g):
-            return _fast_global_max_backward(og, x, out)
+            return _fast_global_max_backward(og, x, out, dst)
         if g.is_global and x.size:
-            return _global_max_backward(xp, og, x, out)
-        return _max_backward(xp, og, x, out, g)
+            return _into(xp, dst, _global_max_backward(xp, og, x, out))
+        return _into(xp, dst, _max_backward(xp, og, x, out, g))
+    if xp is np and x.size and not g.is_global:
+        return _fast_sum_backward(og, x, out, g, attrs, _dest(dst, x.shape, x.dtype))
     cdt = _compute_dtype(x.dtype)
     ogc = og.astype(cdt, copy=False)
     p = attrs["p_value"] if pt == "lp" else 1
@@ -459,20 +509,57 @@ def _pool_backward(xp, og, x, out, g, attrs):
     else:
         scale = ogc
     xc = x.astype(cdt, copy=False)
-    if xp is np and x.size and not g.is_global:
-        gx = (_aligned_spread(scale, g, x.shape) if _is_aligned(g) else
-              _separable_spread(scale, g, x.shape))
-        if p > 1:
-            gx *= _lp_pow(xc, p - 1)
-        return gx.astype(x.dtype, copy=False)
     if g.is_global and x.size:
         shaped = scale.reshape(scale.shape[:2] + (1,) * (x.ndim - 2))
-        res = shaped * _lp_pow(xc, p - 1) if p > 1 else xp.broadcast_to(shaped, x.shape)
-        return xp.ascontiguousarray(res).astype(x.dtype, copy=False)
+        if p == 1:
+            res = xp.broadcast_to(shaped, x.shape)
+            if dst is not None:
+                return _into(xp, dst, res)
+            return xp.ascontiguousarray(res).astype(x.dtype, copy=False)
+        if xp is np and dst is not None and cdt == x.dtype:
+            pw = xc if p == 2 else np.multiply(xc, xc, out=_scratch("lp_pow", x.shape, cdt))
+            return np.multiply(shaped, pw, out=dst)
+        return _into(xp, dst, (shaped * _lp_pow(xc, p - 1)).astype(x.dtype, copy=False))
     gx = _unpad(_spread(xp, scale, g, _plan(g), _padded_shape(x.shape[:2], g)), g)
     if p > 1:
         gx = gx * _lp_pow(xc, p - 1)
-    return xp.ascontiguousarray(gx).astype(x.dtype, copy=False)
+    return _into(xp, dst, xp.ascontiguousarray(gx).astype(x.dtype, copy=False))
+
+
+def _fast_sum_backward(og, x, out, g, attrs, dst):
+    """avg, sum and lp backward on NumPy (not global), into ``dst``: the scaled output
+    gradient spread over the windows' taps (then times x**(p-1) for lp). Temporaries come
+    from the scratch buffers."""
+    pt = attrs["pool_type"]
+    cdt = _compute_dtype(x.dtype)
+    ogc = og.astype(cdt, copy=False)
+    p = attrs["p_value"] if pt == "lp" else 1
+    if pt == "avg":
+        div = _divisor(np, g, attrs["count_include_pad"] is not False, cdt)[0]
+        scale = _divide(ogc, div, out=_scratch("scale", og.shape, cdt))
+    elif pt == "lp" and p > 1:
+        # scale = og / out**(p-1), 0 where out is 0
+        o = out.astype(cdt, copy=False)
+        zero = np.equal(o, 0, out=_scratch("zero", o.shape, bool))
+        scale = _scratch("scale", o.shape, cdt)
+        if p == 2:
+            np.copyto(scale, o)
+        else:
+            np.multiply(o, o, out=scale)
+        np.copyto(scale, 1, where=zero)
+        np.divide(ogc, scale, out=scale)
+        np.copyto(scale, 0, where=zero)
+    else:
+        scale = ogc
+    gx = dst if cdt == x.dtype else _scratch("gx", x.shape, cdt)
+    if _is_aligned(g):
+        _aligned_spread(scale, g, x.shape, gx)
+    else:
+        _separable_spread(scale, g, x.shape, gx)
+    if p > 1:
+        xc = x.astype(cdt, copy=False)
+        gx *= xc if p == 2 else np.multiply(xc, xc, out=_scratch("lp_pow", x.shape, cdt))
+    return _into(np, dst, gx)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -572,18 +659,27 @@ class _TapLayout:
         self.aligned = _aligned_taps(g)
         self.geom = g
 
-    def window_origins(self):
-        """Flat input index of every window's origin, (lead + out) in C order. The last one
-        computed is kept when small (the same pool usually runs again)."""
-        global _ORIGINS
-        cached = _ORIGINS
-        if cached is not None and cached[0] is self:
-            return cached[1]
-        base = np.add.outer(np.arange(math.prod(self.lead), dtype=np.intp) * self.xplane,
-                            self.origin).reshape(-1)
-        if base.nbytes <= _ORIGINS_CACHE_BYTES:
-            _ORIGINS = (self, base)
-        return base
+    def add_window_origins(self, idx):
+        """Add to idx (lead + out, C order) the flat input index of each window's origin.
+        The table of those is kept for recent layouts while small (the same pools run
+        every step); otherwise two broadcast adds (the origin within a feature map, then
+        the map's offset) do it without a table."""
+        table = _ORIGINS.get(self)
+        if table is None and self.nout * 8 <= _ORIGINS_CACHE_BYTES:
+            table = np.add.outer(np.arange(math.prod(self.lead), dtype=np.intp) * self.xplane,
+                                 self.origin).reshape(-1)
+            with _ORIGINS_LOCK:   # the op threads may add tables at the same time
+                while _ORIGINS and sum(t.nbytes for t in _ORIGINS.values()) + table.nbytes > \
+                        _ORIGINS_CACHE_BYTES:
+                    _ORIGINS.pop(next(iter(_ORIGINS)))
+                _ORIGINS[self] = table
+        if table is not None:
+            flat = idx.reshape(-1)
+            np.add(flat, table, out=flat)
+            return
+        rows = idx.reshape(math.prod(self.lead), -1)
+        rows += self.origin
+        rows += (np.arange(math.prod(self.lead), dtype=np.intp) * self.xplane)[:, None]
 
     def block_view(self, a):
         """The valid outputs of a flat array laid out on the block grid."""
@@ -610,7 +706,7 @@ class _TapLayout:
         for spec in self.copies:
             rho = spec[-1][2] % s
             if rho not in cols and all(b1 > b0 for b0, b1, _, _ in spec):
-                E = np.empty(x.shape[:-1] + (W // s,), dtype=x.dtype)
+                E = _scratch(f"cols{rho}", x.shape[:-1] + (W // s,), x.dtype)
                 _gather(E.reshape(-1), x.reshape(-1), rho, s)
                 cols[rho] = E
         return cols
@@ -623,7 +719,7 @@ class _TapLayout:
         """(phases, size) array: the padded input split into phases on the block grid."""
         if self.aliased and x.dtype == dtype and x.flags.c_contiguous:
             return x.reshape(1, self.size)
-        P = np.empty((len(self.copies),) + self.lead + self.blocks, dtype=dtype)
+        P = _scratch("split", (len(self.copies),) + self.lead + self.blocks, dtype)
         lead = (slice(None),) * len(self.lead)
         cols = self._columns(x)
         for c, spec in enumerate(self.copies):
@@ -647,7 +743,8 @@ class _TapLayout:
         """A (lead + out) array placed on the flat block grid (other blocks set to fill)."""
         if self.blocks == self.out:
             return np.ascontiguousarray(a).reshape(-1)
-        flat = np.full(self.size, fill, dtype=a.dtype)
+        flat = _scratch("grid", (self.size,), a.dtype)
+        flat.fill(fill)
         _copy(self.block_view(flat), a)
         return flat
 
@@ -655,9 +752,10 @@ class _TapLayout:
         """uint8 grid: K - t for the first tap t (row-major) equal to target, 0 where none is
         (K taps). Each tap scores K - t where it matches and the highest score is kept."""
         n, K = self.span, len(self.taps)
-        best = np.zeros(self.size, dtype=np.uint8)
-        eq = np.empty(n, dtype=bool)
-        score = np.empty(n, dtype=np.uint8)
+        best = _scratch("best", (self.size,), np.uint8)
+        best.fill(0)
+        eq = _scratch("eq", (n,), bool)
+        score = _scratch("score", (n,), np.uint8)
         b = best[:n]
         for t, (c, sh, _) in enumerate(self.taps):
             np.equal(P[c, sh:sh + n], target[:n], out=eq)
@@ -680,8 +778,11 @@ def _layout(x, g):
 
 
 _LAYOUTS_CACHE: dict = {}
-_ORIGINS = None  # (layout, its window_origins()), see _TapLayout.window_origins
-_ORIGINS_CACHE_BYTES = 16 << 20
+# window-origin tables of recent layouts (see _TapLayout.add_window_origins), at most this
+# many bytes in all
+_ORIGINS: dict = {}
+_ORIGINS_LOCK = threading.Lock()
+_ORIGINS_CACHE_BYTES = 32 << 20
 
 
 def _interior(L, k, s, p, O):
@@ -690,15 +791,16 @@ def _interior(L, k, s, p, O):
     return lo, max(lo, min(O, (L + p - k) // s + 1))
 
 
-def _axis_window(y, R, L, I, k, s, p, O, combine, empty):
+def _axis_window(y, R, L, I, k, s, p, O, combine, empty, dst):
     """Windowed reduction (``combine``: fmax or add) along the middle axis of y viewed as
-    (R, L, I): (R, O, I), ``empty`` where a window reads nothing.
+    (R, L, I): written into ``dst`` (contiguous, R*O*I elements) as (R, O, I), ``empty``
+    where a window reads nothing.
 
     Windows inside [0, L) come from one running reduction over the whole flat array (k - 1
     contiguous passes, taps in order), subsampled; the few windows that reach into the padding
     are redone from their valid taps.
     """
-    z = np.empty((R, O, I), dtype=y.dtype)
+    z = dst.reshape(R, O, I)
     yf = y.reshape(-1)
     y3 = yf.reshape(R, L, I)
     lo, hi = _interior(L, k, s, p, O)
@@ -708,7 +810,7 @@ def _axis_window(y, R, L, I, k, s, p, O, combine, empty):
         if k == 1:
             U = yf
         else:
-            U = np.empty(n, dtype=y.dtype)
+            U = _scratch("run", (n,), y.dtype)
             m = n - (k - 1) * I
             combine(yf[:m], yf[I:I + m], out=U[:m])
             for t in range(2, k):
@@ -734,9 +836,9 @@ def _axis_window(y, R, L, I, k, s, p, O, combine, empty):
     return z
 
 
-def _axis_spread(z, R, O, I, k, s, p, L):
-    """Adjoint of the windowed sum along an axis: z (R, O, I) -> y (R, L, I), every input
-    position the sum of the windows that read it.
+def _axis_spread(z, R, O, I, k, s, p, L, y):
+    """Adjoint of the windowed sum along an axis: z (R, O, I) -> y (R, L, I) (``y`` given:
+    contiguous, R*L*I elements), every input position the sum of the windows that read it.
 
     The windows inside [0, L) are placed at their first position (every s-th slot of a zeroed
     array; one flat strided copy where rows line up) and summed over the k taps by k - 1
@@ -745,10 +847,13 @@ def _axis_spread(z, R, O, I, k, s, p, L):
     """
     z = z.reshape(R, O, I)
     if s > 1 and I > 1:
-        return _axis_spread_phases(z, R, O, I, k, s, p, L)
+        return _axis_spread_phases(z, R, O, I, k, s, p, L, y)
     n = R * L * I
     lo, hi = _interior(L, k, s, p, O)
-    Z = np.zeros(n, dtype=z.dtype)
+    yf = y.reshape(-1)
+    direct = k == 1 or hi <= lo   # the placed windows are the result
+    Z = yf if direct else _scratch("slots", (n,), z.dtype)
+    Z[...] = 0
     if hi > lo:
         if I == 1 and L == s * O:
             # output j = r*O + o starts at slot s*j - p: one strided copy places rows 0..R-1;
@@ -761,32 +866,30 @@ def _axis_spread(z, R, O, I, k, s, p, L):
                 Z2[:, (o * s - p) % L] = 0
         else:
             _copy(Z.reshape(R, L, I)[:, lo * s - p:(hi - 1) * s - p + 1:s], z[:, lo:hi])
-    if k == 1 or hi <= lo:
-        y = Z
-    else:
-        y = np.empty(n, dtype=z.dtype)
-        y[:I] = Z[:I]
-        np.add(Z[I:], Z[:n - I], out=y[I:])
+    if not direct:
+        yf[:I] = Z[:I]
+        np.add(Z[I:], Z[:n - I], out=yf[I:])
         for t in range(2, k):
-            np.add(y[t * I:], Z[:n - t * I], out=y[t * I:])
+            np.add(yf[t * I:], Z[:n - t * I], out=yf[t * I:])
     if I == 1:
-        z2, y2 = z.reshape(R, O), y.reshape(R, L)
+        z2, y2 = z.reshape(R, O), yf.reshape(R, L)
     else:
-        z2, y2 = z, y.reshape(R, L, I)
+        z2, y2 = z, yf.reshape(R, L, I)
     for o in itertools.chain(range(lo), range(hi, O)):
         for t in range(k):
             l = o * s - p + t
             if 0 <= l < L:
                 y2[:, l] += z2[:, o]
-    return y.reshape(R, L, I)
+    return yf.reshape(R, L, I)
 
 
-def _axis_spread_phases(z, R, O, I, k, s, p, L):
+def _axis_spread_phases(z, R, O, I, k, s, p, L, y):
     """``_axis_spread`` for a strided axis of whole rows (I > 1), one stride phase at a time:
     the rows l = s*q + r of phase r receive window q - a from each tap t with
     (a, r) = divmod(t - p, s), so a phase is a sum of shifted blocks of z (contiguous within
-    each of the R groups), moved into place as whole rows. No zero-filled slots are added."""
-    y = np.empty((R, L, I), dtype=z.dtype)
+    each of the R groups), moved into place as whole rows. No zero-filled slots are added.
+    ``y``: the result's buffer (contiguous, R*L*I elements)."""
+    y = y.reshape(R, L, I)
     for r in range(min(s, L)):
         nq = -(-(L - r) // s)
         # (q range, z range) of every tap landing on this phase
@@ -805,55 +908,60 @@ def _axis_spread_phases(z, R, O, I, k, s, p, L):
         full = [part for part in parts if part[:2] == (0, nq)]
         if full:  # start from a tap that covers the whole phase (no zero fill)
             parts.remove(full[0])
-            ph = z[:, full[0][2]:full[0][2] + nq].copy()
+            ph = _scratch("phase_acc", (R, nq, I), z.dtype)
+            np.copyto(ph, z[:, full[0][2]:full[0][2] + nq])
         else:
-            ph = np.zeros((R, nq, I), dtype=z.dtype)
+            ph = _scratch("phase_acc", (R, nq, I), z.dtype)
+            ph[...] = 0
         for q0, q1, o0 in parts:
             ph[:, q0:q1] += z[:, o0:o0 + q1 - q0]
         _copy(dst, ph)
     return y
 
 
-def _separable_max(x, g):
-    """Max pooling one spatial axis at a time, outermost first (the innermost axis, whose
-    padding fix-ups touch every row, then works on the smallest array); NaN skipped, at
-    least the lowest finite value."""
+def _separable_stages(x, g, combine, empty, out):
+    """The windowed reduction of x one spatial axis at a time, outermost first, into ``out``
+    (the stages between in scratch buffers, one per axis)."""
     y = np.ascontiguousarray(x)
     lead = y.shape[:2]
-    for d in range(len(g.spatial)):
+    n = len(g.spatial)
+    for d in range(n):
         R = math.prod(lead) * math.prod(g.out[:d])
         I = math.prod(g.spatial[d + 1:])
+        dst = out if d == n - 1 else _scratch(f"stage{d}", (R * g.out[d] * I,), y.dtype)
         y = _axis_window(y, R, g.spatial[d], I, g.kernel[d], g.stride[d], g.pad[d], g.out[d],
-                         np.fmax, -np.inf)
-    y = y.reshape(lead + tuple(g.out))
+                         combine, empty, dst)
+    return out
+
+
+def _separable_max(x, g, out):
+    """Max pooling one spatial axis at a time, outermost first (the innermost axis, whose
+    padding fix-ups touch every row, then works on the smallest array), into ``out``; NaN
+    skipped, at least the lowest finite value."""
+    y = _separable_stages(x, g, np.fmax, -np.inf, out)
     low = _lowest(x.dtype)
     if y.size and y.min() >= low:   # no window of NaN or padding only: nothing to raise
         return y
     return np.fmax(y, low, out=y)
 
 
-def _separable_sum(x, g):
+def _separable_sum(x, g, out):
     """Window sums one spatial axis at a time, outermost first (the first pass, over the
-    whole input, then moves whole rows)."""
-    y = np.ascontiguousarray(x)
-    lead = y.shape[:2]
-    for d in range(len(g.spatial)):
-        R = math.prod(lead) * math.prod(g.out[:d])
-        I = math.prod(g.spatial[d + 1:])
-        y = _axis_window(y, R, g.spatial[d], I, g.kernel[d], g.stride[d], g.pad[d], g.out[d],
-                         np.add, 0)
-    return y.reshape(lead + tuple(g.out))
+    whole input, then moves whole rows), into ``out``."""
+    return _separable_stages(x, g, np.add, 0, out)
 
 
-def _separable_spread(z, g, shape):
-    """Adjoint of ``_separable_sum``: innermost axis first."""
+def _separable_spread(z, g, shape, out):
+    """Adjoint of ``_separable_sum``: innermost axis first, into ``out`` (contiguous, of
+    ``shape``; the stages between in scratch buffers)."""
     z = np.ascontiguousarray(z)
     lead = shape[:2]
     for d in reversed(range(len(g.spatial))):
         R = math.prod(lead) * math.prod(g.out[:d])
         I = math.prod(g.spatial[d + 1:])
-        z = _axis_spread(z, R, g.out[d], I, g.kernel[d], g.stride[d], g.pad[d], g.spatial[d])
-    return z.reshape(shape)
+        y = out if d == 0 else _scratch(f"spread{d}", (R * g.spatial[d] * I,), z.dtype)
+        z = _axis_spread(z, R, g.out[d], I, g.kernel[d], g.stride[d], g.pad[d], g.spatial[d], y)
+    return out
 
 
 # -- stride-aligned pools: the stride phases of the input ---------------------------------
@@ -879,7 +987,8 @@ def _phase_slices(r, stride):
 
 
 def _split_phases(x, stride, wanted):
-    """{residues: contiguous (N, C, *out) phase of x} for the residue tuples in ``wanted``."""
+    """{residues: contiguous (N, C, *out) phase of x} for the residue tuples in ``wanted``
+    (in this thread's scratch buffers)."""
     pairs = (stride[-1] == 2 and x.itemsize in (2, 4) and x.flags.c_contiguous
              and sys.byteorder == "little")
     if pairs:   # even phase of the last axis: the low half of each wide pair (see _gather)
@@ -888,7 +997,7 @@ def _split_phases(x, stride, wanted):
     res = {}
     for r in wanted:
         src = x[_phase_slices(r, stride)]
-        dst = np.empty(src.shape, dtype=x.dtype)
+        dst = _scratch(f"phase{r}", src.shape, x.dtype)
         if pairs and r[-1] == 0:
             np.copyto(dst.view(narrow), xw[_phase_slices(r[:-1], stride[:-1])],
                       casting="unsafe")
@@ -941,10 +1050,10 @@ def _axis_plan(g, d):
     return [divmod(t - g.pad[d], g.stride[d])[::-1] for t in range(g.kernel[d])]
 
 
-def _aligned_spread(z, g, shape):
+def _aligned_spread(z, g, shape, gx):
     """``_separable_spread`` for stride-aligned pools: every input position the sum of the
-    windows that read it (in tap order), innermost axis first; z (N, C, *out) -> (N, C,
-    *spatial)."""
+    windows that read it (in tap order), innermost axis first; z (N, C, *out) -> gx (N, C,
+    *spatial), the phases between in scratch buffers."""
     n, O = len(g.spatial), tuple(g.out)
     cur = {(): np.ascontiguousarray(z)}
     for d in reversed(range(n)):
@@ -960,14 +1069,14 @@ def _aligned_spread(z, g, shape):
                 if len(srcs) == 1 and srcs[0][1] == 0:   # the windows themselves
                     new[(r,) + key] = arr
                     continue
-                out = np.empty(arr.shape, dtype=arr.dtype)
+                out = _scratch(f"spread{d}{(r,) + key}", arr.shape, arr.dtype)
                 _flat_taps(np.add, [(m.reshape(-1), a * pitch) for m, a in srcs],
                            out.reshape(-1))
                 _axis_taps(np.add, out, srcs, d, O[d], 0)
                 new[(r,) + key] = out
         cur = new
-    full = len(cur) == math.prod(g.stride)
-    gx = np.empty(shape, dtype=z.dtype) if full else np.zeros(shape, dtype=z.dtype)
+    if len(cur) < math.prod(g.stride):   # phases no window reads stay zero
+        gx[...] = 0
     for r, arr in cur.items():
         np.copyto(gx[_phase_slices(r, g.stride)], arr)
     return gx
@@ -980,45 +1089,58 @@ def _aligned_spread(z, g, shape):
 _PIECE_ELEMENTS = 1 << 19
 
 
-def _by_maps(fn, x):
-    """``fn`` (a forward kernel on (N, C, *spatial)) over pieces of whole feature maps of x
-    (viewed as (1, N*C, *spatial)), written into one result."""
+def _by_maps(fn, x, out):
+    """``fn(x, out)`` (a forward kernel on (N, C, *spatial) that writes its result into
+    ``out``, contiguous) over pieces of whole feature maps of x (viewed as
+    (1, N*C, *spatial)), each written into its part of ``out``."""
     maps, plane = math.prod(x.shape[:2]), math.prod(x.shape[2:])
     step = max(1, _PIECE_ELEMENTS // max(plane, 1))
     if maps <= step or not x.flags.c_contiguous:
-        return fn(x)
+        fn(x, out)
+        return out
     xm = x.reshape((1, maps) + x.shape[2:])
-    out = None
+    om = out.reshape((1, maps) + out.shape[2:])
     for a in range(0, maps, step):
-        r = fn(xm[:, a:a + step])
-        if out is None:
-            out = np.empty((1, maps) + r.shape[2:], dtype=r.dtype)
-        out[:, a:a + step] = r
-    return out.reshape(x.shape[:2] + out.shape[2:])
+        fn(xm[:, a:a + step], om[:, a:a + step])
+    return out
 
 
-def _fast_forward(x, g, attrs):
+def _lp_pow_scratch(x, p, cdt):
+    """x ** p in the compute dtype (the same products as ``_lp_pow``), x itself where p is 1
+    and no cast is needed, else in scratch buffers."""
+    v = x
+    if x.dtype != cdt:
+        v = _scratch("cast", x.shape, cdt)
+        np.copyto(v, x)
+    if p == 1:
+        return v
+    src = np.multiply(v, v, out=_scratch("pow", x.shape, cdt))
+    return src if p == 2 else np.multiply(src, v, out=src)
+
+
+def _fast_forward(x, g, attrs, out):
+    """The NumPy pooling of x (N, C, *spatial), not global, into ``out`` (contiguous)."""
     pt = attrs["pool_type"]
     if pt == "max":
-        return _separable_max(x, g)
+        return _separable_max(x, g, out)
     cdt = _compute_dtype(x.dtype)
     p = attrs["p_value"] if pt == "lp" else 1
-    src = x.astype(cdt, copy=False) if p == 1 else _lp_pow(x.astype(cdt, copy=False), p)
-    out = _separable_sum(src, g)
+    acc = out if out.dtype == cdt else _scratch("acc", out.shape, cdt)
+    _separable_sum(_lp_pow_scratch(x, p, cdt), g, acc)
     if pt == "avg":
         div, zero = _divisor(np, g, attrs["count_include_pad"] is not False, cdt)
-        out = _divide(out, div)
+        _divide(acc, div, out=acc)
         if zero is not None:
-            out = np.where(zero, cdt.type(np.nan), out)
-    elif pt == "lp":
-        out = _lp_root(np, out, p)
-    return out.astype(x.dtype, copy=False)
+            np.copyto(acc, cdt.type(np.nan), where=zero)
+    elif pt == "lp" and p > 1:
+        (np.sqrt if p == 2 else np.cbrt)(acc, out=acc)
+    return _into(np, out, acc)
 
 
-def _divide(a, div):
-    """a / div, by a scalar where every window has the same divisor."""
+def _divide(a, div, out=None):
+    """a / div, by a scalar where every window has the same divisor (into ``out`` if given)."""
     d0 = div.reshape(-1)[0] if div.size else 1
-    return a / d0 if bool((div == d0).all()) else a / div
+    return np.divide(a, d0 if bool((div == d0).all()) else div, out=out)
 
 
 def _aligned_taps(g):
@@ -1059,9 +1181,10 @@ def _aligned_scores(x, out, aligned):
         ph = [split[r].reshape(M) for r in phases]
     target = np.ascontiguousarray(out).reshape(M)
     K = len(taps)
-    best = np.zeros(M, dtype=np.uint8)
-    eq = np.empty(M, dtype=bool)
-    score = np.empty(M, dtype=np.uint8)
+    best = _scratch("best", (M,), np.uint8)
+    best.fill(0)
+    eq = _scratch("eq", (M,), bool)
+    score = _scratch("score", (M,), np.uint8)
     grid = eq.reshape((-1,) + O)
     for t, (c, sh, box) in enumerate(taps):
         if any(lo >= hi for lo, hi in box):
@@ -1083,19 +1206,24 @@ def _aligned_scores(x, out, aligned):
     return best
 
 
-def _fast_max_backward(og, x, out, lay):
+def _fast_max_backward(og, x, out, lay, dst=None):
     """Each output gradient added to the first tap (row-major) of its window equal to the
-    output. None where windows read padding and some output is the lowest value: padding
-    holds that value, so such a tie goes through the per-axis stages."""
+    output, in ``dst`` (zeroed first) or a new array. None where windows read padding and
+    some output is the lowest value: padding holds that value, so such a tie goes through
+    the per-axis stages."""
     low = _lowest(x.dtype)
     if lay.padded and out.size and not out.min() > low:
         return None
-    gx = np.zeros(x.size + 1, dtype=og.dtype)
+    # a new result comes zeroed from the allocator; a given one is zeroed piece by piece
+    gx = np.zeros(x.shape, dtype=og.dtype) if dst is None else dst
+    gf = gx.reshape(-1)
     og = np.ascontiguousarray(og)
     maps, plane = math.prod(x.shape[:2]), math.prod(x.shape[2:])
     step = max(1, _PIECE_ELEMENTS // max(plane, 1))
     if maps <= step or not (x.flags.c_contiguous and out.flags.c_contiguous):
-        _max_scatter(gx, og.reshape(-1), x, out, lay, 0, x.size)
+        if dst is not None:
+            gf[...] = 0
+        _max_scatter(gf, og.reshape(-1), x, out, lay)
     else:   # pieces of whole feature maps (see _by_maps), each into its part of gx
         g = lay.geom
         xm = x.reshape((1, maps) + x.shape[2:])
@@ -1103,15 +1231,16 @@ def _fast_max_backward(og, x, out, lay):
         for a in range(0, maps, step):
             b = min(a + step, maps)
             xp_ = xm[:, a:b]
-            sub = _layout(xp_, g)
-            _max_scatter(gx[a * plane:], gm[a:b].reshape(-1), xp_, om[:, a:b], sub,
-                         a * plane, x.size)
-    return gx[:x.size].reshape(x.shape)
+            part = gf[a * plane:b * plane]
+            if dst is not None:
+                part[...] = 0
+            _max_scatter(part, gm[a:b].reshape(-1), xp_, om[:, a:b], _layout(xp_, g))
+    return gx
 
 
-def _max_scatter(gx, og, x, out, lay, base, drop):
-    """Add og (flat, x's windows) into gx (flat, starting at x's first element) at each
-    window's first tap equal to its output; windows equal to no tap go to gx[drop - base]."""
+def _max_scatter(gx, og, x, out, lay):
+    """Add og (flat, x's windows) into gx (flat, x's elements) at each window's first tap
+    equal to its output; windows equal to no tap add nothing."""
     if lay.aligned is not None:
         scores = _aligned_scores(x, out, lay.aligned)
         valid = scores
@@ -1119,10 +1248,17 @@ def _max_scatter(gx, og, x, out, lay, base, drop):
         scores = lay.match_scores(lay.split(x, _lowest(x.dtype), x.dtype),
                                   lay.to_grid(out, np.nan))
         valid = lay.block_view(scores)
-    idx = np.take(lay.by_score, valid).reshape(-1)
-    idx += lay.window_origins()
+    # the scores widened to intp in a scratch buffer, then looked up in place (take would
+    # otherwise make its own intp copy of them); every score indexes by_score, and "clip"
+    # lets take write straight into its out
+    idx = _scratch("idx", valid.shape, np.intp)
+    np.copyto(idx, valid)
+    np.take(lay.by_score, idx, out=idx, mode="clip")
+    lay.add_window_origins(idx)
+    idx = idx.reshape(-1)
     if np.count_nonzero(scores) < lay.nout:  # outputs equal to no tap (the grid's padding
-        idx[valid.reshape(-1) == 0] = drop - base  # blocks never match): dropped
+        keep = valid.reshape(-1) != 0        # blocks never match): dropped
+        idx, og = idx[keep], og[keep]
     if lay.disjoint:  # each input position in at most one window
         gx[idx] = og
     else:  # in row-major output order, as 1.9.1's CPU kernel adds them
@@ -1135,31 +1271,38 @@ def _global_columns(x, g):
     return bool(g.is_global and x.size and math.prod(g.spatial) <= _MAX_TAPS)
 
 
-def _fast_global_forward(x, g, attrs):
-    flat = x.reshape(math.prod(x.shape[:2]), -1)
+def _fast_global_forward(x, g, attrs, out=None):
+    """Global pooling position by position over (N*C,) columns, into ``out`` if given."""
+    NC = math.prod(x.shape[:2])
+    flat = x.reshape(NC, -1)
     S = flat.shape[1]
-    shape = x.shape[:2] + (1,) * len(g.spatial)
+    out = _dest(out, x.shape[:2] + (1,) * len(g.spatial), x.dtype)
     pt = attrs["pool_type"]
     if pt == "max":
-        acc = flat[:, 0].copy()
+        acc = out.reshape(NC)
+        np.copyto(acc, flat[:, 0])
         for t in range(1, S):
             np.fmax(acc, flat[:, t], out=acc)
-        return np.fmax(acc, _lowest(x.dtype), out=acc).reshape(shape)
+        np.fmax(acc, _lowest(x.dtype), out=acc)
+        return out
     cdt = _compute_dtype(x.dtype)
     p = attrs["p_value"] if pt == "lp" else 1
-    src = _lp_pow(flat.astype(cdt, copy=False), p)
-    acc = src[:, 0].astype(cdt)  # summed position by position, as 1.9.1 does
+    src = _lp_pow_scratch(flat, p, cdt)
+    acc = out.reshape(NC) if out.dtype == cdt else _scratch("acc", (NC,), cdt)
+    np.copyto(acc, src[:, 0])  # summed position by position, as 1.9.1 does
     for t in range(1, S):
         np.add(acc, src[:, t], out=acc)
     if pt == "avg":
-        acc = acc / cdt.type(S)
-    elif pt == "lp":
-        acc = _lp_root(np, acc, p)
-    return acc.astype(x.dtype, copy=False).reshape(shape)
+        np.divide(acc, cdt.type(S), out=acc)
+    elif pt == "lp" and p > 1:
+        (np.sqrt if p == 2 else np.cbrt)(acc, out=acc)
+    _into(np, out.reshape(NC), acc)
+    return out
 
 
-def _fast_global_max_backward(og, x, out):
-    """The gradient of each feature map to its first (row-major) position equal to the output."""
+def _fast_global_max_backward(og, x, out, dst=None):
+    """The gradient of each feature map to its first (row-major) position equal to the
+    output, in ``dst`` (zeroed first) or a new array."""
     flat = x.reshape(math.prod(x.shape[:2]), -1)
     NC, S = flat.shape
     target = out.reshape(NC)
@@ -1173,10 +1316,12 @@ def _fast_global_max_backward(og, x, out):
     idx = np.arange(0, NC * S, S, dtype=np.intp)
     idx += S
     idx -= best
-    idx[best == 0] = x.size  # no position equals the output: dropped
-    gx = np.zeros(x.size + 1, dtype=og.dtype)
-    gx[idx] = og.reshape(-1)
-    return gx[:x.size].reshape(x.shape)
+    ogf = og.reshape(-1)
+    keep = best != 0   # where no position equals the output, the gradient is dropped
+    gx = _dest(dst, x.shape, og.dtype)
+    gx[...] = 0
+    gx.reshape(-1)[idx[keep]] = ogf[keep]
+    return gx
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1191,39 +1336,74 @@ def _to_channels_last(x):
     return x.transpose((0,) + tuple(range(2, x.ndim)) + (1,))
 
 
-def _given(out, shape, dtype, channels_last):
-    """``out[0]`` when a channels-first result of ``shape``/``dtype`` can be written into it
-    (the batch-split path writes there; an inline call returns its own array)."""
+def _given(out, shape, dtype):
+    """``out[0]`` when the result (``shape``, ``dtype``) can be written into it (a contiguous
+    array of that shape and dtype), else None (a new array is returned)."""
     o = out[0] if out else None
-    if o is None or channels_last or tuple(o.shape) != tuple(shape) or o.dtype != dtype or \
+    if o is None or tuple(o.shape) != tuple(shape) or o.dtype != dtype or \
             not o.flags.c_contiguous:
         return None
     return o
 
 
+def _channels_first_copy(xp, a, role):
+    """A channels-last array as a contiguous channels-first one (NumPy: in a scratch
+    buffer), so that the kernels run on whole feature maps."""
+    a = _to_channels_first(a)
+    if xp is not np:
+        return xp.ascontiguousarray(a)
+    buf = _scratch(role, a.shape, a.dtype)
+    np.copyto(buf, a)
+    return buf
+
+
+def _channels_last_result(xp, res, dst):
+    """The channels-first result ``res`` in channels-last order, in ``dst`` if given."""
+    res = _to_channels_last(res)
+    return xp.ascontiguousarray(res) if dst is None else _into(xp, dst, res)
+
+
 def _pooling(rc, attrs, data, out=None):
     check_float("Pooling", ["data"], [data])
+    xp = rc.xp
     g = pool_geometry("Pooling", attrs, data.shape)
-    x = _to_channels_first(data) if g.channels_last else data
+    dst = _given(out, g.out_shape(data.shape), data.dtype)
+
+    def kernel(a, out=None):
+        return _pool_forward(xp, a, g, attrs, out)
+
+    if not g.channels_last:
+        oshape = tuple(data.shape[:2]) + g.out
+        return map_batch(kernel, [data], oshape, data.dtype, out=dst, into=True)
+    x = _channels_first_copy(xp, data, "cl_data")
     oshape = tuple(x.shape[:2]) + g.out
-    out = map_batch(lambda a: _pool_forward(rc.xp, a, g, attrs), [x],
-                    oshape, x.dtype, out=_given(out, oshape, x.dtype, g.channels_last))
-    return rc.xp.ascontiguousarray(_to_channels_last(out)) if g.channels_last else out
+    res = map_batch(kernel, [x], oshape, x.dtype, into=True,
+                    out=_scratch("cl_out", oshape, x.dtype) if xp is np else None)
+    return _channels_last_result(xp, res, dst)
 
 
 def _backward_pooling(rc, attrs, ograd, data, output, out=None):
     check_float("_backward_Pooling", ["data", "output"], [data, output])
+    xp = rc.xp
     ograd = ograd.astype(data.dtype, copy=False)
     g = pool_geometry("_backward_Pooling", attrs, data.shape)
     if tuple(ograd.shape) != g.out_shape(data.shape):
         raise MXNetError(f"_backward_Pooling: ograd has shape {tuple(ograd.shape)} but the pooled "
                          f"output of data {tuple(data.shape)} has shape {g.out_shape(data.shape)}")
-    if g.channels_last:
-        ograd, data, output = (_to_channels_first(a) for a in (ograd, data, output))
-    gx = map_batch(lambda og, x, y: _pool_backward(rc.xp, og, x, y, g, attrs),
-                   [ograd, data, output], data.shape, data.dtype,
-                   out=_given(out, data.shape, data.dtype, g.channels_last))
-    return rc.xp.ascontiguousarray(_to_channels_last(gx)) if g.channels_last else gx
+    dst = _given(out, data.shape, data.dtype)
+
+    def kernel(og, x, y, out=None):
+        return _pool_backward(xp, og, x, y, g, attrs, out)
+
+    if not g.channels_last:
+        return map_batch(kernel, [ograd, data, output], data.shape, data.dtype, out=dst,
+                         into=True)
+    ins = [_channels_first_copy(xp, a, role) for a, role in
+           ((ograd, "cl_ograd"), (data, "cl_data"), (output, "cl_output"))]
+    shape = ins[1].shape
+    gx = map_batch(kernel, ins, shape, data.dtype, into=True,
+                   out=_scratch("cl_out", shape, data.dtype) if xp is np else None)
+    return _channels_last_result(xp, gx, dst)
 
 
 def _pooling_shape(attrs, ins, outs):
