@@ -309,14 +309,22 @@ def _check_ograd(opname, p, gy):
                          f"expected {p.describe()}")
 
 
+def _backward_setup(rc, opname, attrs, gy, x, w, deconv, out, with_data):
+    """What every backward kernel starts with: the plan, dtypes, output buffers (data
+    gradient when ``with_data``, weight, bias), the conv geometry and the channel-first
+    output gradient in the compute type."""
+    p, dt, ct = _prepare(opname, attrs, x, w, None, deconv)
+    _check_ograd(opname, p, gy)
+    shapes = ([x.shape] if with_data else []) + [w.shape, p.bshape]
+    outs = _outs(out, p, dt, ct, shapes)
+    gc = _to_first(rc.xp, gy.astype(ct, copy=False), p.last)
+    return p, dt, ct, outs, _conv_of_plan(p), gc
+
+
 def _backward_convolution(rc, attrs, gy, x, w, out=None):
     xp = rc.xp
-    opname = "_backward_Convolution"
-    p, dt, ct = _prepare(opname, attrs, x, w, None, False)
-    _check_ograd(opname, p, gy)
-    outs = _outs(out, p, dt, ct, [x.shape, w.shape, p.bshape])
-    cv = _conv_of_plan(p)
-    gc = _to_first(xp, gy.astype(ct, copy=False), p.last)
+    p, dt, ct, outs, cv, gc = _backward_setup(rc, "_backward_Convolution", attrs, gy, x, w,
+                                              False, out, True)
     dx = conv_dgrad(xp, gc, _to_first(xp, w.astype(ct, copy=False), p.last), cv, outs[0])
     dw = conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv, outs[1])
     res = [dx, dw]
@@ -327,12 +335,8 @@ def _backward_convolution(rc, attrs, gy, x, w, out=None):
 
 def _backward_convolution_nodata(rc, attrs, gy, x, w, out=None):
     xp = rc.xp
-    opname = "_backward_Convolution"
-    p, dt, ct = _prepare(opname, attrs, x, w, None, False)
-    _check_ograd(opname, p, gy)
-    outs = _outs(out, p, dt, ct, [w.shape, p.bshape])
-    cv = _conv_of_plan(p)
-    gc = _to_first(xp, gy.astype(ct, copy=False), p.last)
+    p, dt, ct, outs, cv, gc = _backward_setup(rc, "_backward_Convolution", attrs, gy, x, w,
+                                              False, out, False)
     res = [conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv, outs[0])]
     if not attrs["no_bias"]:
         res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last, outs[1]))
@@ -354,12 +358,8 @@ def _deconvolution(rc, attrs, x, w, b=None, out=None):
 
 def _backward_deconvolution(rc, attrs, gy, x, w, out=None):
     xp = rc.xp
-    opname = "_backward_Deconvolution"
-    p, dt, ct = _prepare(opname, attrs, x, w, None, True)
-    _check_ograd(opname, p, gy)
-    outs = _outs(out, p, dt, ct, [x.shape, w.shape, p.bshape])
-    cv = _conv_of_plan(p)
-    gc = _to_first(xp, gy.astype(ct, copy=False), p.last)
+    p, dt, ct, outs, cv, gc = _backward_setup(rc, "_backward_Deconvolution", attrs, gy, x, w,
+                                              True, out, True)
     wc = _to_first(xp, w.astype(ct, copy=False), p.last)
     xc = _to_first(xp, x.astype(ct, copy=False), p.last)
     res = [conv_forward(xp, gc, wc, cv, outs[0]), conv_wgrad(xp, xc, gc, cv, outs[1])]

@@ -15,6 +15,8 @@ import mxnet as mx
 from mxnet.backend import get_backend
 from mxnet.operator.registry import RunContext, get_op
 
+from ._fill import fill_args
+
 _CONV = [
     dict(kernel=(3, 3), pad=(1, 1), num_filter=6),
     dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1), num_filter=4, no_bias=True),
@@ -223,14 +225,7 @@ _ACTIVATION = 16 * 32 * 24 * 24 * 4
 def _bind(grad_req="write"):
     sym = _net()
     reqs = {n: "null" if n == "softmax_label" else grad_req for n in sym.list_arguments()}
-    ex = sym.simple_bind(mx.cpu(), grad_req=reqs, **_SHAPES)
-    rs = np.random.RandomState(0)
-    for name, a in ex.arg_dict.items():
-        if name == "softmax_label":
-            a[:] = rs.randint(0, 10, a.shape)
-        else:
-            a[:] = rs.uniform(-0.3, 0.3, a.shape)
-    return ex
+    return fill_args(sym.simple_bind(mx.cpu(), grad_req=reqs, **_SHAPES), 0, 10, 0.3)
 
 
 class _Watch:
@@ -356,11 +351,8 @@ def test_lenet_training_matches_autograd():
     y = mx.sym.FullyConnected(mx.sym.Flatten(y), num_hidden=10, name="fc")
     sym = mx.sym.SoftmaxOutput(y, name="softmax")
     reqs = {n: "null" if n == "softmax_label" else "write" for n in sym.list_arguments()}
-    ex = sym.simple_bind(mx.cpu(), grad_req=reqs, data=(4, 1, 20, 20), softmax_label=(4,))
-    rs = np.random.RandomState(3)
-    for name, a in ex.arg_dict.items():
-        a[:] = rs.randint(0, 10, a.shape) if name == "softmax_label" else \
-            rs.uniform(-0.5, 0.5, a.shape)
+    ex = fill_args(sym.simple_bind(mx.cpu(), grad_req=reqs, data=(4, 1, 20, 20),
+                                   softmax_label=(4,)), 3, 10, 0.5)
     for _ in range(3):   # later steps reuse the buffers of the first
         ex.forward(is_train=True)
         ex.backward()
@@ -407,11 +399,8 @@ def test_lenet_training_step_allocates_well_under_one_activation(monkeypatch):
     sym = mx.sym.SoftmaxOutput(y, name="softmax")
     reqs = {n: "null" if n in ("data", "softmax_label") else "write"
             for n in sym.list_arguments()}
-    ex = sym.simple_bind(mx.cpu(), grad_req=reqs, data=(64, 1, 28, 28), softmax_label=(64,))
-    rs = np.random.RandomState(0)
-    for name, a in ex.arg_dict.items():
-        a[:] = rs.randint(0, 10, a.shape) if name == "softmax_label" else \
-            rs.uniform(-0.3, 0.3, a.shape)
+    ex = fill_args(sym.simple_bind(mx.cpu(), grad_req=reqs, data=(64, 1, 28, 28),
+                                   softmax_label=(64,)), 0, 10, 0.3)
     for _ in range(2):
         ex.forward(is_train=True)
         ex.backward()

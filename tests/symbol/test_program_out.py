@@ -10,6 +10,8 @@ import mxnet as mx
 from mxnet import autograd
 from mxnet.operator.registry import get_op
 
+from ._fill import fill_args
+
 
 def _mlp():
     x = mx.sym.var("data")
@@ -22,15 +24,8 @@ def _mlp():
 
 
 def _bind(sym, grad_req="null", seed=0):
-    ex = sym.simple_bind(mx.current_context(), grad_req=grad_req, data=(8, 10),
-                         softmax_label=(8,))
-    rs = np.random.RandomState(seed)
-    for name, a in ex.arg_dict.items():
-        if name == "softmax_label":
-            a[:] = rs.randint(0, 6, a.shape)
-        else:
-            a[:] = rs.uniform(-0.5, 0.5, a.shape)
-    return ex
+    return fill_args(sym.simple_bind(mx.current_context(), grad_req=grad_req, data=(8, 10),
+                                     softmax_label=(8,)), seed, 6, 0.5)
 
 
 class _Spy:
