@@ -153,12 +153,14 @@ def _check_heads(heads, head_grads):
     return heads, head_grads, entries
 
 
-def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, variables=None):
+def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, variables=None,
+                  order=None):
     heads, head_grads, entries = _check_heads(heads, head_grads)
     prev = (_mode.recording, _mode.training)
     _mode.recording, _mode.training = create_graph, train_mode
     try:
-        order = _topo_order(entries)
+        if order is None:
+            order = _topo_order(entries)
         grads: dict = {}
         for h, e, hg in zip(heads, entries, head_grads):
             g = hg if hg is not None else _F.ones_like(h.detach())
@@ -270,16 +272,19 @@ def _sinks(node, edges):
 def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     """Compute the gradients of ``heads`` into the ``.grad`` of every attached variable.
 
-    While a distributed KVStore with overlap is in use (see docs/distributed.md), the
-    pass runs on a background thread as one asynchronous engine op: each gradient
-    buffer is handed on (to a KVStore push, a read, ...) as soon as its value is final.
-    Reading a gradient, or writing an array the pass reads, waits for it as for any
-    pending engine op, so the results are those of the synchronous pass.
+    While a distributed KVStore with overlap is in use (see docs/distributed.md), a pass
+    over a graph with a hybridized block in it (or any graph, with
+    ``MXNET_KVSTORE_OVERLAP=2``) runs on a background thread as one asynchronous engine
+    op: each gradient buffer is handed on (to a KVStore push, a read, ...) as soon as its
+    value is final. Reading a gradient, or writing an array the pass reads, waits for it
+    as for any pending engine op, so the results are those of the synchronous pass.
     """
-    if _overlap_owners and _engine.get_engine().name != "NaiveEngine":
-        _backward_async(heads, head_grads, retain_graph, train_mode)
-        return
-    _run_backward(heads, head_grads, retain_graph, train_mode, create_graph=False)
+    order = None
+    if _overlap_active():
+        order = _backward_async(heads, head_grads, retain_graph, train_mode)
+        if order is None:
+            return
+    _run_backward(heads, head_grads, retain_graph, train_mode, create_graph=False, order=order)
 
 
 # -- asynchronous backward (communication overlap) ----------------------------------------------
@@ -287,6 +292,24 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
 # Distributed stores that overlap gradient communication with backward register here;
 # backward runs asynchronously while one of them is alive.
 _overlap_owners = weakref.WeakSet()
+
+
+def _overlap_active():
+    """Whether backward passes (autograd's and the Executor's) run asynchronously now: a
+    store with overlap is alive and the engine is not the synchronous NaiveEngine."""
+    return bool(_overlap_owners) and _engine.get_engine().name != "NaiveEngine"
+
+
+def _overlap_imperative():
+    """Whether a store asked for the asynchronous pass over imperative graphs as well
+    (``MXNET_KVSTORE_OVERLAP=2``). At 1, a graph without a hybridized block runs
+    synchronously: its pass is many small operators, Python-bound, and run on the walker
+    thread it competed for the GIL and the cores with the messenger and the other
+    processes; on 2 shared cores that cost more than the overlap hid (docs/distributed.md)."""
+    for owner in list(_overlap_owners):
+        if getattr(owner, "_overlap", 1) == 2:
+            return True
+    return False
 
 
 class _Walker:
@@ -326,12 +349,52 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_walker)
 
 
+def _run_async(body, reads, writes, name):
+    """Run ``body(release)`` on the walker thread as one asynchronous engine op that reads
+    the vars ``reads`` and writes the vars ``writes``.
+
+    The body starts once every grant is held; ``release(var)`` gives one var back before
+    the body ends (a gradient that is final), the others are given back when it returns.
+    While it runs, wait points on the walker thread skip the vars still held (waiting on
+    them would wait for the op itself). What the body raises is stored on the vars it
+    still writes and raised at the next wait point, naming the op ``name``.
+    """
+    def start(done):
+        _submit(lambda: _run_job(done, body, reads, writes))
+    _engine.push_async(start, reads, writes, 0, name)
+
+
+def _run_job(done, body, reads, writes):
+    held = set(reads)
+    held.update(writes)
+
+    def release(var):
+        if var in held:
+            held.discard(var)
+            done.release(var)
+
+    _held.vars = held
+    try:
+        body(release)
+    except BaseException as err:  # noqa: BLE001 - recorded on the vars still written
+        done(err)
+        return
+    finally:
+        _held.vars = None
+    done()
+
+
 def _backward_async(heads, head_grads, retain_graph, train_mode):
     """Start backward as an engine op: it writes the gradient buffers of the leaves it
     reaches (each given back as soon as it is final) and reads every array the tape
-    saved (given back when the pass ends, so a later in-place write waits for it)."""
+    saved (given back when the pass ends, so a later in-place write waits for it).
+
+    Returns None when started; for a graph that should run synchronously (no hybridized
+    block, see :func:`_overlap_imperative`), starts nothing and returns its node order."""
     heads, head_grads, entries = _check_heads(heads, head_grads)
     order = _topo_order(entries)   # "not in a graph" is raised here, synchronously
+    if not any(type(n) is FusedNode for n in order) and not _overlap_imperative():
+        return order
     reads = []
     for h in heads:
         reads.append(h.var)
@@ -364,17 +427,16 @@ def _backward_async(heads, head_grads, retain_graph, train_mode):
     writes = list(dict.fromkeys(g._var for g, _ in targets.values()))
     edges = _leaf_edges(order, entries) if has_fused else None
 
-    def start(done):
-        _submit(lambda: _walk(done, heads, head_grads, entries, order, last, targets, edges,
-                              retain_graph, train_mode, reads, writes))
-    _engine.push_async(start, reads, writes, 0, "autograd.backward")
+    _run_async(lambda release: _walk(release, heads, head_grads, entries, order, last, targets,
+                                     edges, retain_graph, train_mode),
+               reads, writes, "autograd.backward")
+    return None
 
 
-def _walk(done, heads, head_grads, entries, order, last, targets, edges, retain_graph,
-          train_mode, reads, writes):
-    """The body of an asynchronous backward pass (on the walker thread)."""
-    held = set(reads)
-    held.update(writes)
+def _walk(release, heads, head_grads, entries, order, last, targets, edges, retain_graph,
+          train_mode):
+    """The body of an asynchronous backward pass (on the walker thread, see
+    :func:`_run_async`)."""
     users = {}   # gradient var -> how many target leaves still write it
     for g, _ in targets.values():
         users[g._var] = users.get(g._var, 0) + 1
@@ -398,12 +460,10 @@ def _walk(done, heads, head_grads, entries, order, last, targets, edges, retain_
         var = buf._var
         users[var] -= 1
         if not users[var]:
-            held.discard(var)
-            done.release(var)
+            release(var)
 
     prev = (_mode.recording, _mode.training)
     _mode.recording, _mode.training = False, train_mode
-    _held.vars = held
     try:
         for h, e, hg in zip(heads, entries, head_grads):
             g = hg if hg is not None else _F.ones_like(h.detach())
@@ -440,13 +500,8 @@ def _walk(done, heads, head_grads, entries, order, last, targets, edges, retain_
                     node.free()
             for key in by_pos.pop(i, ()):
                 finish_leaf(key)
-    except BaseException as err:  # noqa: BLE001 - recorded on the gradients not yet final
-        done(err)
-        return
     finally:
-        _held.vars = None
         _mode.recording, _mode.training = prev
-    done()
 
 
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,

@@ -83,9 +83,21 @@ def _is_dense(arr):
     return getattr(arr, "stype", "default") == "default"
 
 
+def _push_order(kvstore, n):
+    """The parameter indices in the order to push them: the last first when the store
+    overlaps communication with backward (the last layers' gradients are final first, and
+    an all-reduce store starts its collectives in push order, the same on every worker),
+    else ascending."""
+    if getattr(kvstore, "_overlap", False):
+        return range(n - 1, -1, -1)
+    return range(n)
+
+
 def _update_params_on_kvstore(param_arrays, grad_arrays, kvstore, param_names):
-    """Push each parameter's gradients (one per device) and pull the updated weight back."""
-    for index, (weights, grads) in enumerate(zip(param_arrays, grad_arrays)):
+    """Push each parameter's gradients (one per device) and pull the updated weight back
+    (the last parameter first when the store overlaps communication with backward)."""
+    for index in _push_order(kvstore, len(param_arrays)):
+        weights, grads = param_arrays[index], grad_arrays[index]
         if grads[0] is None:
             continue
         name = param_names[index]
@@ -110,21 +122,26 @@ def _update_params(param_arrays, grad_arrays, updater, num_device, kvstore=None,
                    param_names=None):
     """Update each device's weights with ``updater`` (the optimizer runs on the workers).
 
-    With a store, gradients are first summed across devices through it. The updater sees
-    index ``i * num_device + k`` for parameter ``i`` on device ``k``, one batched call per
-    device.
+    With a store, gradients are first summed across devices through it (the last
+    parameter first when the store overlaps communication with backward). The updater
+    sees index ``i * num_device + k`` for parameter ``i`` on device ``k``, one batched
+    call per device.
     """
-    per_device = [[] for _ in range(num_device)]
-    for index, (weights, grads) in enumerate(zip(param_arrays, grad_arrays)):
-        if grads[0] is None:
-            continue
-        if kvstore:
+    if kvstore:
+        for index in _push_order(kvstore, len(param_arrays)):
+            weights, grads = param_arrays[index], grad_arrays[index]
+            if grads[0] is None:
+                continue
             name = param_names[index]
             if _is_dense(grads[0]) and _is_dense(weights[0]):
                 kvstore.pushpull(name, grads, priority=-index)
             else:
                 kvstore.push(name, grads, priority=-index)
                 kvstore.pull(name, out=grads, priority=-index)
+    per_device = [[] for _ in range(num_device)]
+    for index, (weights, grads) in enumerate(zip(param_arrays, grad_arrays)):
+        if grads[0] is None:
+            continue
         for k, (w, g) in enumerate(zip(weights, grads)):
             per_device[k].append((index * num_device + k, g, w))
     for updates in per_device:

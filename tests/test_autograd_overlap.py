@@ -19,7 +19,9 @@ TIMEOUT = 10.0
 
 
 class _Owner:
-    pass
+    # as a store created with MXNET_KVSTORE_OVERLAP=2: imperative graphs run
+    # asynchronously too, so every test here goes through the walker
+    _overlap = 2
 
 
 @pytest.fixture
@@ -232,3 +234,46 @@ def test_naive_engine_keeps_the_synchronous_pass(overlap):
         np.testing.assert_array_equal(x.grad.asnumpy(), [3.0, 12.0])
     finally:
         mx.engine.set_engine(prev)
+
+
+class _Where(autograd.Function):
+    """Identity that notes the thread its backward runs on."""
+
+    threads: list = []
+
+    def forward(self, x):
+        return x * 1
+
+    def backward(self, dy):
+        _Where.threads.append(threading.current_thread())
+        return dy
+
+
+class _LevelOne:
+    _overlap = 1   # a store created with MXNET_KVSTORE_OVERLAP=1 (the default)
+
+
+@pytest.mark.parametrize("hybrid", [False, True])
+def test_level_one_overlaps_only_graphs_with_a_hybridized_block(hybrid):
+    owner = _LevelOne()
+    autograd._overlap_owners.add(owner)
+    try:
+        net = _mlp(hybrid)
+        x = mx.nd.ones((2, 8))
+        x.attach_grad()
+        _Where.threads = []
+        with autograd.record():
+            loss = net(_Where()(x)).sum()
+        loss.backward()
+        gx = x.grad.asnumpy()
+        ran_here = _Where.threads == [threading.current_thread()]
+        assert ran_here != hybrid
+    finally:
+        autograd._overlap_owners.discard(owner)
+    # the same gradient as without any store
+    x2 = mx.nd.ones((2, 8))
+    x2.attach_grad()
+    with autograd.record():
+        loss = net(x2).sum()
+    loss.backward()
+    np.testing.assert_array_equal(gx, x2.grad.asnumpy())

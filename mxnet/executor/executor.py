@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import engine
 from .._mode import mode as _mode
 from ..backend import get_backend
 from ..base import MXNetError
@@ -461,7 +462,17 @@ class Executor:
         self._recorded = True
 
     def backward(self, out_grads=None, is_train=True):
-        """Back-propagate from the outputs into the bound gradient arrays."""
+        """Back-propagate from the outputs into the bound gradient arrays.
+
+        While a distributed KVStore with overlap is in use (as for ``autograd.backward``,
+        see docs/distributed.md), the pass runs on a background thread as one asynchronous
+        engine op and returns at once: it writes the gradient arrays (each handed on, to a
+        KVStore push say, as soon as the program has written it) and the auxiliary states,
+        and reads the arguments, outputs and head gradients until it ends. Whatever waits
+        for those arrays waits for the pass (the next ``forward`` among them), so results
+        are those of the synchronous pass; a failure is raised at the next wait point on
+        what the pass had not finished.
+        """
         if out_grads is None:
             out_grads = []
         elif isinstance(out_grads, NDArray):
@@ -478,6 +489,14 @@ class Executor:
         if out_grads and len(out_grads) != len(self.outputs):
             raise MXNetError(f"backward: {len(out_grads)} head gradients given for "
                              f"{len(self.outputs)} outputs")
+        watch = self._monitor is not None and self._monitor_active()
+        from .. import autograd
+        if not watch and autograd._overlap_active():
+            self._backward_async(out_grads, bool(is_train))
+            return
+        busy = getattr(self, "_busy", None)
+        if busy is not None and (busy.npending or busy.exc is not None):
+            engine.wait_for_var(busy)   # an asynchronous pass still uses the arena
         if out_grads:
             heads = []
             for g in out_grads:
@@ -494,7 +513,6 @@ class Executor:
         rc = RunContext(get_backend(self._ctx), bool(is_train))
         prev = (_mode.recording, _mode.training)
         _mode.recording, _mode.training = False, bool(is_train)
-        watch = self._monitor is not None and self._monitor_active()
         try:
             # the report shows the auxiliary states as the gradient nodes read them, before
             # the backward pass updates them (BatchNorm's moving statistics)
@@ -504,6 +522,55 @@ class Executor:
                 self._monitor_backward(heads, before)
         finally:
             _mode.recording, _mode.training = prev
+
+    def _backward_async(self, out_grads, is_train):
+        """Start the compiled backward on autograd's walker thread (see ``backward``)."""
+        from .. import autograd
+        if getattr(self, "_busy", None) is None:
+            # the arena's var, written by the pass: a later backward waits for it (the
+            # next forward waits for the arguments, which the pass reads until it ends)
+            self._busy = engine.Var()
+        if not out_grads and self._ones is None:
+            xp = get_backend(self._ctx).xp
+            self._ones = [xp.ones(o.shape, dtype=o.dtype) for o in self.outputs]
+        naux = len(self.aux_arrays)
+        mask = tuple(r != "null" for r in self._reqs) + (False,) * naux
+        sinks = [None if r == "null" else (g, r) for g, r in zip(self.grad_arrays, self._reqs)]
+        # BatchNorm-like operators update the auxiliary states in backward: written
+        writes = [self._busy] + [a.var for a in self.aux_arrays]
+        var_of = {}   # position -> its gradient's var
+        left = {}     # gradient var -> positions whose gradient is not written yet
+        for pos, sink in enumerate(sinks):
+            if sink is not None:
+                v = var_of[pos] = sink[0].var
+                left[v] = left.get(v, 0) + 1
+                writes.append(v)
+        # the arguments are read until the pass ends (the next forward, which waits for
+        # them, cannot overwrite the arena early); giving each back after its last use
+        # let pulls land earlier but was measured no faster (docs/distributed.md)
+        reads = [a.var for a in self.arg_arrays] + [o.var for o in self.outputs] + \
+            [g.var for g in out_grads]
+        reads = list(dict.fromkeys(reads))
+        writes = list(dict.fromkeys(writes))
+        prog, arena, ones = self._prog, self._arena, self._ones
+        rc = RunContext(get_backend(self._ctx), is_train)
+
+        def body(release):
+            def on_sink(pos):
+                v = var_of.get(pos)
+                if v is not None:
+                    left[v] -= 1
+                    if not left[v]:
+                        release(v)
+            heads = [g._data for g in out_grads] if out_grads else ones
+            prev = (_mode.recording, _mode.training)
+            _mode.recording, _mode.training = False, is_train
+            try:
+                prog.backward(arena, mask, heads, sinks + [None] * naux, rc, True, on_sink)
+            finally:
+                _mode.recording, _mode.training = prev
+
+        autograd._run_async(body, reads, writes, "Executor.backward")
 
     # -- monitoring ---------------------------------------------------------------------------------
     def set_monitor_callback(self, callback, monitor_all=False):

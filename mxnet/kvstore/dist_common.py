@@ -7,18 +7,24 @@ import os
 from ..base import MXNetError
 from .base import KVStoreBase, UpdaterStatesMixin, _key_value_pairs, _raise_mixed
 
-__all__ = ["DistWorkerCommon", "overlap_enabled"]
+__all__ = ["DistWorkerCommon", "overlap_enabled", "overlap_level"]
+
+
+def overlap_level():
+    """``MXNET_KVSTORE_OVERLAP``: how distributed stores overlap gradient communication with
+    the backward pass. 0: not at all; 1 (the default): the backward of compiled graphs
+    (hybridized blocks, Module's executors); 2: of imperative graphs too."""
+    raw = os.environ.get("MXNET_KVSTORE_OVERLAP", "1").strip()
+    if raw == "":
+        return 1
+    if raw in ("0", "1", "2"):
+        return int(raw)
+    raise MXNetError(f"MXNET_KVSTORE_OVERLAP must be 0, 1 or 2, got {raw!r}")
 
 
 def overlap_enabled():
-    """Whether ``MXNET_KVSTORE_OVERLAP`` (default 1) asks distributed stores to overlap
-    gradient communication with the backward pass."""
-    raw = os.environ.get("MXNET_KVSTORE_OVERLAP", "1").strip()
-    if raw in ("", "1"):
-        return True
-    if raw == "0":
-        return False
-    raise MXNetError(f"MXNET_KVSTORE_OVERLAP must be 0 or 1, got {raw!r}")
+    """Whether ``MXNET_KVSTORE_OVERLAP`` asks for any overlap (see :func:`overlap_level`)."""
+    return overlap_level() > 0
 
 
 class DistWorkerCommon(UpdaterStatesMixin, KVStoreBase):
@@ -46,9 +52,10 @@ class DistWorkerCommon(UpdaterStatesMixin, KVStoreBase):
         raise NotImplementedError
 
     def _setup_overlap(self):
-        """Read ``MXNET_KVSTORE_OVERLAP``; when on, autograd.backward runs asynchronously
-        while this store is alive, and Trainer pushes the last layers first."""
-        self._overlap = overlap_enabled()
+        """Read ``MXNET_KVSTORE_OVERLAP`` (see :func:`overlap_level`); when on, backward
+        passes run asynchronously while this store is alive, and Trainer and Module push
+        the last layers first. ``_overlap`` keeps the level (true when on)."""
+        self._overlap = overlap_level()
         if self._overlap:
             from .. import autograd
             autograd._overlap_owners.add(self)
