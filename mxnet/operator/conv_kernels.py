@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import sys
 import threading
 
@@ -76,6 +77,7 @@ _TALL_COLS = 4096
 
 
 _POOL = threading.local()
+_SPLIT = os.environ.get("MXNET_PY_CONV_SPLIT", "0") == "1"
 
 
 def scratch(xp, role, shape, dtype):
@@ -135,9 +137,13 @@ def copy_rows(xp, dst, src):
 
 
 def _by_channels(xp, fn, c, work):
-    """``fn(c0, c1)`` over channel ranges split across the op threads (NumPy; the copies and
-    adds around the GEMMs are otherwise single-threaded memory traffic), else ``fn(0, c)``."""
-    if xp is np:
+    """``fn(c0, c1)`` for the copies and adds around the GEMMs: ``fn(0, c)``, inline.
+
+    Splitting them over the op threads (``run_parts``) measured 15-20% slower at two threads
+    on the strided ResNet-18 layers (bench_ops, idle 2-core VM): the BLAS threads of the
+    GEMM just before are still spinning on the cores the split wants. ``work`` is kept for
+    callers; set ``MXNET_PY_CONV_SPLIT=1`` to split anyway."""
+    if _SPLIT and xp is np:
         run_parts(fn, c, work)
     else:
         fn(0, c)
