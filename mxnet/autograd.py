@@ -181,9 +181,8 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
                 continue
             if isinstance(node, FusedNode):
                 sinks = None if edges is None else _sinks(node, edges)
-                ograds = [g if g is not None else _F.zeros_like(_new(d, node.ctx))
-                          for g, d in zip(slot, node.out_data)]
-                igrads = node.runner.backward(node, ograds, sinks, variables is None)
+                igrads = node.runner.backward(node, _fused_ograds(node, slot), sinks,
+                                              variables is None)
             else:
                 igrads = _node_gradient(node, slot)
             for e, ig in zip(node.in_entries, igrads):
@@ -222,6 +221,12 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
             arr._grad._assign(g._data)
         leaf.fresh = True
     return None
+
+
+def _fused_ograds(node, slot):
+    """A fused node's output gradients, zeros for the outputs that got none."""
+    return [g if g is not None else _F.zeros_like(_new(d, node.ctx))
+            for g, d in zip(slot, node.out_data)]
 
 
 def _node_gradient(node, slot):
@@ -483,9 +488,8 @@ def _walk(release, heads, head_grads, entries, order, last, targets, edges, reta
                         if key in targets:
                             _accumulate(grads, key, 0, 1, WRITTEN)
                             finish_leaf(key)
-                    ograds = [g if g is not None else _F.zeros_like(_new(d, node.ctx))
-                              for g, d in zip(slot, node.out_data)]
-                    igrads = node.runner.backward(node, ograds, sinks, True, on_sink=on_sink)
+                    igrads = node.runner.backward(node, _fused_ograds(node, slot), sinks, True,
+                                                  on_sink=on_sink)
                 else:
                     igrads = _node_gradient(node, slot)
                 for e, ig in zip(node.in_entries, igrads):

@@ -18,31 +18,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(engine.__
 TIMEOUT = 5.0
 
 
-@pytest.fixture
-def eng():
-    """A private threaded engine with two workers, drained and stopped afterwards."""
-    e = ThreadedEngine("ThreadedEngine", num_workers=2)
-    yield e
-    try:
-        e.wait_all()
-    finally:
-        e._stop_workers()
-
-
-@pytest.fixture(params=["naive", "threaded"])
-def any_engine(request):
-    """Each engine kind in turn (for contracts both must honour)."""
-    if request.param == "naive":
-        yield NaiveEngine()
-        return
-    e = ThreadedEngine("ThreadedEngine", num_workers=2)
-    yield e
-    try:
-        e.wait_all()
-    finally:
-        e._stop_workers()
-
-
 def gate_op(gate, log=None, tag=None):
     """An op that blocks until ``gate`` is set (bounded, so a bug cannot hang the suite)."""
     def fn():

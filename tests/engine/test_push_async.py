@@ -7,32 +7,9 @@ import pytest
 
 import mxnet.engine as engine
 from mxnet.base import MXNetError
-from mxnet.engine import NaiveEngine, ThreadedEngine, Var
+from mxnet.engine import NaiveEngine, Var
 
 TIMEOUT = 5.0
-
-
-@pytest.fixture
-def eng():
-    e = ThreadedEngine("ThreadedEngine", num_workers=2)
-    yield e
-    try:
-        e.wait_all()
-    finally:
-        e._stop_workers()
-
-
-@pytest.fixture(params=["naive", "threaded"])
-def any_engine(request):
-    if request.param == "naive":
-        yield NaiveEngine()
-        return
-    e = ThreadedEngine("ThreadedEngine", num_workers=2)
-    yield e
-    try:
-        e.wait_all()
-    finally:
-        e._stop_workers()
 
 
 def later(fn, delay=0.05):
