@@ -92,9 +92,19 @@ def _reshape_target(attrs):
     return shape
 
 
-def _reshape(rc, attrs, x):
+def _reshaped(rc, x, shape, out):
+    """``x`` with ``shape``, copied into ``out[0]`` when given (a planned buffer, which the
+    in-place plan may have put over ``x`` itself), else a new array."""
+    o = out[0] if out else None
+    if o is not None and tuple(o.shape) == tuple(shape) and o.dtype == x.dtype:
+        rc.xp.copyto(o, x.reshape(shape))
+        return o
+    return x.reshape(shape).copy()
+
+
+def _reshape(rc, attrs, x, out=None):
     new = infer_reshape("Reshape", x.shape, _reshape_target(attrs), attrs["reverse"])
-    return x.reshape(new).copy()
+    return _reshaped(rc, x, new, out)
 
 
 def _reshape_shape(attrs, ins, outs):
@@ -111,7 +121,7 @@ register("Reshape", _reshape, params=(
     Param("shape", "shape", ()), Param("reverse", "bool", False),
     Param("target_shape", "shape", ()), Param("keep_highest", "bool", False)),
     infer_shape=_reshape_shape, gradient=_reshape_grad, inplace=((0, 0, True),),
-    aliases=("reshape",))
+    aliases=("reshape",), accepts_out=True)
 
 
 def _reshape_like_shape(attrs, lshape, rshape):
@@ -141,15 +151,16 @@ register("reshape_like", _reshape_like, inputs=("lhs", "rhs"),
          gradient=lambda F, a, ins, outs, og: [F.reshape_like(og[0], ins[0]), F.zeros_like(ins[1])])
 
 
-def _flatten(rc, attrs, x):
+def _flatten(rc, attrs, x, out=None):
     n = x.shape[0] if x.ndim else 1
     rest = 1
     for s in x.shape[1:]:
         rest *= s
-    return x.reshape(n, rest).copy()
+    return _reshaped(rc, x, (n, rest), out)
 
 
 register("Flatten", _flatten, gradient=_reshape_grad, aliases=("flatten",), inplace=((0, 0, True),),
+         accepts_out=True,
          infer_shape=lambda a, i, o: (i, [None if i[0] is None else
                                          (i[0][0], int(__import__("math").prod(i[0][1:])))], []))
 
