@@ -370,12 +370,20 @@ register("where", _where, inputs=("condition", "x", "y"), infer_shape=_where_sha
 # ---------------------------------------------------------------------------------------------
 # clip
 
-def _clip(rc, attrs, x):
+def _clip(rc, attrs, x, out=None):
     xp = rc.xp
     lo, hi = _f32(attrs["a_min"]), _f32(attrs["a_max"])
     xc = x.astype(np.float32) if x.dtype == np.float16 else x
     with np.errstate(all="ignore"):
         lo_v, hi_v = _c_cast(lo, x.dtype), _c_cast(hi, x.dtype)
+    o = out[0] if out else None
+    if o is not None and o.shape == x.shape and o.dtype == x.dtype:
+        # masks first: the in-place plan may have put ``o`` over ``x``
+        below, above = xc < lo, xc > hi
+        xp.copyto(o, x)
+        xp.copyto(o, lo_v, where=below)
+        xp.copyto(o, hi_v, where=above)   # above a_max wins, as below
+        return o
     # 1.9.1's order: above a_max wins, then below a_min (matters when a_min > a_max)
     out = xp.where(xc > hi, hi_v, xp.where(xc < lo, lo_v, x))
     return out.astype(x.dtype, copy=False)
@@ -391,7 +399,7 @@ def _clip_grad(F, attrs, ins, outs, og):
 register("clip", _clip, params=(Param("a_min", "float"), Param("a_max", "float")),
          infer_shape=lambda a, i, o: ([i[0] or o[0]], [i[0] or o[0]], []),
          infer_type=lambda a, i, o: ([i[0] or o[0]], [i[0] or o[0]], []),
-         gradient=_clip_grad, inplace=((0, 0),),
+         gradient=_clip_grad, inplace=((0, 0),), accepts_out=True,
          doc="Limit values to [a_min, a_max]; the gradient passes where a_min <= x <= a_max.")
 
 

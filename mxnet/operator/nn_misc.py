@@ -32,15 +32,22 @@ def _dropout_mask_shape(opname, shape, axes):
     return tuple(1 if i in axes else s for i, s in enumerate(shape))
 
 
-def _dropout(rc, attrs, x):
+def _dropout(rc, attrs, x, out=None):
     xp = rc.xp
     if x.dtype.kind != "f" and x.dtype.name != "bfloat16":
         raise MXNetError(f"Dropout: data must be a floating point array, got {x.dtype} of "
                          f"shape {tuple(x.shape)}")
     mshape = _dropout_mask_shape("Dropout", x.shape, attrs["axes"])
     p = attrs["p"]
+    o = out[0] if out else None
+    if o is not None and (o.shape != x.shape or o.dtype != x.dtype):
+        o = None
     if not (rc.is_train or attrs["mode"] == "always") or p == 0:
-        return x.copy(), xp.broadcast_to(xp.ones((), dtype=x.dtype), x.shape)
+        ones = xp.broadcast_to(xp.ones((), dtype=x.dtype), x.shape)
+        if o is not None:
+            xp.copyto(o, x)
+            return o, ones
+        return x.copy(), ones
     if p >= 1:  # every element dropped: 0 * inf, as 1.9.1 computes it
         mask = xp.full(mshape, np.nan, dtype=x.dtype)
     else:
@@ -48,6 +55,8 @@ def _dropout(rc, attrs, x):
         keep = rc.rng.random(mshape, dtype=rdt) >= p
         scale = np.float32(1) / (np.float32(1) - np.float32(p))
         mask = keep.astype(x.dtype) * x.dtype.type(scale)
+    if o is not None:
+        return xp.multiply(x, mask, out=o), xp.broadcast_to(mask, x.shape)
     return x * mask, xp.broadcast_to(mask, x.shape)
 
 
@@ -69,7 +78,7 @@ def _dropout_type(attrs, in_types, out_types):
     return [t], [t, t], []
 
 
-register("Dropout", _dropout, inplace=((0, 0),),
+register("Dropout", _dropout, inplace=((0, 0),), accepts_out=True,
          params=(Param("p", "float", 0.5, doc="Probability of zeroing an element."),
                  Param("mode", "str", "training", choices=("always", "training"),
                        doc="training: only in training mode; always: in every mode."),

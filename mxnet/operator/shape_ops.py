@@ -218,10 +218,14 @@ def _concat_shape_of(shapes, dim):
     return s0[:d] + (total,) + s0[d + 1:]
 
 
-def _concat(rc, attrs, *arrays):
+def _concat(rc, attrs, *arrays, out=None):
     _same_dtype_all("Concat", arrays)
-    _concat_shape_of([a.shape for a in arrays], attrs["dim"])
-    return rc.xp.concatenate(arrays, axis=attrs["dim"] % arrays[0].ndim)
+    shape = _concat_shape_of([a.shape for a in arrays], attrs["dim"])
+    axis = attrs["dim"] % arrays[0].ndim
+    o = out[0] if out else None
+    if o is not None and tuple(o.shape) == tuple(shape) and o.dtype == arrays[0].dtype:
+        return rc.xp.concatenate(arrays, axis=axis, out=o)
+    return rc.xp.concatenate(arrays, axis=axis)
 
 
 def _concat_infer(attrs, ins, outs):
@@ -237,7 +241,7 @@ def _concat_grad(F, attrs, ins, outs, og):
 
 register("Concat", _concat, params=(Param("num_args", "int"), Param("dim", "int", 1)),
          variadic="num_args", gradient=_concat_grad, infer_shape=_concat_infer,
-         attr_check=_check_num_args, aliases=("concat",),
+         attr_check=_check_num_args, aliases=("concat",), accepts_out=True,
          doc="Join arrays along an existing axis ``dim``.")
 
 
