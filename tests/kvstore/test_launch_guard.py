@@ -43,3 +43,36 @@ def test_clean_exit_without_mxnet_is_not_a_failure(tmp_path):
     assert rc == 0, out
     assert "rank 1 done" in out and "rank 0 done" in out, out
     assert "the job failed" not in out
+
+
+_SUM = r"""
+import mxnet as mx
+kv = mx.kv.create("dist_sync")
+kv.init(0, mx.nd.zeros((3,)))
+kv.push(0, mx.nd.ones((3,)) * (kv.rank + 1))
+o = mx.nd.zeros((3,))
+kv.pull(0, out=o)
+print("rank", kv.rank, "sum", o.asnumpy().tolist(), flush=True)
+"""
+
+
+@needs_mpi
+@pytest.mark.slow
+def test_job_over_a_host_file(tmp_path):
+    # --launcher mpi with a host file naming this machine twice (as two hosts): the
+    # multi-host code path (host file, environment forwarding) end to end on one machine
+    import subprocess
+    import sys
+
+    from .test_dist import _env
+    hosts = tmp_path / "hosts"
+    hosts.write_text("localhost:2\n127.0.0.1:2\n")
+    script = tmp_path / "job.py"
+    script.write_text(_SUM)
+    out = subprocess.run([sys.executable, "-m", "mxnet.tools.launch", "--launcher", "mpi",
+                          "-H", str(hosts), "-n", "2", "-s", "1", "--timeout", "60",
+                          sys.executable, str(script)], capture_output=True, text=True,
+                         env=_env(), cwd=str(tmp_path), timeout=90)
+    assert out.returncode == 0, out.stdout + out.stderr
+    for rank in (0, 1):
+        assert f"rank {rank} sum [3.0, 3.0, 3.0]" in out.stdout, out.stdout + out.stderr
