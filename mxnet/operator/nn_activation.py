@@ -326,9 +326,29 @@ def _rrelu_mean(attrs):
     return float((_F32(attrs["lower_bound"]) + _F32(attrs["upper_bound"])) / _F32(2.0))
 
 
-def _leaky_relu(rc, attrs, x, gamma=None):
+def _leaky_into(xp, x, o, slope):
+    """leaky/prelu into ``o``: ``x`` where positive, else ``x * slope`` (a scalar or an
+    array broadcasting against ``x``). The mask is taken first: ``o`` may be ``x``."""
+    neg = xp.greater(x, 0, out=scratch(xp, "act.mask", x.shape, bool))
+    xp.logical_not(neg, out=neg)   # not positive (NaN included)
+    xp.copyto(o, x)
+    xp.multiply(o, slope, out=o, where=neg)
+    return o
+
+
+def _leaky_relu(rc, attrs, x, gamma=None, out=None):
     check_float("LeakyReLU", x)
     xp, kind = rc.xp, attrs["act_type"]
+    o = out[0] if out else None
+    if o is not None and xp is np and o.shape == x.shape and o.dtype == x.dtype and \
+            x.dtype != np.float16 and kind in ("leaky", "prelu"):
+        if kind == "leaky":
+            return _leaky_into(xp, x, o, x.dtype.type(_f32(attrs["slope"])))
+        check_float("LeakyReLU", gamma)
+        if x.ndim >= 2 and gamma.dtype == x.dtype:
+            g = gamma.reshape(
+                prelu_gamma_shape("LeakyReLU", gamma.shape, x.shape))
+            return _leaky_into(xp, x, o, g)
     xw = _work(x)
     dt = xw.dtype.type
     if kind == "leaky":
@@ -425,7 +445,7 @@ def _leaky_n_out(attrs):
 
 
 register("LeakyReLU", _leaky_relu, params=_LEAKY_PARAMS, inputs=_leaky_inputs,
-         num_outputs=_leaky_n_out,
+         num_outputs=_leaky_n_out, accepts_out=True,
          output_names=lambda a: ["output", "mask"] if a["act_type"] == "rrelu" else ["output"],
          infer_shape=_leaky_shape, infer_type=_leaky_type, gradient=_leaky_grad, needs_rng=True,
          doc="Leaky rectifiers and their relatives: leaky, prelu (learned slope ``gamma``), "

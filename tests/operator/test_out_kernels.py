@@ -57,3 +57,17 @@ def test_reshape_and_flatten():
     _check("Reshape", {"shape": "(-1, 5)"}, [_X])
     _check("Flatten", {}, [_X])
     _check("Reshape", {"shape": "(3, 4, 5)"}, [_X])
+
+
+@pytest.mark.parametrize("slope", [0.25, 0.0, 1.5])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_leaky_relu(slope, inplace):
+    x = _X.copy()
+    x[0, 0, :3] = [np.nan, -0.0, -np.inf]
+    _check("LeakyReLU", {"act_type": "leaky", "slope": str(slope)}, [x], inplace=inplace)
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+def test_prelu(inplace):
+    gamma = np.array([0.1, -0.5, 2.0], dtype=np.float32)
+    _check("LeakyReLU", {"act_type": "prelu"}, [_X, gamma], inplace=inplace)
