@@ -22,7 +22,7 @@ _NO_MXNET = r"""
 import os, time
 rank = int(os.environ.get("PMI_RANK", os.environ.get("OMPI_COMM_WORLD_RANK", "-1")))
 time.sleep(0 if rank == 0 else 5)   # rank 0 ends first, cleanly; the others go on
-print("rank", rank, "done", flush=True)
+os.write(1, f"rank {rank} done\n".encode())
 """
 
 
@@ -46,13 +46,16 @@ def test_clean_exit_without_mxnet_is_not_a_failure(tmp_path):
 
 
 _SUM = r"""
+import os
 import mxnet as mx
 kv = mx.kv.create("dist_sync")
 kv.init(0, mx.nd.zeros((3,)))
 kv.push(0, mx.nd.ones((3,)) * (kv.rank + 1))
 o = mx.nd.zeros((3,))
 kv.pull(0, out=o)
-print("rank", kv.rank, "sum", o.asnumpy().tolist(), flush=True)
+# one write per line: print() writes its pieces separately when unbuffered, and the
+# two workers' output would interleave
+os.write(1, f"rank {kv.rank} sum {o.asnumpy().tolist()}\n".encode())
 """
 
 
