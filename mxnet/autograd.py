@@ -235,15 +235,8 @@ def _node_gradient(node, slot):
     ograds = [g if g is not None else _F.zeros_like(o.detach()) for g, o in zip(slot, outputs)]
     if node.gradient is not None:
         return node.gradient(ograds)
-    rule = node.op.gradient
-    if rule is None:
-        raise MXNetError(f"Operator {node.op.name} is non-differentiable because it "
-                         "didn't register a gradient function")
-    _mode.need_grad = [e is not None for e in node.in_entries]
-    try:
-        return rule(_F, node.attrs, node.inputs, outputs, ograds)
-    finally:
-        _mode.need_grad = None
+    return node.op.apply_gradient(_F, node.attrs, node.inputs, outputs, ograds,
+                                  [e is not None for e in node.in_entries])
 
 
 def _leaf_edges(order, head_entries):

@@ -611,8 +611,9 @@ class Executor:
             if d is not None:
                 cb(label, _new(d, ctx))
 
-    def _monitor_backward(self, heads, aux_before):
-        """Report the gradient nodes 1.9.1 would run, after the compiled backward."""
+    def _backward_plan(self):
+        """The gradient nodes 1.9.1 runs for the current grad_reqs (``monitoring.backward_plan``
+        over the arguments that want a gradient), built once per grad_req combination."""
         key = tuple(self._reqs)
         plan = self._mon_plans.get(key)
         if plan is None:
@@ -624,6 +625,11 @@ class Executor:
             requested.sort(key=lambda p: p[0])
             plan = self._mon_plans[key] = monitoring.backward_plan(
                 self._order, self._symbol._outputs, requested)
+        return plan
+
+    def _monitor_backward(self, heads, aux_before):
+        """Report the gradient nodes 1.9.1 would run, after the compiled backward."""
+        plan = self._backward_plan()
         vals, slot_of = self._arena.vals, self._slot_of
         aux = {slot: aux_before[idx] for slot, kind, idx in self._var_slots if kind == "aux"}
 
@@ -839,13 +845,7 @@ def _ref_text(ref):
 
 def _training_listing(ex, text):
     """``text`` (the symbol's listing) with the gradient outputs and backward nodes added."""
-    requested, seen = [], set()
-    for slot, kind, idx in ex._var_slots:
-        if kind == "arg" and ex._reqs[idx] != "null" and idx not in seen:
-            seen.add(idx)
-            requested.append((idx, ex._var_node[slot]))
-    requested.sort(key=lambda p: p[0])
-    plan = monitoring.backward_plan(ex._order, ex._symbol._outputs, requested)
+    plan = ex._backward_plan()
     lines = text.rstrip("\n").split("\n")
     head = 1 + len(ex._symbol._outputs)   # "Symbol Outputs:" and one line per output
     nout = len(ex._symbol._outputs)

@@ -41,7 +41,6 @@ import warnings
 
 import numpy as np
 
-from .._mode import mode as _mode
 from ..ndarray import ndarray as _ndm
 from ..symbol.json_io import mxnet_num_outputs
 
@@ -553,18 +552,15 @@ def report_backward(plan, callback, monitor_all, fwd_value, head_grads, grad_arr
         grads = [value(ogs[j]) if j in ogs and not (ogs[j][0] == "mon" and
                                                      ogs[j][1].kind == "zeros")
                  else zeros_of(o._data) for j, o in enumerate(outs)]
-        prev = _mode.need_grad
-        _mode.need_grad = [i < nargs for i in range(len(ins))]
         try:
-            res = node.op.gradient(_F, node.parsed, ins, outs, grads)
+            res = node.op.apply_gradient(_F, node.parsed, ins, outs, grads,
+                                         [i < nargs for i in range(len(ins))])
             res = list(res) if isinstance(res, (list, tuple)) else [res]
         except Exception as e:  # noqa: BLE001 - a monitor must not break training
             warnings.warn(f"monitor: the gradient of {node.name} ({node.op.name}) could not be "
                           f"evaluated for display ({type(e).__name__}: {e}); showing zeros",
                           stacklevel=4)
             res = []
-        finally:
-            _mode.need_grad = prev
         res = (res + [None] * len(ins))[:len(ins)]
         res = [zeros_of(a._data) if g is None else g for a, g in zip(ins, res)]
         node_grads[key] = res

@@ -41,7 +41,7 @@ from ..ndarray import ndarray as _ndm
 from ..ndarray.tape import WRITTEN, FusedNode, TapeNode
 from ..operator.registry import OpDef, get_op
 from .fusion import fuse_backward
-from .plan import _attrs_key, _ignored, _trace, plan_memory
+from .plan import _attrs_key, _ignored, _nbytes, _trace, plan_memory
 
 __all__ = ["GraphProgram", "RecordedCall", "accepts_out", "run"]
 
@@ -132,15 +132,6 @@ def _views(xp, plan, info, wanted):
         n = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
         views[e] = blocks[sid][:n].view(dtype).reshape(shape)
     return views
-
-
-def _nbytes(info):
-    if info is None:
-        return None
-    shape, dtype = info
-    if shape is None or dtype is None or any(d is None for d in shape):
-        return None
-    return int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
 
 
 class _Arena:
@@ -463,12 +454,7 @@ class GraphProgram:
         nin = st.nin
         nout = (len(arrays) - nin) // 2
         fin, fout, og = arrays[:nin], arrays[nin:nin + nout], arrays[nin + nout:]
-        prev = _mode.need_grad
-        _mode.need_grad = list(st.need)
-        try:
-            res = st.op.gradient(_F, st.attrs, fin, fout, og)
-        finally:
-            _mode.need_grad = prev
+        res = st.op.apply_gradient(_F, st.attrs, fin, fout, og, list(st.need))
         res = list(res) if isinstance(res, (list, tuple)) else [res]
         res = (res + [None] * nin)[:nin]
         return tuple(None if r is None else r._data for r in res)
@@ -683,15 +669,8 @@ class GraphProgram:
             outputs = [arrays[s] for s in st.outs]
             og = [grads[s] if s in grads else _F.zeros_like(o.detach())
                   for s, o in zip(st.outs, outputs)]
-            rule = st.op.gradient
-            if rule is None:
-                raise MXNetError(f"Operator {st.op.name} is non-differentiable because it "
-                                 "didn't register a gradient function")
-            _mode.need_grad = [e is not None for e in node.in_entries]
-            try:
-                res = rule(_F, st.attrs, node.inputs, outputs, og)
-            finally:
-                _mode.need_grad = None
+            res = st.op.apply_gradient(_F, st.attrs, node.inputs, outputs, og,
+                                       [e is not None for e in node.in_entries])
             for e, entry, g in zip(st.ins, node.in_entries, res):
                 if g is not None and entry is not None:
                     acc(e, g)

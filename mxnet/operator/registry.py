@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .._mode import mode as _mode
 from ..base import MXNetError, attr_str, dtype_np, parse_attr
 
 __all__ = ["Param", "OpDef", "register", "get_op", "all_ops", "REQUIRED", "RunContext"]
@@ -258,6 +259,23 @@ class OpDef:
             n = self.num_visible_outputs(attrs)
             return ["output"] if n == 1 else [f"output{i}" for i in range(n)]
         return list(names(attrs) if callable(names) else names)
+
+    def apply_gradient(self, F, attrs, inputs, outputs, ograds, need):
+        """This operator's gradient rule on its inputs, outputs and output gradients.
+
+        ``need`` flags the inputs whose gradient is wanted (rules may skip the others,
+        e.g. a convolution's data gradient); MXNetError when the op has no rule.
+        """
+        rule = self.gradient
+        if rule is None:
+            raise MXNetError(f"Operator {self.name} is non-differentiable because it "
+                             "didn't register a gradient function")
+        prev = _mode.need_grad
+        _mode.need_grad = need
+        try:
+            return rule(F, attrs, inputs, outputs, ograds)
+        finally:
+            _mode.need_grad = prev
 
     def __repr__(self):
         return f"<OpDef {self.name}>"
