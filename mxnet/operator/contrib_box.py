@@ -57,9 +57,12 @@ def _zero_grad(F, attrs, inputs, outputs, out_grads):
     return [F.zeros_like(x) for x in inputs]
 
 
-def _float_type(opname):
+def _float_type(opname, from_any_input=False):
+    """infer_type: the float dtype of the first input (of any input when
+    ``from_any_input``) or of an output, given to the unknown inputs and every output."""
     def infer(attrs, in_types, out_types):
-        known = next((t for t in list(in_types[:1]) + list(out_types) if t is not None), None)
+        seeds = in_types if from_any_input else in_types[:1]
+        known = next((t for t in list(seeds) + list(out_types) if t is not None), None)
         if known is not None and np.dtype(known) not in _FLOATS:
             raise MXNetError(f"{opname}: dtype {np.dtype(known)} is not supported; expected "
                              f"float16, float32 or float64")

@@ -18,19 +18,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
+from .contrib_box import _require_float
 from .registry import Param, register
 
 __all__ = []
-
-_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
-
-
-def _require_float(opname, *arrays):
-    for a in arrays:
-        if a.dtype not in _FLOATS:
-            raise MXNetError(f"{opname}: dtype {a.dtype} is not supported; expected float16, "
-                             f"float32 or float64")
-
 
 def _same_type(attrs, in_types, out_types):
     t = next((x for x in list(in_types) + list(out_types) if x is not None), None)
