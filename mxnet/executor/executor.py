@@ -40,7 +40,7 @@ from ..symbol.graph import aux_var_ids, topo_order
 from .infer import infer_shapes, infer_types
 from .plan import forward_schedule, training_schedule
 from . import monitoring
-from .program import GraphProgram, accepts_out
+from .program import GraphProgram, _views, accepts_out
 
 __all__ = ["Executor", "simple_bind"]
 
@@ -231,12 +231,6 @@ class Executor:
         return self._symbol
 
     # -- memory plan -------------------------------------------------------------------------------
-    def _nbytes(self, slot):
-        shape, dtype = self._entry_shape[slot], self._entry_dtype[slot]
-        if shape is None or dtype is None:
-            return None
-        return int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-
     def _schedule(self, training):
         fwd = [(st.node, st.ins, st.outs) for st in self._steps]
         info = {s: (self._entry_shape[s], self._entry_dtype[s]) for s in range(self._nslots)}
@@ -287,13 +281,9 @@ class Executor:
         if self._views is not None:
             return self._views
         plan = self._ensure_plan()
-        xp = get_backend(self._ctx).xp
-        blocks = [xp.empty(max(size, 1), dtype=np.uint8) for size in plan.sizes]
-        views = [None] * self._nslots
-        for slot, sid in plan.storage.items():
-            shape, dtype = self._entry_shape[slot], self._entry_dtype[slot]
-            n = self._nbytes(slot)
-            views[slot] = blocks[sid][:n].view(dtype).reshape(shape)
+        info = {s: (self._entry_shape[s], self._entry_dtype[s]) for s in plan.storage}
+        planned = _views(get_backend(self._ctx).xp, plan, info, plan.storage)
+        views = [planned.get(s) for s in range(self._nslots)]
         for i, s in enumerate(self._head_slots):
             if views[s] is None:
                 views[s] = self._out_bufs[i]
