@@ -11,6 +11,18 @@ V, E, H, T = 10000, 200, 200, 35
 STAGES = ((64, 1), (128, 2), (256, 2), (512, 2))
 
 
+def dense_mlp(mx, sizes):
+    """A Gluon MLP with layer sizes ``sizes`` (input first), ReLU between the Dense
+    layers, Xavier-initialised (the data-parallel benchmarks' network)."""
+    nn = mx.gluon.nn
+    net = nn.HybridSequential()
+    for n_in, n_out in zip(sizes[:-2], sizes[1:-1]):
+        net.add(nn.Dense(n_out, activation="relu", in_units=n_in))
+    net.add(nn.Dense(sizes[-1], in_units=sizes[-2]))
+    net.initialize(mx.init.Xavier())
+    return net
+
+
 def gluon_net(mx, work, ctx):
     """The Gluon network of ``work`` on ``ctx``, Xavier-initialised (not hybridized);
     None when ``mx`` has no ``gluon.rnn.LSTM`` (lstm only)."""

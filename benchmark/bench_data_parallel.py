@@ -45,6 +45,8 @@ import sys
 import time
 from pathlib import Path
 
+import _nets
+
 REPO = Path(__file__).resolve().parents[1]
 SIZES = (784, 512, 512, 10)
 OVERLAPS = ("on", "step", "off")
@@ -82,11 +84,7 @@ def child(mode, batch, steps, repeat, warmup, overlaps, hybridize):
     if kv is not None:
         _wrap_calls(kv, state)
     mx.random.seed(0)
-    net = gluon.nn.HybridSequential()
-    for n_in, n_out in zip(SIZES[:-2], SIZES[1:-1]):
-        net.add(gluon.nn.Dense(n_out, activation="relu", in_units=n_in))
-    net.add(gluon.nn.Dense(SIZES[-1], in_units=SIZES[-2]))
-    net.initialize(mx.init.Xavier())
+    net = _nets.dense_mlp(mx, SIZES)
     if hybridize:
         net.hybridize(static_alloc=True, static_shape=True)
     trainer = gluon.Trainer(net.collect_params(), "sgd",

@@ -39,6 +39,8 @@ import sys
 import time
 from pathlib import Path
 
+import _nets
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -86,11 +88,7 @@ def child(mode, batch, steps, repeat, sizes, kind):
 
 
 def _gluon_step(mx, autograd, gluon, kv, x, y, sizes, hybridize, tails):
-    net = gluon.nn.HybridSequential()
-    for n_in, n_out in zip(sizes[:-2], sizes[1:-1]):
-        net.add(gluon.nn.Dense(n_out, activation="relu", in_units=n_in))
-    net.add(gluon.nn.Dense(sizes[-1], in_units=sizes[-2]))
-    net.initialize(mx.init.Xavier())
+    net = _nets.dense_mlp(mx, sizes)
     if hybridize:
         net.hybridize()
     params = list(net.collect_params().values())
