@@ -66,6 +66,22 @@ def _reference(x, head, pool_type, kernel, stride, pad, full, include_pad):
     return y, gx
 
 
+def _check_float64(x, kw, rng, full=False, include_pad=True):
+    """Pooling of ``x`` (float64) with ``kw`` and its gradient for a random head drawn
+    from ``rng``, against the window-by-window reference; returns the output."""
+    xa = nd.array(x, dtype="float64")
+    xa.attach_grad()
+    with mx.autograd.record():
+        y = nd.Pooling(xa, **kw)
+    head = rng.standard_normal(y.shape)
+    y.backward(nd.array(head, dtype="float64"))
+    y_ref, gx_ref = _reference(x, head, kw["pool_type"], kw["kernel"], kw["stride"], kw["pad"],
+                               full, include_pad)
+    np.testing.assert_allclose(y.asnumpy(), y_ref, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(xa.grad.asnumpy(), gx_ref, rtol=1e-12, atol=1e-12)
+    return y
+
+
 # shape, kernel, stride, pad, full
 GEOMETRIES = [
     ((2, 3, 9), (3,), (2,), (1,), False),
@@ -96,15 +112,7 @@ def test_pooling_matches_window_reference(geom, pool_type, include_pad):
               pooling_convention="full" if full else "valid")
     if pool_type == "avg":
         kw["count_include_pad"] = include_pad
-    xa = nd.array(x, dtype="float64")
-    xa.attach_grad()
-    with mx.autograd.record():
-        y = nd.Pooling(xa, **kw)
-    head = rng.standard_normal(y.shape)
-    y.backward(nd.array(head, dtype="float64"))
-    y_ref, gx_ref = _reference(x, head, pool_type, kernel, stride, pad, full, include_pad)
-    np.testing.assert_allclose(y.asnumpy(), y_ref, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(xa.grad.asnumpy(), gx_ref, rtol=1e-12, atol=1e-12)
+    _check_float64(x, kw, rng, full, include_pad)
 
 
 # inputs made of whole stride phases (length = stride * out): the max backward scores taps
@@ -133,16 +141,8 @@ def test_stride_aligned_pools_match_window_reference(geom, pool_type, ties):
     if ties:
         x = np.round(x * 1.5)
     kw = dict(kernel=kernel, stride=stride, pad=pad, pool_type=pool_type)
-    xa = nd.array(x, dtype="float64")
-    xa.attach_grad()
-    with mx.autograd.record():
-        y = nd.Pooling(xa, **kw)
+    y = _check_float64(x, kw, rng)
     assert [L == s * o for L, s, o in zip(shape[2:], stride, y.shape[2:])] == [True] * len(stride)
-    head = rng.standard_normal(y.shape)
-    y.backward(nd.array(head, dtype="float64"))
-    y_ref, gx_ref = _reference(x, head, pool_type, kernel, stride, pad, False, True)
-    np.testing.assert_allclose(y.asnumpy(), y_ref, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(xa.grad.asnumpy(), gx_ref, rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("geom", [GEOMETRIES[3], GEOMETRIES[5], GEOMETRIES[10], ALIGNED[5]],
@@ -160,15 +160,7 @@ def test_pooling_in_pieces_of_feature_maps(monkeypatch, geom, pool_type):
               pooling_convention="full" if full else "valid")
     for piece in (1, 2 * int(np.prod(shape[2:])) + 1):
         monkeypatch.setattr(nn_pool, "_PIECE_ELEMENTS", piece)
-        xa = nd.array(x, dtype="float64")
-        xa.attach_grad()
-        with mx.autograd.record():
-            y = nd.Pooling(xa, **kw)
-        head = rng.standard_normal(y.shape)
-        y.backward(nd.array(head, dtype="float64"))
-        y_ref, gx_ref = _reference(x, head, pool_type, kernel, stride, pad, full, True)
-        np.testing.assert_allclose(y.asnumpy(), y_ref, rtol=1e-12, atol=1e-12)
-        np.testing.assert_allclose(xa.grad.asnumpy(), gx_ref, rtol=1e-12, atol=1e-12)
+        _check_float64(x, kw, rng, full)
 
 
 @pytest.mark.parametrize("pool_type", ["avg", "max"])
