@@ -314,7 +314,6 @@ class Executor:
         return self.arg_arrays[idx] if kind == "arg" else self.aux_arrays[idx]
 
     def _forward_planned(self, is_train):
-        views = self._ensure_views()
         slots = [None] * self._nslots
         for slot, kind, idx in self._var_slots:
             a = self._var_array(kind, idx)
@@ -327,35 +326,7 @@ class Executor:
         prev = (_mode.recording, _mode.training)
         _mode.recording, _mode.training = False, is_train
         try:
-            if monitor is None:
-                self._run_plain(rc, slots)
-            for k_step, st in enumerate(self._steps if monitor is not None else ()):
-                ins = [slots[s] for s in st.ins]
-                if monitor is not None and self._monitor_all:
-                    self._monitor_step(k_step, ins, None)
-                try:
-                    if st.out_ok:   # the kernel writes into the planned buffers itself
-                        res = st.op.compute(rc, st.attrs, *ins, out=[views[s] for s in st.outs])
-                    else:
-                        res = st.op.compute(rc, st.attrs, *ins)
-                except MXNetError:
-                    raise
-                except Exception as e:  # a kernel failed on these inputs
-                    shown = ", ".join(f"{tuple(a.shape)} {a.dtype}" for a in ins)
-                    raise MXNetError(f"{st.op.name} ({st.node.name}): {type(e).__name__}: {e} "
-                                     f"(inputs: {shown or 'none'})") from e
-                if type(res) is not tuple and type(res) is not list:
-                    res = (res,)
-                for s, r in zip(st.outs, res):
-                    buf = views[s]
-                    if buf is not None and buf.shape == r.shape and buf.dtype == r.dtype:
-                        if buf is not r:
-                            xp.copyto(buf, r)
-                        slots[s] = buf
-                    else:  # the plan did not foresee this result: keep it (owning its memory)
-                        slots[s] = r.copy() if getattr(r, "base", None) is not None else r
-                if monitor is not None:
-                    self._monitor_step(k_step, None, [slots[s] for s in st.outs])
+            self._run_planned(rc, slots, monitor)
         finally:
             _mode.recording, _mode.training = prev
         for i, s in enumerate(self._head_slots):
@@ -370,7 +341,7 @@ class Executor:
         self._recorded = False
 
     def _plain_steps(self):
-        """Per step, what the unmonitored predict loop needs, resolved once per plan:
+        """Per step, what the predict loop needs, resolved once per plan:
         (kernel, attrs, input slots, output slots, planned buffers, out= list or None)."""
         if self._plain is None:
             views = self._ensure_views()
@@ -382,18 +353,22 @@ class Executor:
             self._plain = plain
         return self._plain
 
-    def _run_plain(self, rc, slots):
-        """The predict-mode steps without a monitor: the same work as the monitored loop
-        of :meth:`_forward_planned`, with per-step lookups done ahead of time."""
+    def _run_planned(self, rc, slots, monitor):
+        """The predict-mode steps over the planned buffers; ``monitor`` (or None) sees each
+        step's inputs (when it asks for all) and outputs."""
         xp = rc.xp
+        every = monitor is not None and self._monitor_all
         k = 0
         try:
             for k, (compute, attrs, ins_at, outs_at, bufs, out) in enumerate(  # noqa: B007
                     self._plain_steps()):
-                if out is not None:
-                    res = compute(rc, attrs, *[slots[s] for s in ins_at], out=out)
+                ins = [slots[s] for s in ins_at]
+                if every:
+                    self._monitor_step(k, ins, None)
+                if out is not None:   # the kernel writes into the planned buffers itself
+                    res = compute(rc, attrs, *ins, out=out)
                 else:
-                    res = compute(rc, attrs, *[slots[s] for s in ins_at])
+                    res = compute(rc, attrs, *ins)
                 if type(res) is not tuple and type(res) is not list:
                     res = (res,)
                 for s, r, buf in zip(outs_at, res, bufs):
@@ -404,6 +379,8 @@ class Executor:
                         slots[s] = buf
                     else:  # the plan did not foresee this result: keep it (owning its memory)
                         slots[s] = r.copy() if getattr(r, "base", None) is not None else r
+                if monitor is not None:
+                    self._monitor_step(k, None, [slots[s] for s in outs_at])
         except MXNetError:
             raise
         except Exception as e:  # a kernel failed on these inputs
