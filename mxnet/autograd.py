@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import os
 import queue
+import sys
 import threading
 import weakref
+
+import numpy as np
 
 from . import engine as _engine
 from ._mode import mode as _mode
 from .base import MXNetError
 from .ndarray import NDArray
 from .ndarray import op as _F
-from .ndarray.ndarray import _held, _new
+from .ndarray.ndarray import _held, _new, _sync
 from .ndarray.tape import WRITTEN, FusedNode, Leaf, TapeNode
 from .operator.registry import OpDef
 
@@ -208,19 +211,72 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
                                  "so it has no gradient")
             out.append(got[1])
         return out
-    for leaf, g in leaf_grads.values():
+    # the walk's last gradients, unreferenced, so that _store_grad may take their buffers
+    slot = igrads = ig = None
+    for pair in leaf_grads.values():
+        leaf = pair[0]
         arr = leaf.array
-        if g is WRITTEN:   # a fused node wrote it into the buffer already
+        if pair[1] is WRITTEN:   # a fused node wrote it into the buffer already
             leaf.fresh = True
             continue
         if arr is None or arr._grad_req == "null" or arr._grad is None:
             continue
-        if arr._grad_req == "add":
-            arr._grad._assign(arr._grad._data + g._data)
-        else:
-            arr._grad._assign(g._data)
+        _store_grad(arr._grad, arr._grad_req, pair, 1)
         leaf.fresh = True
     return None
+
+
+def _item_refs(holder, i):
+    return sys.getrefcount(holder[i])
+
+
+def _data_refs(holder, i):
+    return sys.getrefcount(holder[i]._data)
+
+
+class _Probe:
+    __slots__ = ("_data",)
+
+    def __init__(self):
+        self._data = object()
+
+
+# the counts _item_refs/_data_refs see for an object held by its container alone (measured,
+# not assumed: how the interpreter counts the references of its own stack varies)
+_ITEM_ALONE = _item_refs([object()], 0)
+_DATA_ALONE = _data_refs([_Probe()], 0)
+
+
+def _store_grad(buf, req, holder, i):
+    """Write the gradient ``holder[i]`` into the gradient buffer ``buf`` (``req`` "write" or
+    "add"). "add" adds in place. "write" on the CPU hands the gradient's memory to ``buf``
+    instead of copying it when nothing else can see either: the gradient is referenced by
+    ``holder`` alone and owns its memory, which nothing else references, and ``buf`` owns
+    its memory, which no view or other holder shares; otherwise it copies."""
+    g = holder[i]._data
+    if req == "add":
+        v = buf._var
+        if v is not None and (v.npending or v.exc is not None):
+            _sync(buf)
+        if type(buf._data) is np.ndarray and type(g) is np.ndarray:
+            np.add(buf._data, g, out=buf._data, casting="unsafe")
+        else:
+            buf._assign(buf._data + g)
+        return
+    old = buf._data
+    if (type(g) is np.ndarray and type(old) is np.ndarray and g.base is None
+            and old.base is None and g.shape == old.shape and g.dtype == old.dtype
+            and g.flags.c_contiguous and g.flags.writeable):
+        del g, old
+        if (_item_refs(holder, i) == _ITEM_ALONE and _data_refs(holder, i) == _DATA_ALONE
+                and _data_refs((buf,), 0) == _DATA_ALONE):
+            v = buf._var
+            if v is not None and (v.npending or v.exc is not None):
+                _sync(buf)
+            buf._data = holder[i]._data
+            return
+        g = holder[i]._data
+    buf._assign(g)
 
 
 def _fused_ograds(node, slot):
@@ -450,11 +506,7 @@ def _walk(release, heads, head_grads, entries, order, last, targets, edges, reta
             return
         buf, req = target
         if slot is not None and slot[0] is not None and slot[0] is not WRITTEN:
-            g = slot[0]
-            if req == "add":
-                buf._assign(buf._data + g._data)
-            else:
-                buf._assign(g._data)
+            _store_grad(buf, req, slot, 0)
         var = buf._var
         users[var] -= 1
         if not users[var]:
