@@ -545,6 +545,7 @@ def _walk(release, heads, head_grads, entries, order, last, targets, edges, reta
                         continue   # finished already (written by a sink) or not wanted
                     nouts = len(src.out_data) if isinstance(src, TapeNode) else 1
                     _accumulate(grads, id(src), e[1], nouts, ig)
+                igrads = ig = None   # held by grads alone (see _store_grad)
                 if not retain_graph:
                     node.free()
             for key in by_pos.pop(i, ()):

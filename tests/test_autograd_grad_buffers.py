@@ -116,3 +116,30 @@ def test_float16_gradient_written_exactly():
     y.backward()
     assert x.grad.dtype == np.float16
     np.testing.assert_array_equal(x.grad.asnumpy(), (2 * x.asnumpy()).astype(np.float16))
+
+
+class _OverlapOwner:
+    _overlap = 2   # every graph through the asynchronous walker (see test_autograd_overlap)
+
+
+def test_asynchronous_pass_writes_the_same_and_keeps_views():
+    owner = _OverlapOwner()
+    autograd._overlap_owners.add(owner)
+    try:
+        x = _leaf(np.arange(12).reshape(3, 4))
+        view = x.grad[0:1]
+        for _ in range(2):
+            with autograd.record():
+                y = (x * x).sum()
+            y.backward()
+            np.testing.assert_array_equal(x.grad.asnumpy(), 2 * x.asnumpy())
+            np.testing.assert_array_equal(view.asnumpy(), 2 * x.asnumpy()[0:1])
+        head = mx.nd.array(np.full((3, 4), 5.0))
+        with autograd.record():
+            y = mx.nd.identity(x)
+        y.backward(head)
+        head[:] = 0
+        np.testing.assert_array_equal(x.grad.asnumpy(), np.full((3, 4), 5.0))
+    finally:
+        autograd._overlap_owners.discard(owner)
+        mx.nd.waitall()
