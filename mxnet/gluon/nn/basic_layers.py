@@ -220,6 +220,16 @@ def _norm_repr(block):
     return f"{block.__class__.__name__}({content}, in_channels={block.gamma.shape[0]})"
 
 
+def _scale_shift_params(block, size, center, scale, beta_initializer, gamma_initializer):
+    """The gamma and beta parameters (``size`` entries; deferred while 0) of a normalisation
+    block, trained only when ``scale`` / ``center`` are on."""
+    block.gamma = block.params.get("gamma", grad_req="write" if scale else "null",
+                                   shape=(size,), init=gamma_initializer,
+                                   allow_deferred_init=True)
+    block.beta = block.params.get("beta", grad_req="write" if center else "null",
+                                  shape=(size,), init=beta_initializer, allow_deferred_init=True)
+
+
 class InstanceNorm(HybridBlock):
     """Normalise each sample and channel over the remaining axes (``scale`` is off by
     default, so gamma stays 1 and is not trained)."""
@@ -230,12 +240,7 @@ class InstanceNorm(HybridBlock):
         self._kwargs = {"eps": epsilon, "axis": axis, "center": center, "scale": scale}
         self._axis = axis
         self._epsilon = epsilon
-        self.gamma = self.params.get("gamma", grad_req="write" if scale else "null",
-                                     shape=(in_channels,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get("beta", grad_req="write" if center else "null",
-                                    shape=(in_channels,), init=beta_initializer,
-                                    allow_deferred_init=True)
+        _scale_shift_params(self, in_channels, center, scale, beta_initializer, gamma_initializer)
 
     def hybrid_forward(self, F, x, gamma, beta):
         if self._axis == 1:
@@ -259,12 +264,7 @@ class LayerNorm(HybridBlock):
         self._epsilon = epsilon
         self._center = center
         self._scale = scale
-        self.gamma = self.params.get("gamma", grad_req="write" if scale else "null",
-                                     shape=(in_channels,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get("beta", grad_req="write" if center else "null",
-                                    shape=(in_channels,), init=beta_initializer,
-                                    allow_deferred_init=True)
+        _scale_shift_params(self, in_channels, center, scale, beta_initializer, gamma_initializer)
 
     def hybrid_forward(self, F, data, gamma, beta):
         return F.LayerNorm(data, gamma=gamma, beta=beta, axis=self._axis, eps=self._epsilon)
@@ -286,12 +286,7 @@ class GroupNorm(HybridBlock):
         self._epsilon = epsilon
         self._center = center
         self._scale = scale
-        self.gamma = self.params.get("gamma", grad_req="write" if scale else "null",
-                                     shape=(num_groups,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get("beta", grad_req="write" if center else "null",
-                                    shape=(num_groups,), init=beta_initializer,
-                                    allow_deferred_init=True)
+        _scale_shift_params(self, num_groups, center, scale, beta_initializer, gamma_initializer)
 
     def hybrid_forward(self, F, data, gamma, beta):
         return F.GroupNorm(data, gamma=gamma, beta=beta, num_groups=self._num_groups,
