@@ -10,7 +10,8 @@ _FAMILIES = ("indexing_ops", "sort", "linalg", "random_ops", "shape_ops", "speci
              "nn_dense", "nn_conv", "nn_pool", "nn_activation", "nn_output", "nn_norm", "nn_misc",
              "nn_rnn", "nn_spatial", "nn_loss", "nn_ctc", "contrib", "custom", "optimizer_ops",
              "misc_ops", "rnn_param_concat", "contrib_box", "contrib_detection",
-             "contrib_optim", "contrib_signal")
+             "contrib_optim", "contrib_signal", "contrib_proposal", "contrib_roi_pool",
+             "contrib_deformable")
 for _mod in _FAMILIES:
     try:
         __import__(f"{__name__}.{_mod}")
