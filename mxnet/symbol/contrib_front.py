@@ -1,14 +1,19 @@
-"""The parts of ``mx.sym.contrib`` that 1.9.1 writes in Python: ``rand_zipfian`` and the
-AdamW front ends that accept ``rescale_grad`` as a number.
+"""The parts of ``mx.sym.contrib`` that 1.9.1 writes in Python: ``rand_zipfian``, the
+AdamW front ends that accept ``rescale_grad`` as a number, and the symbolic control flow.
 
-The symbolic control flow (``foreach``, ``while_loop``, ``cond`` as subgraph operators) is
-not implemented; the imperative versions live in ``mx.nd.contrib``.
+``foreach``, ``while_loop`` and ``cond`` build their body once as a subgraph and add one
+``_foreach`` / ``_while_loop`` / ``_cond`` node (see :mod:`mxnet.symbol.control_flow`); such
+graphs infer shapes, run forward and backward in executors, Modules and hybridized Gluon
+blocks, and save to -symbol.json as 1.9.1 does. The imperative versions, which run the
+Python functions eagerly, live in ``mx.nd.contrib``.
 """
 from __future__ import annotations
 
 import math
 
-__all__ = ["rand_zipfian", "adamw_update", "mp_adamw_update"]
+from .control_flow import cond, foreach, while_loop
+
+__all__ = ["rand_zipfian", "adamw_update", "mp_adamw_update", "foreach", "while_loop", "cond"]
 
 
 def _sym():

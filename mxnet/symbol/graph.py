@@ -6,7 +6,13 @@ being composed; every public Symbol operation that changes a graph copies it fir
 """
 from __future__ import annotations
 
-__all__ = ["Node", "topo_order", "aux_var_ids", "is_hidden_key", "HIDDEN_KEYS", "copy_graph"]
+__all__ = ["Node", "topo_order", "aux_var_ids", "is_hidden_key", "HIDDEN_KEYS", "copy_graph",
+           "SUBGRAPHS_KEY"]
+
+# The key under which a control-flow node keeps its subgraphs in ``Node.parsed`` (next to the
+# parsed operator parameters, so that the operator's rules see them); never written as an
+# attribute string.
+SUBGRAPHS_KEY = "_subgraphs"
 
 # Attribute names that MXNet stores as ``__name__`` and lists twice (with and without the
 # underscores) in list_attr/attr_dict.
@@ -67,6 +73,12 @@ class Node:
         if self.op is None:
             return []
         return self.op.input_names(self.parsed) + self.op.aux_names(self.parsed)
+
+    @property
+    def subgraphs(self):
+        """The Symbols this node's operator runs (control flow operators); else empty."""
+        held = self.parsed.get(SUBGRAPHS_KEY) if self.op is not None else None
+        return () if held is None else held.graphs
 
     def __repr__(self):
         return f"<Node {self.name} ({'null' if self.op is None else self.op.name})>"

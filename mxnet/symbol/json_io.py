@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 from ..base import MXNetError
+from ..operator.control_flow_ops import attach_subgraphs
 from ..operator.registry import get_op
 from .graph import HIDDEN_KEYS, Node, is_hidden_key, topo_order
 
@@ -185,8 +186,12 @@ def mxnet_num_outputs(node):
 _json_num_outputs = mxnet_num_outputs
 
 
-def graph_to_doc(heads):
-    """The -symbol.json document of a graph, as plain Python data (dicts, lists)."""
+def graph_to_doc(heads, top=True):
+    """The -symbol.json document of a graph, as plain Python data (dicts, lists).
+
+    A control-flow node carries its subgraphs under ``"subgraphs"``, each a full graph
+    document without the top-level ``attrs`` (as 1.9.1 writes them).
+    """
     order = topo_order(heads)
     index = {id(n): i for i, n in enumerate(order)}
     nodes, arg_nodes, row_ptr = [], [], [0]
@@ -195,19 +200,21 @@ def graph_to_doc(heads):
         if n.attrs:
             entry["attrs"] = {k: n.attrs[k] for k in sorted(n.attrs)}
         entry["inputs"] = [[index[id(s)], k, v] for (s, k), v in zip(n.inputs, n.versions)]
+        subs = n.subgraphs
+        if subs:
+            entry["subgraphs"] = [graph_to_doc(g._outputs, top=False) for g in subs]
         nodes.append(entry)
         if n.op is None:
             arg_nodes.append(i)
         row_ptr.append(row_ptr[-1] + _json_num_outputs(n))
-    return {"nodes": nodes, "arg_nodes": arg_nodes, "node_row_ptr": row_ptr,
-            "heads": [[index[id(n)], k, 0] for n, k in heads],
-            "attrs": {"mxnet_version": ["int", MXNET_VERSION]}}
+    doc = {"nodes": nodes, "arg_nodes": arg_nodes, "node_row_ptr": row_ptr,
+           "heads": [[index[id(n)], k, 0] for n, k in heads]}
+    if top:
+        doc["attrs"] = {"mxnet_version": ["int", MXNET_VERSION]}
+    return doc
 
 
-def symbol_to_json(sym) -> str:
-    """Serialise a Symbol exactly as 1.9.1's ``tojson`` prints it."""
-    doc = graph_to_doc(sym._outputs)
-    w = _Writer()
+def _write_graph(w, doc):
     w.begin("{", True)
     w.key("nodes")
     w.begin("[", True)
@@ -223,6 +230,13 @@ def symbol_to_json(sym) -> str:
             _write_value(w, nd["attrs"])
         w.key("inputs")
         _write_value(w, _Entries(nd["inputs"]))
+        if "subgraphs" in nd:
+            w.key("subgraphs")
+            w.begin("[", True)
+            for sub in nd["subgraphs"]:
+                w.item()
+                _write_graph(w, sub)
+            w.end("]")
         w.end("}")
     w.end("]")
     w.key("arg_nodes")
@@ -231,12 +245,19 @@ def symbol_to_json(sym) -> str:
     _write_value(w, doc["node_row_ptr"])
     w.key("heads")
     _write_value(w, _Entries(doc["heads"]))
-    w.key("attrs")
-    w.begin("{", False)
-    w.key("mxnet_version")
-    _write_value(w, _Any("int", MXNET_VERSION))
+    if "attrs" in doc:
+        w.key("attrs")
+        w.begin("{", False)
+        w.key("mxnet_version")
+        _write_value(w, _Any("int", MXNET_VERSION))
+        w.end("}")
     w.end("}")
-    w.end("}")
+
+
+def symbol_to_json(sym) -> str:
+    """Serialise a Symbol exactly as 1.9.1's ``tojson`` prints it."""
+    w = _Writer()
+    _write_graph(w, graph_to_doc(sym._outputs))
     return w.text()
 
 
@@ -275,7 +296,7 @@ def _entry(raw, where):
 
 def load_json(json_str):
     """A Symbol from -symbol.json text (1.x layout, or pre-1.0 ``param``/``attr`` keys)."""
-    from .symbol import Symbol, _parse_node_attrs
+    from .symbol import Symbol
     if not isinstance(json_str, str):
         raise TypeError("fname required to be string")
     try:
@@ -285,11 +306,19 @@ def load_json(json_str):
     if not isinstance(doc, dict) or not isinstance(doc.get("nodes"), list) or "heads" not in doc:
         raise MXNetError("load_json: not a symbol file: expected an object with 'nodes' and "
                          "'heads'")
-    legacy = _file_version(doc) < 900
+    return Symbol(_load_graph(doc, _file_version(doc) < 900, "load_json"))
+
+
+def _load_graph(doc, legacy, where):
+    """The heads of the graph in a parsed -symbol.json document (or a node's subgraph)."""
+    from .symbol import Symbol, _parse_node_attrs
+    if not isinstance(doc, dict) or not isinstance(doc.get("nodes"), list) or "heads" not in doc:
+        raise MXNetError(f"{where}: not a symbol graph: expected an object with 'nodes' and "
+                         "'heads'")
     built: list[Node] = []
     for i, nd in enumerate(doc["nodes"]):
         if not isinstance(nd, dict) or "op" not in nd or "name" not in nd:
-            raise MXNetError(f"load_json: node {i} lacks 'op' or 'name'")
+            raise MXNetError(f"{where}: node {i} lacks 'op' or 'name'")
         attrs = {}
         for key in ("param", "attr", "attrs"):  # pre-1.0 files split params and attributes
             part = nd.get(key)
@@ -301,10 +330,10 @@ def load_json(json_str):
         for raw in nd.get("inputs", []):
             src, idx, ver = _entry(raw, f"node {i} ({nd['name']})")
             if not 0 <= src < i:
-                raise MXNetError(f"load_json: node {i} ({nd['name']}) refers to node {src}, "
+                raise MXNetError(f"{where}: node {i} ({nd['name']}) refers to node {src}, "
                                  "which does not precede it")
             if idx >= built[src].num_outputs():
-                raise MXNetError(f"load_json: node {i} ({nd['name']}) reads output {idx} of "
+                raise MXNetError(f"{where}: node {i} ({nd['name']}) reads output {idx} of "
                                  f"{built[src].name}, which has {built[src].num_outputs()}")
             inputs.append((built[src], idx))
             versions.append(ver)
@@ -318,10 +347,17 @@ def load_json(json_str):
                 raise MXNetError(f"Failed loading Op {name} of type {nd['op']}: "
                                  f"operator {nd['op']} is not registered") from None
             parsed = _parse_node_attrs(op, attrs, name, lenient=True)
+            subs = nd.get("subgraphs")
+            if subs:
+                if not isinstance(subs, list):
+                    raise MXNetError(f"{where}: node {name}: 'subgraphs' must be a list")
+                graphs = [Symbol(_load_graph(g, legacy, f"{where} (subgraph {k} of {name})"))
+                          for k, g in enumerate(subs)]
+                parsed = attach_subgraphs(op, parsed, graphs, name)
             node = Node(op, name, attrs, parsed, inputs, versions)
             expected = len(node.input_names())
             if len(inputs) != expected and not op.variadic:
-                raise MXNetError(f"load_json: node {name} ({op.name}) has {len(inputs)} inputs, "
+                raise MXNetError(f"{where}: node {name} ({op.name}) has {len(inputs)} inputs, "
                                  f"but the operator takes {expected} {node.input_names()}")
             for (src, _), ver in zip(inputs[node.num_args():], versions[node.num_args():]):
                 if src.op is None:
@@ -331,9 +367,9 @@ def load_json(json_str):
     for h in doc["heads"]:
         src, idx, _ = _entry(h, "heads")
         if not 0 <= src < len(built):
-            raise MXNetError(f"load_json: head refers to missing node {src}")
+            raise MXNetError(f"{where}: head refers to missing node {src}")
         heads.append((built[src], idx))
-    return Symbol(heads)
+    return heads
 
 
 def load(fname):

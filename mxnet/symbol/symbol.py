@@ -24,7 +24,8 @@ from ..attribute import AttrScope
 from ..base import MXNetError, dtype_code, dtype_np
 from ..name import NameManager
 from ..operator.registry import get_op
-from .graph import HIDDEN_KEYS, Node, aux_var_ids, copy_graph, is_hidden_key, topo_order
+from .graph import (HIDDEN_KEYS, SUBGRAPHS_KEY, Node, aux_var_ids, copy_graph, is_hidden_key,
+                    topo_order)
 
 __all__ = ["Symbol", "var", "Variable", "Group", "NotImplementedForSymbol", "create_node"]
 
@@ -311,7 +312,10 @@ class Symbol:
             else:
                 node.attrs[skey] = value
         if node is not None and node.op is not None and kwargs:
+            held = node.parsed.get(SUBGRAPHS_KEY)
             node.parsed = _parse_node_attrs(node.op, node.attrs, node.name)
+            if held is not None:
+                node.parsed = dict(node.parsed, **{SUBGRAPHS_KEY: held})
 
     # -- composition ----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
