@@ -249,3 +249,5 @@ def _like(fn_name):
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "eye", "linspace",
            "waitall", "invoke", "op", "concatenate", "moveaxis"] + sorted(_public)
+
+from .legacy_image import imdecode  # noqa: E402,F401  (1.9.1's deprecated decoder)

@@ -11,7 +11,8 @@ _FAMILIES = ("indexing_ops", "sort", "linalg", "random_ops", "shape_ops", "speci
              "nn_rnn", "nn_spatial", "nn_loss", "nn_ctc", "contrib", "custom", "optimizer_ops",
              "misc_ops", "rnn_param_concat", "contrib_box", "contrib_detection",
              "contrib_optim", "contrib_signal", "contrib_proposal", "contrib_roi_pool",
-             "contrib_deformable", "control_flow_ops")
+             "contrib_deformable", "control_flow_ops", "contrib_quantize",
+             "contrib_quantized", "contrib_extra")
 for _mod in _FAMILIES:
     try:
         __import__(f"{__name__}.{_mod}")
