@@ -43,9 +43,14 @@ How it is computed on NumPy (every pass a whole-array ufunc call over contiguous
   gradients with ``np.add.at`` in row-major output order (1.9.1's order). Where every input
   length is stride * out (the ResNet stem's 3x3/2 pad 1 on even sizes, 2x2/2 pools) the
   phases need no padding blocks: they are shaped like the output, and a tap is a flat
-  shifted compare whose wrapped-around windows are cleared (``_aligned_scores``); the sum
-  backward there fills each stride phase of the gradient from shifted windows and
-  interleaves the phases (``_aligned_spread``).
+  shifted compare whose wrapped-around windows are cleared (``_aligned_scores``); a tap
+  scores 255 minus its offset from the window origin where those fit a byte, so that the
+  flat index is the origin table minus the score. With a column stride of 2 the phases are
+  cut out as whole rows first and then split into column pairs by flat pair gathers. The
+  sum backward there fills each stride phase of the gradient from shifted windows and
+  interleaves the phases (``_aligned_spread``); in 2-D with a column stride of 2 the
+  column phases are written straight into their interleaved slots and the row phases
+  move in as whole rows (``_aligned_spread_rows``).
 - global pools of up to 64 positions run position by position over (N*C,) columns.
 - large pools (from 2**19 input elements) run on slices of the batch in ``OMP_NUM_THREADS``
   threads (``_batch_threads.map_batch``; NumPy releases the GIL in its loops), as 1.9.1's
@@ -346,9 +351,32 @@ def _spread(xp, z, g, plan, full_shape):
     return z
 
 
+_DIVISORS: dict = {}
+
+
 def _divisor(xp, g, count_include_pad, dtype):
     """The avg-pool divisor of every output position, shaped to broadcast over (N, C, ...),
-    with zeros replaced by 1, and the mask of those zeros (3-D only, else None)."""
+    with zeros replaced by 1, and the mask of those zeros (3-D only, else None). On NumPy
+    the (read-only) arrays are kept per geometry: the same pools run every step."""
+    if xp is not np:
+        return _make_divisor(xp, g, count_include_pad, dtype)
+    key = (g.spatial, g.kernel, g.stride, g.pad, g.out, bool(count_include_pad), dtype)
+    res = _DIVISORS.get(key)
+    if res is None:
+        res = _make_divisor(np, g, count_include_pad, dtype)
+        div = res[0]
+        if div.size and bool((div == div.flat[0]).all()):
+            res = (np.array(div.flat[0]), res[1])   # one divisor: a 0-d array (a scalar)
+        for a in res:
+            if a is not None:
+                a.setflags(write=False)
+        if len(_DIVISORS) >= 64:
+            _DIVISORS.clear()
+        _DIVISORS[key] = res
+    return res
+
+
+def _make_divisor(xp, g, count_include_pad, dtype):
     nsp = len(g.spatial)
     total = None
     empty = None
@@ -657,7 +685,37 @@ class _TapLayout:
         self.by_score = np.array([0] + [xo for _, _, xo in self.taps][::-1], dtype=np.intp)
         self.nout = math.prod(lead) * math.prod(g.out)
         self.aligned = _aligned_taps(g)
+        # stride-aligned: index tuples (into the (-1, *out) grid) of the windows some tap of
+        # which is outside the input, None where a tap is outside for every window
+        self.border = None
+        if self.aligned is not None and all(c is not None for _, _, c in self.aligned[3]):
+            seen = {}
+            for _, _, clears in self.aligned[3]:
+                for w in clears:
+                    seen.setdefault(tuple((i.start, i.stop) for i in w), w)
+            self.border = list(seen.values())
+        offsets = [xo for _, _, xo in self.taps]
+        # per tap: _OFFSET_BASE minus its input offset from the window origin; these fall
+        # with the tap index (a tap inside the input lies further on in the flat input than
+        # the taps before it), so the highest score is still the first match
+        self.offset_scores = ([_OFFSET_BASE - xo for xo in offsets]
+                              if self.aligned is not None and max(offsets) < _OFFSET_BASE
+                              else None)
         self.geom = g
+
+    def offset_origins(self):
+        """The window origins plus ``_OFFSET_BASE`` (flat, lead + out), cached as the plain
+        origins are; None where the taps' offsets do not fit a uint8 score or the table
+        would be too large."""
+        if self.offset_scores is None or self.nout * 8 > _ORIGINS_CACHE_BYTES:
+            return None
+        key = (self, "offset")
+        table = _ORIGINS.get(key)
+        if table is None:
+            table = np.add.outer(np.arange(math.prod(self.lead), dtype=np.intp) * self.xplane,
+                                 self.origin + _OFFSET_BASE).reshape(-1)
+            _remember_origins(key, table)
+        return table
 
     def add_window_origins(self, idx):
         """Add to idx (lead + out, C order) the flat input index of each window's origin.
@@ -668,11 +726,7 @@ class _TapLayout:
         if table is None and self.nout * 8 <= _ORIGINS_CACHE_BYTES:
             table = np.add.outer(np.arange(math.prod(self.lead), dtype=np.intp) * self.xplane,
                                  self.origin).reshape(-1)
-            with _ORIGINS_LOCK:   # the op threads may add tables at the same time
-                while _ORIGINS and sum(t.nbytes for t in _ORIGINS.values()) + table.nbytes > \
-                        _ORIGINS_CACHE_BYTES:
-                    _ORIGINS.pop(next(iter(_ORIGINS)))
-                _ORIGINS[self] = table
+            _remember_origins(self, table)
         if table is not None:
             flat = idx.reshape(-1)
             np.add(flat, table, out=flat)
@@ -783,6 +837,16 @@ _LAYOUTS_CACHE: dict = {}
 _ORIGINS: dict = {}
 _ORIGINS_LOCK = threading.Lock()
 _ORIGINS_CACHE_BYTES = 32 << 20
+# see _TapLayout.offset_scores: a uint8 score, 0 meaning no match
+_OFFSET_BASE = 255
+
+
+def _remember_origins(key, table):
+    with _ORIGINS_LOCK:   # the op threads may add tables at the same time
+        while _ORIGINS and sum(t.nbytes for t in _ORIGINS.values()) + table.nbytes > \
+                _ORIGINS_CACHE_BYTES:
+            _ORIGINS.pop(next(iter(_ORIGINS)))
+        _ORIGINS[key] = table
 
 
 def _interior(L, k, s, p, O):
@@ -986,9 +1050,16 @@ def _phase_slices(r, stride):
     return (slice(None),) * 2 + tuple(slice(rd, None, s) for rd, s in zip(r, stride))
 
 
+def _rows_then_columns(x, stride):
+    return (len(stride) > 1 and stride[-1] == 2 and x.itemsize in (2, 4)
+            and x.flags.c_contiguous and sys.byteorder == "little")
+
+
 def _split_phases(x, stride, wanted):
     """{residues: contiguous (N, C, *out) phase of x} for the residue tuples in ``wanted``
     (in this thread's scratch buffers)."""
+    if _rows_then_columns(x, stride):
+        return dict(_split_rows_then_columns(x, stride, wanted))
     pairs = (stride[-1] == 2 and x.itemsize in (2, 4) and x.flags.c_contiguous
              and sys.byteorder == "little")
     if pairs:   # even phase of the last axis: the low half of each wide pair (see _gather)
@@ -1005,6 +1076,30 @@ def _split_phases(x, stride, wanted):
             np.copyto(dst, src)
         res[r] = dst
     return res
+
+
+def _split_rows_then_columns(x, stride, wanted, reuse=False):
+    """``_split_phases`` where the last axis has stride 2, as (residues, phase) pairs: the
+    phases of the outer axes are first copied out as whole rows (each row one opaque item,
+    see ``_copy``), then each such contiguous block gives its two column phases by a flat
+    pair gather (``_gather``). Strided element-wise copies over short rows cost several
+    times more. With ``reuse`` every phase comes in one buffer, valid until the next is
+    asked for (the working set then stays small)."""
+    for outer in dict.fromkeys(r[:-1] for r in wanted):
+        if all(s == 1 for s in stride[:-1]):
+            rows = x
+        else:
+            src = x[_phase_slices(outer, stride[:-1])]
+            rows = _scratch("rows", src.shape, x.dtype)   # consumed before the next
+            _copy(rows, src)
+        flat = rows.reshape(-1)
+        for rc in (0, 1):
+            r = outer + (rc,)
+            if r in wanted:
+                role = "phase" if reuse else f"phase{r}"
+                dst = _scratch(role, rows.shape[:-1] + (rows.shape[-1] // 2,), x.dtype)
+                _gather(dst.reshape(-1), flat, rc, 2)
+                yield r, dst
 
 
 def _flat_taps(combine, srcs, out):
@@ -1055,6 +1150,8 @@ def _aligned_spread(z, g, shape, gx):
     windows that read it (in tap order), innermost axis first; z (N, C, *out) -> gx (N, C,
     *spatial), the phases between in scratch buffers."""
     n, O = len(g.spatial), tuple(g.out)
+    if n == 2 and g.stride[-1] == 2 and gx.flags.c_contiguous:
+        return _aligned_spread_rows(np.ascontiguousarray(z), g, gx)
     cur = {(): np.ascontiguousarray(z)}
     for d in reversed(range(n)):
         pitch = math.prod(O[d + 1:])
@@ -1080,6 +1177,51 @@ def _aligned_spread(z, g, shape, gx):
     for r, arr in cur.items():
         np.copyto(gx[_phase_slices(r, g.stride)], arr)
     return gx
+
+
+def _aligned_spread_rows(z, g, gx):
+    """``_aligned_spread`` for 2-D pools whose column stride is 2, without separate phase
+    arrays: the column pass writes its two phases straight into the even and odd slots of
+    one (N, C, out_h, W) array Y (each a flat pass with an 8-byte step), which is then the
+    row phases' common source; each row phase of gx is one run of shifted flat adds over Y
+    (or Y itself) moved in as whole rows. The sums are the same, in the same order, as
+    the phase by phase version."""
+    O0, O1 = g.out
+    W = 2 * O1
+    lead = z.shape[:2]
+    Y = _scratch("spread_rows", lead + (O0, W), z.dtype)
+    Yf = Y.reshape(-1)
+    zf = z.reshape(-1)
+    for r, srcs in _phase_sources(g, 1):
+        slot = Y[..., r::2]
+        if not srcs:
+            slot[...] = 0
+        elif len(srcs) == 1 and srcs[0] == 0:
+            np.copyto(slot, z)
+        else:
+            _flat_taps(np.add, [(zf, a) for a in srcs], Yf[r::2])
+            _axis_taps(np.add, slot, [(z, a) for a in srcs], 1, O1, 0)
+    s0 = g.stride[0]
+    for r, srcs in _phase_sources(g, 0):
+        dst = gx if s0 == 1 else gx[:, :, r::s0]
+        if not srcs:
+            dst[...] = 0
+        elif len(srcs) == 1 and srcs[0] == 0:
+            _copy(dst, Y)
+        else:
+            out = gx if s0 == 1 else _scratch("spread_row_phase", Y.shape, Y.dtype)
+            _flat_taps(np.add, [(Yf, a * W) for a in srcs], out.reshape(-1))
+            _axis_taps(np.add, out, [(Y, a) for a in srcs], 0, O0, 0)
+            if out is not gx:
+                _copy(dst, out)
+    return gx
+
+
+def _phase_sources(g, d):
+    """Per phase r along axis d (stride s): the shifts b, in tap order, such that phase
+    position q receives window q + b (one per tap landing on the phase)."""
+    plan = _axis_plan(g, d)
+    return [(r, [-a for rt, a in plan if rt == r]) for r in range(g.stride[d])]
 
 
 # The NumPy forward and the max backward pool about this many input elements (whole feature
@@ -1147,7 +1289,7 @@ def _aligned_taps(g):
     """Where every input length is ``stride * out`` (the input is made of whole stride
     phases, each shaped like the output): per kernel tap in row-major order, the input phase
     it reads, its flat shift on the output grid (window w reads phase position w + shift) and
-    per axis the windows ``[lo, hi)`` for which it lies inside the input. None otherwise."""
+    the windows for which it lies outside the input (``_outside``). None otherwise."""
     n = len(g.spatial)
     if any(L != s * o for L, s, o in zip(g.spatial, g.stride, g.out)):
         return None
@@ -1162,48 +1304,74 @@ def _aligned_taps(g):
             r.append(rd)
             shift += a * pitch[d]
             box.append((max(0, -a), min(g.out[d], g.out[d] - a)))
-        taps.append((index[tuple(r)], shift, tuple(box)))
+        taps.append((index[tuple(r)], shift, _outside(box, g.out)))
     return tuple(g.stride), tuple(g.out), phases, taps
 
 
-def _aligned_scores(x, out, aligned):
+def _outside(box, out):
+    """Index tuples (into a (-1, *out) grid) of the windows outside ``box`` (per axis the
+    windows [lo, hi) for which a tap lies inside the input); None where the box is empty."""
+    if any(lo >= hi for lo, hi in box):
+        return None
+    clears = []
+    for d, (lo, hi) in enumerate(box):
+        head = (slice(None),) * (d + 1)
+        if lo > 0:
+            clears.append(head + (slice(0, lo),))
+        if hi < out[d]:
+            clears.append(head + (slice(hi, None),))
+    return tuple(clears)
+
+
+def _aligned_scores(x, out, aligned, values=None):
     """``_TapLayout.match_scores`` for stride-aligned inputs (``_aligned_taps``), on the
     output grid itself: the input is split into its stride phases (no padding blocks), a tap
     is one flat shifted compare, and the windows for which it falls outside the input (or
-    wraps into the next row) are cleared. Scores in plain output order."""
+    wraps into the next row) are cleared. Scores in plain output order: tap t scores
+    ``values[t]`` (default K - t; any values falling with t keep the first match)."""
     stride, O, phases, taps = aligned
     lead = tuple(x.shape[:2])
     M = math.prod(lead) * math.prod(O)
+    read = {phases[c] for c, _, clears in taps if clears is not None}
     if len(phases) == 1 and x.flags.c_contiguous:
-        ph = [x.reshape(M)]
+        split = [(phases[0], x)]
+    elif _rows_then_columns(x, stride):
+        # the highest score does not depend on the order the taps are scored in: each phase
+        # is scored by its taps as soon as it is cut out, in one reused buffer
+        split = _split_rows_then_columns(x, stride, [r for r in phases if r in read],
+                                         reuse=True)
     else:
-        split = _split_phases(x, stride, phases)
-        ph = [split[r].reshape(M) for r in phases]
+        split = _split_phases(x, stride, [r for r in phases if r in read]).items()
+    index = {r: i for i, r in enumerate(phases)}
     target = np.ascontiguousarray(out).reshape(M)
     K = len(taps)
     best = _scratch("best", (M,), np.uint8)
     best.fill(0)
     eq = _scratch("eq", (M,), bool)
-    score = _scratch("score", (M,), np.uint8)
+    eq8 = eq.view(np.uint8)   # turned into the tap's scores in place
     grid = eq.reshape((-1,) + O)
-    for t, (c, sh, box) in enumerate(taps):
-        if any(lo >= hi for lo, hi in box):
-            continue
-        if sh >= 0:
-            np.equal(ph[c][sh:], target[:M - sh], out=eq[:M - sh])
-            eq[M - sh:] = False
-        else:
-            np.equal(ph[c][:M + sh], target[-sh:], out=eq[-sh:])
-            eq[:-sh] = False
-        for d, (lo, hi) in enumerate(box):
-            head = (slice(None),) * (d + 1)
-            if lo > 0:
-                grid[head + (slice(0, lo),)] = False
-            if hi < O[d]:
-                grid[head + (slice(hi, None),)] = False
-        np.multiply(eq.view(np.uint8), K - t, out=score)
-        np.maximum(best, score, out=best)
+    for r, phase in split:
+        ph = phase.reshape(M)
+        for t, (c, sh, clears) in enumerate(taps):
+            if c != index[r] or clears is None:   # None: outside the input for every window
+                continue
+            # windows [lo, hi) read inside the flat phase; only those are compared and scored
+            lo, hi = max(0, -sh), min(M, M - sh)
+            np.equal(ph[lo + sh:hi + sh], target[lo:hi], out=eq[lo:hi])
+            for where in clears:
+                grid[where] = False
+            np.multiply(eq8[lo:hi], K - t if values is None else values[t], out=eq8[lo:hi])
+            np.maximum(best[lo:hi], eq8[lo:hi], out=best[lo:hi])
     return best
+
+
+def _padded_windows_above(out, lay, low):
+    """Whether every output of a window that reads padding is above ``low``; on stride-aligned
+    layouts only the border slabs of such windows are looked at, else all of ``out``."""
+    if lay.border is None:
+        return bool(out.min() > low)
+    grid = out.reshape((-1,) + lay.aligned[1])
+    return all(bool(grid[where].min() > low) for where in lay.border if grid[where].size)
 
 
 def _fast_max_backward(og, x, out, lay, dst=None):
@@ -1212,7 +1380,7 @@ def _fast_max_backward(og, x, out, lay, dst=None):
     some output is the lowest value: padding holds that value, so such a tie goes through
     the per-axis stages."""
     low = _lowest(x.dtype)
-    if lay.padded and out.size and not out.min() > low:
+    if lay.padded and out.size and not _padded_windows_above(out, lay, low):
         return None
     # a new result comes zeroed from the allocator; a given one is zeroed piece by piece
     gx = np.zeros(x.shape, dtype=og.dtype) if dst is None else dst
@@ -1242,6 +1410,16 @@ def _max_scatter(gx, og, x, out, lay):
     """Add og (flat, x's windows) into gx (flat, x's elements) at each window's first tap
     equal to its output; windows equal to no tap add nothing."""
     if lay.aligned is not None:
+        table = lay.offset_origins()
+        if table is not None:
+            # each tap scores _OFFSET_BASE minus its offset from the window origin, so that
+            # the index is the origin table minus the score: no lookup pass
+            scores = _aligned_scores(x, out, lay.aligned, lay.offset_scores)
+            idx = _scratch("idx", scores.shape, np.intp)
+            np.copyto(idx, scores)   # widened first: a mixed-type subtract is slower
+            np.subtract(table, idx, out=idx)
+            _scatter_matches(gx, og, idx, scores, lay)
+            return
         scores = _aligned_scores(x, out, lay.aligned)
         valid = scores
     else:
@@ -1255,10 +1433,15 @@ def _max_scatter(gx, og, x, out, lay):
     np.copyto(idx, valid)
     np.take(lay.by_score, idx, out=idx, mode="clip")
     lay.add_window_origins(idx)
+    _scatter_matches(gx, og, idx, valid, lay, scores)
+
+
+def _scatter_matches(gx, og, idx, valid, lay, scores=None):
+    """gx[idx] += og for the windows whose score (``valid``, same order) is not 0."""
     idx = idx.reshape(-1)
-    if np.count_nonzero(scores) < lay.nout:  # outputs equal to no tap (the grid's padding
-        keep = valid.reshape(-1) != 0        # blocks never match): dropped
-        idx, og = idx[keep], og[keep]
+    if np.count_nonzero(valid if scores is None else scores) < lay.nout:
+        keep = valid.reshape(-1) != 0   # outputs equal to no tap (the grid's padding
+        idx, og = idx[keep], og[keep]   # blocks never match): dropped
     if lay.disjoint:  # each input position in at most one window
         gx[idx] = og
     else:  # in row-major output order, as 1.9.1's CPU kernel adds them

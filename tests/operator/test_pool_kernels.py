@@ -241,3 +241,81 @@ def test_op_threads_do_not_wait_for_a_thread_without_a_core(monkeypatch):
     finally:
         release.set()
         blocker.result()
+
+
+def _max_backward_loop(x, out, head, kernel, stride, pad):
+    """The max pool gradient window by window, in x's dtype: each window's head added, in
+    row-major window order, to its first tap (row-major) equal to the window's output."""
+    gx = np.zeros_like(x)
+    H, W = x.shape[2:]
+    for n, c, i, j in itertools.product(*[range(v) for v in out.shape]):
+        target = out[n, c, i, j]
+        for a, b in itertools.product(range(kernel[0]), range(kernel[1])):
+            r, q = i * stride[0] - pad[0] + a, j * stride[1] - pad[1] + b
+            if 0 <= r < H and 0 <= q < W and x[n, c, r, q] == target:
+                gx[n, c, r, q] += head[n, c, i, j]
+                break
+    return gx
+
+
+# 2-D pools made of whole stride phases with a column stride of 2 (the row-phase split of the
+# max backward, the offset scores, the interleaved spread of the sum backward)
+COLUMN_PAIRS = [
+    ((2, 3, 8, 10), (3, 3), (2, 2), (1, 1)),      # the ResNet stem
+    ((1, 2, 6, 8), (2, 2), (2, 2), (0, 0)),
+    ((1, 2, 6, 8), (4, 4), (2, 2), (1, 1)),
+    ((1, 2, 5, 6), (3, 3), (1, 2), (1, 1)),        # row stride 1
+    ((1, 2, 9, 8), (5, 3), (3, 2), (2, 1)),
+    ((1, 2, 4, 6), (1, 1), (2, 2), (0, 0)),        # phases no window reads
+    ((1, 1, 4, 300), (3, 3), (2, 2), (1, 1)),      # tap offsets beyond a uint8 score
+]
+
+
+@pytest.mark.parametrize("geom", COLUMN_PAIRS, ids=lambda g: f"{g[0]}k{g[1]}s{g[2]}p{g[3]}")
+@pytest.mark.parametrize("data", ["ties", "nan", "ninf", "lowest_inside"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_column_pair_max_backward_is_the_window_loop_bit_for_bit(geom, data, dtype):
+    """The max gradient of a stride-aligned pool equals, bit for bit, the window loop's: ties
+    (values 0..3) go to the first tap, NaN inputs are skipped, sums of shared positions are
+    added in row-major window order."""
+    shape, kernel, stride, pad = geom
+    rng = np.random.default_rng(sum(shape) + 3 * sum(kernel))
+    x = rng.integers(0, 4, shape).astype(dtype)
+    if data == "nan":
+        x[rng.random(shape) < 0.3] = np.nan
+    elif data == "ninf":
+        x[rng.random(shape) < 0.3] = -np.inf
+    elif data == "lowest_inside":   # the lowest value everywhere but a frame: windows that
+        # read padding also read the frame, the others may be all at the lowest value
+        x[:, :, pad[0]:shape[2] - pad[0], pad[1]:shape[3] - pad[1]] = np.finfo(dtype).min
+    kw = dict(kernel=kernel, stride=stride, pad=pad, pool_type="max")
+    xa = nd.array(x, dtype=dtype)
+    xa.attach_grad()
+    with mx.autograd.record():
+        y = nd.Pooling(xa, **kw)
+    head = rng.standard_normal(y.shape).astype(dtype)
+    y.backward(nd.array(head, dtype=dtype))
+    want = _max_backward_loop(x, y.asnumpy(), head, kernel, stride, pad)
+    np.testing.assert_array_equal(xa.grad.asnumpy(), want)
+
+
+@pytest.mark.parametrize("geom", COLUMN_PAIRS, ids=lambda g: f"{g[0]}k{g[1]}s{g[2]}p{g[3]}")
+@pytest.mark.parametrize("pool_type", ["avg", "sum"])
+def test_column_pair_sum_backward_matches_window_reference(geom, pool_type):
+    """The interleaved spread of a stride-aligned sum/avg backward against the window loop
+    (float64), NaN heads reaching exactly the taps of their windows."""
+    shape, kernel, stride, pad = geom
+    rng = np.random.default_rng(sum(shape) + 5 * sum(kernel))
+    x = rng.standard_normal(shape)
+    kw = dict(kernel=kernel, stride=stride, pad=pad, pool_type=pool_type)
+    _check_float64(x, kw, rng)
+    xa = nd.array(x, dtype="float64")
+    xa.attach_grad()
+    with mx.autograd.record():
+        y = nd.Pooling(xa, **kw)
+    head = rng.standard_normal(y.shape)
+    head[rng.random(head.shape) < 0.1] = np.nan
+    y.backward(nd.array(head, dtype="float64"))
+    _, want = _reference(x, head, pool_type, kernel, stride, pad, False, True)
+    np.testing.assert_array_equal(np.isnan(xa.grad.asnumpy()), np.isnan(want))
+    np.testing.assert_allclose(xa.grad.asnumpy(), want, rtol=1e-12, atol=1e-12)
