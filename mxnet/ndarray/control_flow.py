@@ -9,6 +9,7 @@ along a new first axis, and regrouped into the structure of the last step's outp
 """
 from __future__ import annotations
 
+from .._nest import flatten, regroup
 from .ndarray import NDArray
 
 __all__ = ["foreach", "while_loop", "cond"]
@@ -21,28 +22,8 @@ def _nd():
 
 def _flatten(args, what):
     """(flat list of NDArrays, format) of an NDArray or nested list of NDArrays."""
-    if isinstance(args, NDArray):
-        return [args], 0
-    if not isinstance(args, (list, tuple)):
-        raise TypeError(f"{what} must be an NDArray or a (nested) list of NDArrays, but got "
-                        f"{args!r} of type {type(args).__name__}")
-    flat, fmt = [], []
-    for a in args:
-        f, sub = _flatten(a, what)
-        flat.extend(f)
-        fmt.append(sub)
-    return flat, fmt
-
-
-def _regroup(flat, fmt):
-    """Inverse of :func:`_flatten`: (structure, remaining items)."""
-    if isinstance(fmt, int):
-        return (flat[0], flat[1:]) if fmt == 0 else (flat[:fmt], flat[fmt:])
-    out = []
-    for sub in fmt:
-        item, flat = _regroup(flat, sub)
-        out.append(item)
-    return out, flat
+    return flatten(args, lambda x: [x] if isinstance(x, NDArray) else None, what, "NDArray",
+                   TypeError, "an")
 
 
 def _as_list(x):
@@ -85,7 +66,7 @@ def foreach(body, data, init_states):
         raise ValueError("foreach needs at least one step (data has length 0 along axis 0)")
     stack = _nd().stack
     stacked = [stack(*items, axis=0) for items in zip(*per_step)]
-    outputs, _ = _regroup(stacked, fmt)
+    outputs, _ = regroup(stacked, fmt)
     return outputs, states
 
 
@@ -137,7 +118,7 @@ def while_loop(cond, func, loop_vars, max_iterations=None):
                                          for i, x in enumerate(items)))
         stacked.append(nd.concat(*rows, dim=0))
     if fmt is not None:
-        stacked, _ = _regroup(stacked, fmt)
+        stacked, _ = regroup(stacked, fmt)
     return stacked, (loop_vars[0] if single else loop_vars)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 
+from .._nest import flatten, regroup
 from ..attribute import AttrScope
 from ..base import MXNetError
 from ..operator.control_flow_ops import attach_subgraphs
@@ -49,32 +50,15 @@ def _subgraph_name(base):
 # ---------------------------------------------------------------------------------------------
 # nested lists of symbols
 
+def _symbol_items(x):
+    if not isinstance(x, Symbol):
+        return None
+    return [x] if len(x._outputs) == 1 else [Symbol([e]) for e in x._outputs]
+
+
 def _flatten(args, what):
     """(flat list of single-output Symbols, format) of a Symbol or a nested list of them."""
-    if isinstance(args, Symbol):
-        n = len(args._outputs)
-        if n == 1:
-            return [args], 0
-        return [Symbol([e]) for e in args._outputs], n
-    if not isinstance(args, (list, tuple)):
-        raise ControlFlowError(f"{what} must be a Symbol or a (nested) list of Symbols, but got "
-                               f"{args!r} of type {type(args).__name__}")
-    flat, fmt = [], []
-    for a in args:
-        f, sub = _flatten(a, what)
-        flat.extend(f)
-        fmt.append(sub)
-    return flat, fmt
-
-
-def _regroup(flat, fmt):
-    if isinstance(fmt, int):
-        return (flat[0], flat[1:]) if fmt == 0 else (list(flat[:fmt]), flat[fmt:])
-    out = []
-    for sub in fmt:
-        item, flat = _regroup(flat, sub)
-        out.append(item)
-    return out, flat
+    return flatten(args, _symbol_items, what, "Symbol", ControlFlowError)
 
 
 def _entry_name(sym):
@@ -183,8 +167,8 @@ def foreach(body, data, init_states, name="foreach"):
     _check_symbols(flat_init, "init_states")
     sub_name = _subgraph_name(name)
     with AttrScope(**{_SUBGRAPH_KEY: sub_name}):
-        data_vars, _ = _regroup([var(_entry_name(s)) for s in flat_data], data_fmt)
-        state_vars, _ = _regroup([var(_entry_name(s)) for s in flat_init], init_fmt)
+        data_vars, _ = regroup([var(_entry_name(s)) for s in flat_data], data_fmt)
+        state_vars, _ = regroup([var(_entry_name(s)) for s in flat_init], init_fmt)
         outs, new_states = body(data_vars, state_vars)
         flat_out, out_fmt = _flatten(outs, "foreach output")
         flat_new, new_fmt = _flatten(new_states, "foreach loop_vars")
@@ -224,8 +208,8 @@ def foreach(body, data, init_states, name="foreach"):
                 num_out_data=len(flat_out), in_state_locs=in_state_locs,
                 in_data_locs=in_data_locs, remain_locs=remain_locs)
     nout = len(flat_out)
-    outs, _ = _regroup(res[:nout], out_fmt)
-    states, _ = _regroup(res[nout:], new_fmt)
+    outs, _ = regroup(res[:nout], out_fmt)
+    states, _ = regroup(res[nout:], new_fmt)
     return outs, states
 
 
@@ -266,7 +250,7 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     def build(fn, base):
         sub_name = _subgraph_name(base)
         with AttrScope(**{_SUBGRAPH_KEY: sub_name}):
-            fresh, _ = _regroup([var(_entry_name(s)) for s in flat_vars], var_fmt)
+            fresh, _ = regroup([var(_entry_name(s)) for s in flat_vars], var_fmt)
             if isinstance(fresh, Symbol):
                 fresh = [fresh]
             outs, new_vars, out_fmt = fn(fresh)
@@ -329,8 +313,8 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
                 cond_input_locs=cond_locs, func_input_locs=func_locs,
                 func_var_locs=func_var_locs, num_out_data=num_out_data,
                 num_outputs=num_out_data + nvars)
-    outputs, _ = _regroup(res[:num_out_data], out_fmt)
-    final, _ = _regroup(res[num_out_data:], var_fmt)
+    outputs, _ = regroup(res[:num_out_data], out_fmt)
+    final, _ = regroup(res[num_out_data:], var_fmt)
     return outputs, final
 
 
@@ -387,5 +371,5 @@ def cond(pred, then_func, else_func, name="cond"):
     else_locs = place(else_g, else_out)
     res = _node("_cond", inputs, [pred_g, then_g, else_g], cond_input_locs=cond_locs,
                 then_input_locs=then_locs, else_input_locs=else_locs, num_outputs=then_n)
-    outputs, _ = _regroup(res, then_fmt)
+    outputs, _ = regroup(res, then_fmt)
     return outputs
