@@ -2,10 +2,8 @@
 attributes, dumps/create, Load and Mixed; random initializers by bounds and moments."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
-import sys
 import types
 import warnings
 from pathlib import Path
@@ -16,6 +14,8 @@ import pytest
 import mxnet as mx
 from mxnet import initializer
 
+from ._scripts import load_script
+
 init = initializer
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN_JSON = REPO / "tests" / "golden" / "init_metric.json"
@@ -24,12 +24,7 @@ REGENERATE = "MXNET_ENGINE_TYPE=NaiveEngine .ref/bin/python tools/golden/gen_ini
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location("golden_gen_init_metric",
-                                                  REPO / "tools" / "golden" / "gen_init_metric.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_init_metric.py")
 
 
 TABLE = _load_table()

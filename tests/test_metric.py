@@ -2,10 +2,8 @@
 local and global, names, configs, errors), plus create/register, composite and custom."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 import types
 from pathlib import Path
 
@@ -15,6 +13,8 @@ import pytest
 import mxnet as mx
 from mxnet import metric
 
+from ._scripts import load_script
+
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN_JSON = REPO / "tests" / "golden" / "init_metric.json"
 GOLDEN_NPZ = REPO / "tests" / "golden" / "init_metric.npz"
@@ -22,12 +22,7 @@ REGENERATE = "MXNET_ENGINE_TYPE=NaiveEngine .ref/bin/python tools/golden/gen_ini
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location("golden_gen_init_metric",
-                                                  REPO / "tools" / "golden" / "gen_init_metric.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_init_metric.py")
 
 
 TABLE = _load_table()

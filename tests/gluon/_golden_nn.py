@@ -1,12 +1,12 @@
 """Loading the gluon golden fixtures and the case tables of tools/golden/gen_gluon_nn.py."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
+
+from .._scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN_NPZ = REPO / "tests" / "golden" / "gluon_nn.npz"
@@ -16,12 +16,7 @@ REGENERATE = ("cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/pyth
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location(
-        "golden_gen_gluon_nn", REPO / "tools" / "golden" / "gen_gluon_nn.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_gluon_nn.py")
 
 
 TABLE = _load_table()

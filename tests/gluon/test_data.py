@@ -15,9 +15,18 @@ import numpy as np
 import pytest
 
 import mxnet as mx
-from mxnet.gluon.data import (ArrayDataset, BatchSampler, DataLoader, Dataset, FilterSampler,
-                              RandomSampler, RecordFileDataset, Sampler, SequentialSampler,
-                              SimpleDataset)
+from mxnet.gluon.data import (
+    ArrayDataset,
+    BatchSampler,
+    DataLoader,
+    Dataset,
+    FilterSampler,
+    RandomSampler,
+    RecordFileDataset,
+    Sampler,
+    SequentialSampler,
+    SimpleDataset,
+)
 from mxnet.gluon.data.dataloader import default_batchify_fn
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "gluon_data.npz"

@@ -1,7 +1,6 @@
 """Hybridized Gluon blocks that call F.contrib.foreach / while_loop / cond: same results as
 the imperative run and as 1.9.1 (tools/golden/gen_control_flow.py), export byte for byte,
 and SymbolBlock.imports of 1.9.1's own files."""
-import importlib.util
 import json
 from pathlib import Path
 
@@ -11,15 +10,13 @@ import pytest
 import mxnet as mx
 from mxnet import autograd, gluon
 
+from .._scripts import load_script
+
 REPO = Path(__file__).resolve().parent.parent.parent
 
 
 def _load_gen():
-    spec = importlib.util.spec_from_file_location(
-        "golden_gen_control_flow_gluon", REPO / "tools" / "golden" / "gen_control_flow.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("tools/golden/gen_control_flow.py", "golden_gen_control_flow_gluon")
 
 
 GEN = _load_gen()

@@ -8,9 +8,7 @@ tables this module replays).
 """
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import warnings
 from pathlib import Path
 
@@ -22,16 +20,13 @@ from mxnet import autograd
 from mxnet.base import MXNetError
 from mxnet.gluon import nn, rnn
 
+from .._scripts import load_script
+
 REPO = Path(__file__).resolve().parents[2]
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location(
-        "golden_gen_gluon_rnn", REPO / "tools" / "golden" / "gen_gluon_rnn.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_gluon_rnn.py")
 
 
 TABLE = _load_table()

@@ -17,8 +17,7 @@ import pytest
 
 import mxnet as mx
 from mxnet.base import MXNetError
-from mxnet.gluon.data import DataLoader
-from mxnet.gluon.data import vision
+from mxnet.gluon.data import DataLoader, vision
 from mxnet.gluon.data.vision import _image
 from mxnet.gluon.data.vision import transforms as T
 

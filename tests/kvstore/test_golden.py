@@ -1,7 +1,6 @@
 """Replay the KVStore cases of tools/golden/gen_kvstore.py against 1.9.1's recorded results."""
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -11,6 +10,8 @@ import pytest
 import mxnet as mx
 import mxnet.kvstore as kv
 
+from .._scripts import load_script
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "golden" / "kvstore.json"
 REGENERATE = ("cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/python "
@@ -18,11 +19,7 @@ REGENERATE = ("cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/pyth
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location("golden_kvstore_cases",
-                                                  REPO / "tools" / "golden" / "gen_kvstore.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("tools/golden/gen_kvstore.py", "golden_kvstore_cases")
 
 
 TABLE = _load_table()

@@ -2,7 +2,6 @@
 load / write checkpoints interchangeably with the files 1.9.1 wrote."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -17,6 +16,8 @@ import mxnet.model
 import mxnet.module
 import mxnet.monitor
 
+from .._scripts import load_script
+
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = REPO / "tests" / "golden" / "module"
 REGENERATE = ("cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/python "
@@ -24,11 +25,7 @@ REGENERATE = ("cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/pyth
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location("golden_module_scenarios",
-                                                  REPO / "tools" / "golden" / "gen_module.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("tools/golden/gen_module.py", "golden_module_scenarios")
 
 
 class _MX:

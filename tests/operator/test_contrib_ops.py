@@ -3,8 +3,6 @@ contrib_signal.py): 1.9.1 golden forward/backward, numeric gradients, closed for
 GPU-only ops, symbols and errors."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +10,7 @@ import pytest
 
 import mxnet as mx
 
+from .._scripts import load_script
 from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, rand
 
 nd = mx.nd
@@ -24,12 +23,7 @@ REGENERATE = ("cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/pyth
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location(
-        "golden_gen_contrib_ops", REPO / "tools" / "golden" / "gen_contrib_ops.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_contrib_ops.py")
 
 
 _TABLE = _load_table()

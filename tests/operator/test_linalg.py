@@ -1,9 +1,7 @@
 """dot, batch_dot and mx.nd.linalg: 1.9.1 golden forward/backward, numeric gradients, errors."""
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +10,7 @@ import pytest
 import mxnet as mx
 from mxnet.operator.registry import get_op
 
+from .._scripts import load_script
 from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, rand
 
 nd = mx.nd
@@ -23,12 +22,7 @@ REGENERATE = "MXNET_ENGINE_TYPE=NaiveEngine .ref/bin/python tools/golden/gen_lin
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location("golden_gen_linalg", REPO / "tools" / "golden" /
-                                                  "gen_linalg.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_linalg.py")
 
 
 _TABLE = _load_table()

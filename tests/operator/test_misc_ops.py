@@ -2,10 +2,8 @@
 state, numeric gradients, symbol inference and errors."""
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +12,7 @@ import pytest
 import mxnet as mx
 from mxnet.operator.registry import get_op
 
+from .._scripts import load_script
 from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, positive, rand
 
 nd = mx.nd
@@ -26,12 +25,7 @@ REGENERATE = ("cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/pyth
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location("golden_gen_misc_ops",
-                                                  REPO / "tools" / "golden" / "gen_misc_ops.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_misc_ops.py")
 
 
 _TABLE = _load_table()

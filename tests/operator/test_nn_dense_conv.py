@@ -2,9 +2,7 @@
 forward/backward, numeric gradients (first and second order), shape/type inference, errors."""
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +12,7 @@ import mxnet as mx
 from mxnet.operator import conv_kernels
 from mxnet.operator.registry import get_op
 
+from .._scripts import load_script
 from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, rand
 
 nd = mx.nd
@@ -26,12 +25,7 @@ REGENERATE = ("cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/pyth
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location(
-        "golden_gen_nn_dense_conv", REPO / "tools" / "golden" / "gen_nn_dense_conv.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_nn_dense_conv.py")
 
 
 _TABLE = _load_table()

@@ -2,9 +2,7 @@
 1.9.1 golden forward/backward/moving statistics, numeric gradients, inference, errors."""
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +11,7 @@ import pytest
 import mxnet as mx
 from mxnet.operator.registry import get_op
 
+from .._scripts import load_script
 from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, rand
 
 nd = mx.nd
@@ -25,12 +24,7 @@ REGENERATE = ("cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/pyth
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location("golden_gen_nn_norm_misc",
-                                                  REPO / "tools" / "golden" / "gen_nn_norm_misc.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_nn_norm_misc.py")
 
 
 _TABLE = _load_table()

@@ -2,9 +2,7 @@
 1.9.1 defines (ties, empty windows, lowest value) and error messages."""
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +11,7 @@ import pytest
 import mxnet as mx
 from mxnet.operator.registry import get_op
 
+from .._scripts import load_script
 from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, positive, rand
 
 nd = mx.nd
@@ -26,15 +25,7 @@ NON_DIFFERENTIABLE = ("_backward_Pooling",)
 
 
 def _load_table():
-    name = "golden_gen_nn_pool_spatial"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "tools" / "golden" /
-                                                  "gen_nn_pool_spatial.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_nn_pool_spatial.py")
 
 
 _TABLE = _load_table()

@@ -2,8 +2,6 @@
 the packed layout spelled out; shape inference; dropout, clipping, sequence lengths; errors."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +10,7 @@ import pytest
 import mxnet as mx
 from mxnet.operator.registry import get_op
 
+from .._scripts import load_script
 from .harness import GradCase, check_grad_case, expect_error, load_golden_npz
 
 nd = mx.nd
@@ -22,12 +21,7 @@ REGENERATE = "MXNET_ENGINE_TYPE=NaiveEngine .ref/bin/python tools/golden/gen_nn_
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location("golden_gen_nn_rnn",
-                                                  REPO / "tools" / "golden" / "gen_nn_rnn.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_nn_rnn.py")
 
 
 _TABLE = _load_table()

@@ -2,8 +2,6 @@
 golden outputs, closed forms, symbols and errors."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +9,7 @@ import pytest
 
 import mxnet as mx
 
+from .._scripts import load_script
 from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, rand
 
 nd = mx.nd
@@ -34,12 +33,7 @@ NON_DIFFERENTIABLE = (
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location(
-        "golden_gen_quantization", REPO / "tools" / "golden" / "gen_quantization.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_quantization.py")
 
 
 _TABLE = _load_table()

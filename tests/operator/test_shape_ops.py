@@ -1,6 +1,5 @@
 """Shape-manipulation operators: forward values against 1.9.1 fixtures, gradients against
 central differences (first and second order), shape inference and error messages."""
-import importlib.util
 import json
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import pytest
 import mxnet as mx
 from mxnet.operator.registry import get_op
 
+from .._scripts import load_script
 from .harness import GradCase, check_grad_case, expect_error, rand
 
 nd = mx.nd
@@ -122,11 +122,7 @@ def test_gradient(case):
 # ----------------------------------------------------------------- forward fixtures (1.9.1)
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location("gen_shape_ops", REPO / "tools" / "golden" /
-                                                  "gen_shape_ops.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("tools/golden/gen_shape_ops.py", "gen_shape_ops")
 
 
 _TABLE = _load_table()

@@ -1,11 +1,11 @@
 """Shared access to the 1.9.1 fixtures of tools/golden/gen_optimizer.py."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
+
+from .._scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "golden" / "optimizer"
@@ -14,12 +14,7 @@ REGENERATE = ("cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/pyth
 
 
 def _load_table():
-    spec = importlib.util.spec_from_file_location("golden_gen_optimizer",
-                                                  REPO / "tools" / "golden" / "gen_optimizer.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/golden/gen_optimizer.py")
 
 
 TABLE = _load_table()

@@ -1,7 +1,6 @@
 """Symbolic control flow (mx.sym.contrib.foreach / while_loop / cond) against 1.9.1's
 JSON, outputs and gradients (tools/golden/gen_control_flow.py), numeric gradients and the
 imperative loops."""
-import importlib.util
 import json
 from pathlib import Path
 
@@ -12,15 +11,13 @@ import mxnet as mx
 from mxnet import autograd
 from mxnet.base import MXNetError
 
+from .._scripts import load_script
+
 REPO = Path(__file__).resolve().parent.parent.parent
 
 
 def _load_gen():
-    spec = importlib.util.spec_from_file_location(
-        "golden_gen_control_flow", REPO / "tools" / "golden" / "gen_control_flow.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("tools/golden/gen_control_flow.py")
 
 
 GEN = _load_gen()

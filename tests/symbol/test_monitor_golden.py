@@ -15,7 +15,6 @@ Regenerate with::
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
 import re
@@ -29,16 +28,14 @@ import mxnet.io
 import mxnet.module
 import mxnet.monitor
 
+from .._scripts import load_script
+
 REPO = Path(__file__).resolve().parents[2]
 FIX = REPO / "tests" / "golden" / "monitor"
 
 
 def _load_gen():
-    spec = importlib.util.spec_from_file_location("golden_gen_monitor",
-                                                  REPO / "tools" / "golden" / "gen_monitor.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("tools/golden/gen_monitor.py")
 
 
 G = _load_gen()
