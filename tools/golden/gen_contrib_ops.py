@@ -54,13 +54,20 @@ class Case:
         return list(self.dtypes)
 
 
-CASES: list[Case] = []
+def case_table():
+    """A new list of cases and the function that adds one to it (unique ids), for this
+    generator and the ones that reuse its Case and run_case."""
+    cases: list[Case] = []
+
+    def add(cid, op, inputs, **kw):
+        if any(c.id == cid for c in cases):
+            raise ValueError(f"duplicate case id {cid!r}")
+        cases.append(Case(cid, op, inputs, **kw))
+
+    return cases, add
 
 
-def case(cid, op, inputs, **kw):
-    if any(c.id == cid for c in CASES):
-        raise ValueError(f"duplicate case id {cid!r}")
-    CASES.append(Case(cid, op, inputs, **kw))
+CASES, case = case_table()
 
 
 def _rs(seed):

@@ -19,7 +19,6 @@ without mxnet) and replays every case against this repository's mxnet.
 """
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -30,27 +29,12 @@ REPO = HERE.parent.parent
 OUT_NPZ = REPO / "tests" / "golden" / "quantization.npz"
 
 
-def _base():
-    name = "golden_gen_contrib_ops_base"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, HERE / "gen_contrib_ops.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, str(HERE))
+import gen_contrib_ops as _B  # noqa: E402  (a script beside this one, not a package)
 
-
-_B = _base()
 Case = _B.Case
 run_case = _B.run_case
-CASES: list = []
-
-
-def case(cid, op, inputs, **kw):
-    if any(c.id == cid for c in CASES):
-        raise ValueError(f"duplicate case id {cid!r}")
-    CASES.append(Case(cid, op, inputs, **kw))
+CASES, case = _B.case_table()
 
 
 def _rs(seed):
