@@ -40,6 +40,23 @@ from . import visualization as viz  # noqa: E402,F401
 from . import random  # noqa: E402,F401
 from . import test_utils  # noqa: E402,F401
 
+from . import util  # noqa: E402,F401
+
+_LAZY = {"np": "numpy", "numpy": "numpy", "npx": "numpy_extension",
+         "numpy_extension": "numpy_extension"}
+
+
+def __getattr__(attr):
+    # mx.np / mx.npx load on first use, keeping ``import mxnet`` fast
+    sub = _LAZY.get(attr)
+    if sub is None:
+        raise AttributeError(f"module 'mxnet' has no attribute {attr!r}")
+    import importlib
+    package = importlib.import_module(f"{__name__}.{sub}")
+    globals()[attr] = package
+    return package
+
+
 # Last: in a distributed job's server process (DMLC_ROLE=server) this serves until the
 # job ends and exits, as in 1.9.1; without DMLC_ROLE or an MPI rank it does nothing.
 if "kvstore" in dir():

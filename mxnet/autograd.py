@@ -451,10 +451,10 @@ def _backward_async(heads, head_grads, retain_graph, train_mode):
         return order
     reads = []
     for h in heads:
-        reads.append(h.var)
+        reads.append(h.engine_var)
     for g in head_grads:
         if g is not None:
-            reads.append(g.var)
+            reads.append(g.engine_var)
     last = {}          # id(leaf) -> position in order of the last node that consumes it
     # id(leaf) -> (gradient buffer, grad_req), held here: the variable itself may be
     # collected before the pass writes its gradient, as the synchronous pass would have
@@ -465,14 +465,14 @@ def _backward_async(heads, head_grads, retain_graph, train_mode):
             if type(node) is FusedNode:
                 has_fused = True
             for a, e in zip(node.inputs, node.in_entries):
-                reads.append(a.var)
+                reads.append(a.engine_var)
                 if e is not None and isinstance(e[0], Leaf):
                     last[id(e[0])] = i
         elif isinstance(node, Leaf):
             arr = node.array
             if arr is not None and arr._grad is not None and arr._grad_req != "null":
                 targets[id(node)] = (arr._grad, arr._grad_req)
-                arr._grad.var   # noqa: B018 - create the var before taking grants on it
+                arr._grad.engine_var   # noqa: B018 - create the var before taking grants on it
                 node.fresh = True
     if not retain_graph:
         for node in order:

@@ -504,19 +504,19 @@ class Executor:
         mask = tuple(r != "null" for r in self._reqs) + (False,) * naux
         sinks = [None if r == "null" else (g, r) for g, r in zip(self.grad_arrays, self._reqs)]
         # BatchNorm-like operators update the auxiliary states in backward: written
-        writes = [self._busy] + [a.var for a in self.aux_arrays]
+        writes = [self._busy] + [a.engine_var for a in self.aux_arrays]
         var_of = {}   # position -> its gradient's var
         left = {}     # gradient var -> positions whose gradient is not written yet
         for pos, sink in enumerate(sinks):
             if sink is not None:
-                v = var_of[pos] = sink[0].var
+                v = var_of[pos] = sink[0].engine_var
                 left[v] = left.get(v, 0) + 1
                 writes.append(v)
         # the arguments are read until the pass ends (the next forward, which waits for
         # them, cannot overwrite the arena early); giving each back after its last use
         # let pulls land earlier but was measured no faster (docs/distributed.md)
-        reads = [a.var for a in self.arg_arrays] + [o.var for o in self.outputs] + \
-            [g.var for g in out_grads]
+        reads = [a.engine_var for a in self.arg_arrays] + [o.engine_var for o in self.outputs] + \
+            [g.engine_var for g in out_grads]
         reads = list(dict.fromkeys(reads))
         writes = list(dict.fromkeys(writes))
         prog, arena, ones = self._prog, self._arena, self._ones

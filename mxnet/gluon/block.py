@@ -10,6 +10,7 @@ from .. import symbol as _sym
 from ..base import MXNetError
 from ..context import cpu
 from ..name import NameManager, Prefix
+from .. import util as _util
 from ..ndarray import NDArray
 from ..symbol import Symbol
 from ..symbol.graph import topo_order
@@ -190,6 +191,10 @@ class Block:
                 continue
             seen[id(p)] = k
             arrays[k] = p.data(p.list_ctx()[0]).copyto(cpu())
+        if _util.is_np_array():  # mx.np parameters: NumPy-shape records, as 1.9.1 writes them
+            from ..numpy_extension import save as _npx_save
+            _npx_save(filename, arrays)
+            return
         _nd.save(filename, arrays)
 
     def load_parameters(self, filename, ctx=None, allow_missing=False, ignore_extra=False,
@@ -482,6 +487,10 @@ class HybridBlock(Block):
                 programs.pop(next(iter(programs)))
             prog = programs[key] = GraphProgram(order, heads, var_pos, ctx)
         outs = run_program(prog, arrays, ctx)
+        cls = flat[0].__class__
+        if cls is not NDArray:  # mx.np inputs give mx.np outputs (same layout: retag)
+            for o in outs:
+                o.__class__ = cls
         if out_fmt == 0:
             return outs[0]
         result, _ = _regroup(outs, out_fmt)

@@ -6,6 +6,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .. import util as _util
 from ..base import MXNetError, dtype_np
 from ..context import Context, cpu, current_context
 
@@ -139,6 +140,8 @@ class Parameter:
 
     def _init_impl(self, data, ctxs):
         self._ctx_list = list(ctxs)
+        if _util.is_np_array():  # under npx.set_np() parameters are mx.np arrays
+            data = data.as_np_ndarray()
         self._data = [data.copyto(c) if c != data.context else data.copy() for c in ctxs]
         if self._grad_req != "null":
             for arr in self._data:
@@ -388,6 +391,10 @@ class ParameterDict:
                 raise MXNetError(f"Prefix '{strip_prefix}' is to be striped before saving, but "
                                  f"Parameter's name '{p.name}' does not start with it")
             arrays[p.name[len(strip_prefix):]] = p.data(p.list_ctx()[0]).copyto(cpu())
+        if _util.is_np_array():  # mx.np parameters: NumPy-shape records, as 1.9.1 writes them
+            from ..numpy_extension import save as _npx_save
+            _npx_save(filename, arrays)
+            return
         save(filename, arrays)
 
     def load(self, filename, ctx=None, allow_missing=False, ignore_extra=False, restore_prefix="",

@@ -44,7 +44,9 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     if not arrays:
         raise MXNetError("clip_global_norm: arrays must not be empty")
     ctx = arrays[0].context
-    total = sum(float((a.as_in_context(ctx).astype("float32") ** 2).sum().asscalar()) for a in arrays)
+    # asnumpy().item(): works for mx.nd (shape (1,)) and mx.np (shape ()) sums alike
+    total = sum(float((a.as_in_context(ctx).astype("float32") ** 2).sum().asnumpy().item())
+                for a in arrays)
     norm = math.sqrt(total)
     if check_isfinite and not math.isfinite(norm):
         import warnings

@@ -123,7 +123,7 @@ class AllreduceKVStore(DistWorkerCommon):
         for entry, srcs in self._grouped(self._pairs(key, value), "push"):
             slot = self._van.reserve()
             name = f"KVStore.push({entry.key!r})"
-            src_vars = tuple(s.var for s in srcs)
+            src_vars = tuple(s.engine_var for s in srcs)
 
             def start(done, entry=entry, srcs=srcs, slot=slot, src_vars=src_vars, name=name):
                 wire = _WIDEN.get(entry.dtype, entry.dtype)
@@ -172,7 +172,7 @@ class AllreduceKVStore(DistWorkerCommon):
             def copy_out(entry=entry, dsts=dsts):
                 for d in dsts:
                     _copy_into(d._data, d.context, entry.data)
-            engine.push(copy_out, (entry.var,), tuple(d.var for d in dsts), priority,
+            engine.push(copy_out, (entry.var,), tuple(d.engine_var for d in dsts), priority,
                         f"KVStore.pull({entry.key!r})", _ASYNC)
 
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
@@ -196,7 +196,7 @@ class AllreduceKVStore(DistWorkerCommon):
                 picked = np.zeros(entry.shape, dtype=entry.dtype)
                 picked[rows] = entry.data[rows]
                 _copy_into(dst._data, dst.context, picked)
-            engine.push(copy_rows, (entry.var, rid.var), (dst.var,), priority,
+            engine.push(copy_rows, (entry.var, rid.engine_var), (dst.engine_var,), priority,
                         f"KVStore.row_sparse_pull({k!r})", _ASYNC)
         if single:
             for o in out[1:]:

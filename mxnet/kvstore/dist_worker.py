@@ -528,7 +528,7 @@ class DistKVStore(DistWorkerCommon):
         mine = engine.Var()
         self._unacked = [v for v in self._unacked if v.npending or v.exc is not None]
         self._unacked.append(mine)
-        src_vars = tuple(s.var for s in srcs)
+        src_vars = tuple(s.engine_var for s in srcs)
 
         def start(done):
             fut, owned = self._send_push(meta, srcs, priority)
@@ -592,7 +592,7 @@ class DistKVStore(DistWorkerCommon):
                     for d in dsts:
                         _copy_into(d._data, d.context, val)
                 when_done(fut, done, copy_out)
-            engine.push_async(start, (), (meta.var,) + tuple(d.var for d in dsts), priority,
+            engine.push_async(start, (), (meta.var,) + tuple(d.engine_var for d in dsts), priority,
                               f"KVStore.pull({meta.key!r})")
 
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
@@ -622,7 +622,7 @@ class DistKVStore(DistWorkerCommon):
                     picked[rows] = val[rows]
                     _copy_into(dst._data, dst.context, picked)
                 when_done(fut, done, copy_rows)
-            engine.push_async(start, (rid.var,), (meta.var, dst.var), priority,
+            engine.push_async(start, (rid.engine_var,), (meta.var, dst.engine_var), priority,
                               f"KVStore.row_sparse_pull({k!r})")
         if single:
             for o in out[1:]:

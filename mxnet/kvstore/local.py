@@ -197,7 +197,7 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
             entry = _Entry(k, v.shape, v._data.dtype, ctx)
             self._store[k] = entry
             engine.push(lambda e=entry, src=v: _copy_into(e.data, e.ctx, src._data),
-                        (v.var,), (entry.var,), 0, f"KVStore.init({k!r})")
+                        (v.engine_var,), (entry.var,), 0, f"KVStore.init({k!r})")
 
     # -- push -----------------------------------------------------------------------------
     def push(self, key, value, priority=0):
@@ -245,7 +245,7 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         threshold = self._threshold
         updater = self._updater
         name = f"KVStore.push({entry.key!r})"
-        src_vars = tuple(a.var for a in srcs)
+        src_vars = tuple(a.engine_var for a in srcs)
 
         def parts():
             if threshold is None:
@@ -313,7 +313,7 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         for entry, dst in self._checked(pairs, "pull"):
             def copy_out(entry=entry, dst=dst):
                 _copy_into(dst._data, dst.context, entry.data)
-            engine.push(copy_out, (entry.var,), (dst.var,), priority,
+            engine.push(copy_out, (entry.var,), (dst.engine_var,), priority,
                         f"KVStore.pull({entry.key!r})", _ASYNC)
 
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
@@ -349,7 +349,7 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
                     d = dst._data
                     d[...] = 0
                     d[dbe.asarray(rows)] = dbe.asarray(picked)
-            engine.push(copy_rows, (entry.var, rid.var), (dst.var,), priority,
+            engine.push(copy_rows, (entry.var, rid.engine_var), (dst.engine_var,), priority,
                         f"KVStore.row_sparse_pull({entry.key!r})", _ASYNC)
         if single:
             for o in out[1:]:

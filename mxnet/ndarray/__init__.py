@@ -22,6 +22,27 @@ for _k, _v in _internal_fns.items():
 sys.modules[_internal.__name__] = _internal
 sys.modules[op.__name__] = op
 
+
+
+def _late_op(name):
+    """``mx.nd.op.X`` / ``mx.nd._internal.X`` for an operator registered after import (the
+    lazily loaded NumPy-interface operators)."""
+    from ..base import MXNetError
+    from .register import make_function
+    if not name.startswith("_np"):
+        raise AttributeError(f"module 'mxnet.ndarray.op' has no attribute {name!r}")
+    try:
+        fn = make_function(get_op(name), name)
+    except MXNetError:
+        raise AttributeError(f"module 'mxnet.ndarray.op' has no attribute {name!r}") from None
+    setattr(op, name, fn)
+    setattr(_internal, name, fn)
+    return fn
+
+
+op.__getattr__ = _late_op
+_internal.__getattr__ = _late_op
+
 for _sub, _fns in _subs.items():
     if _sub == "random":
         continue

@@ -124,7 +124,7 @@ def getitem(arr: NDArray, key):
         except IndexError as e:
             raise IndexError(f"NDArray indexing: {e} (array shape {arr.shape})") from None
         res = _new(view, arr._ctx)
-        res._var = arr.var
+        res._var = arr.engine_var
         return res
     return invoke(_INDEX, [arr], {"key": k})
 

@@ -35,9 +35,10 @@ def _run_context(ctx, training):
     return rc
 
 
-def _new(data, ctx, node=None):
-    """Wrap a raw device array as an NDArray (no copy)."""
-    a = object.__new__(NDArray)
+def _new(data, ctx, node=None, cls=None):
+    """Wrap a raw device array as an NDArray (no copy); ``cls`` picks a subclass
+    (``mx.np.ndarray``)."""
+    a = object.__new__(NDArray if cls is None else cls)
     a._data = data
     a._ctx = ctx
     a._var = None
@@ -75,10 +76,16 @@ def _describe(inputs):
     return ", ".join(f"{tuple(a.shape)} {a.dtype}" for a in inputs)
 
 
-def invoke(op, inputs, attrs, out=None, ctx=None):
-    """Run one operator imperatively; returns an NDArray or a list of them."""
+def invoke(op, inputs, attrs, out=None, ctx=None, cls=None):
+    """Run one operator imperatively; returns an NDArray or a list of them.
+
+    Results take the class of the first input (so ``mx.np.ndarray`` in gives
+    ``mx.np.ndarray`` out), or ``cls`` when given.
+    """
     if inputs:
         ctx = inputs[0]._ctx
+        if cls is None:
+            cls = inputs[0].__class__
         for a in inputs:
             v = a._var
             if v is not None and (v.npending or v.exc is not None):
@@ -114,12 +121,12 @@ def invoke(op, inputs, attrs, out=None, ctx=None):
         node = _record(op, attrs, inputs, (res,), ctx) if _mode.recording else None
         if out is not None:
             return _write_out(out, (res,), node)
-        return _new(res, ctx, None if node is None else (node, 0))
+        return _new(res, ctx, None if node is None else (node, 0), cls)
     datas = res
     node = _record(op, attrs, inputs, datas, ctx) if _mode.recording else None
     if out is not None:
         return _write_out(out, datas, node)
-    outs = [_new(d, ctx, None if node is None else (node, i)) for i, d in enumerate(datas)]
+    outs = [_new(d, ctx, None if node is None else (node, i), cls) for i, d in enumerate(datas)]
     nvis = op.num_visible_outputs(attrs)
     return outs[0] if nvis == 1 else outs[:nvis]
 
@@ -171,8 +178,10 @@ class NDArray:
 
     # -- engine --------------------------------------------------------------------------------
     @property
-    def var(self):
-        """This array's engine variable (created on first use)."""
+    def engine_var(self):
+        """This array's dependency-engine variable (created on first use), for
+        ``mx.engine.push``'s read and write lists. Not a 1.9.1 name: ``var`` is left to
+        ``mx.np.ndarray.var``, the variance."""
         v = self._var
         if v is None:
             v = self._var = engine.Var()
@@ -296,7 +305,7 @@ class NDArray:
             data = get_backend(other).asarray(self._data)
             if data is self._data:
                 data = data.copy()
-            res = _new(data, other)
+            res = _new(data, other, cls=self.__class__)
             if _mode.recording:
                 node = TapeNode(get_op("_copyto"), {}, [self], [data], other)
                 res._node = (node, 0)
@@ -313,8 +322,11 @@ class NDArray:
         return self
 
     def as_np_ndarray(self):
-        """mx.np arrays are not implemented; raises MXNetError."""
-        raise MXNetError("as_np_ndarray: the mx.np interface is not supported by mxnet-py yet")
+        """The same data (shared memory) as an ``mx.np.ndarray``."""
+        from ..numpy.multiarray import ndarray as np_ndarray
+        res = _new(self._data, self._ctx, self._node, np_ndarray)
+        res._var = self.engine_var
+        return res
 
     def slice_assign(self, rhs, begin, end, step):
         """Write ``rhs`` into the region ``begin:end:step`` (in place) and return self."""
@@ -346,13 +358,14 @@ class NDArray:
         """Allocate a zero gradient buffer and mark this array as an autograd variable."""
         if grad_req not in ("write", "add", "null"):
             raise MXNetError(f"attach_grad: grad_req must be 'write', 'add' or 'null', got {grad_req!r}")
-        self._grad = _new(get_backend(self._ctx).xp.zeros_like(self._data), self._ctx)
+        self._grad = _new(get_backend(self._ctx).xp.zeros_like(self._data), self._ctx,
+                          cls=self.__class__)
         self._grad_req = grad_req
         self._node = None if grad_req == "null" else (Leaf(self), 0)
 
     def detach(self):
         """The same data, cut off from the recorded graph."""
-        return _new(self._data, self._ctx)
+        return _new(self._data, self._ctx, cls=self.__class__)
 
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
         """Back-propagate from this array into the gradients of attached variables."""
@@ -414,7 +427,7 @@ class NDArray:
 
     def __reduce__(self):
         # the same form 1.9.1 pickles, so pickles load in either implementation
-        return (NDArray, (None,), self.__getstate__())
+        return (self.__class__, (None,), self.__getstate__())
 
     # -- arithmetic -----------------------------------------------------------------------------
     def _binary(self, other, bname, sname):
@@ -551,7 +564,7 @@ class NDArray:
         if _mode.recording:
             return _invoke_name("Reshape", [self], shape=shape, reverse=reverse)
         view = _new(self._data.reshape(new_shape), self._ctx)
-        view._var = self.var
+        view._var = self.engine_var
         return view
 
 

@@ -62,8 +62,8 @@ _CTX_TYPE = struct.Struct("<iii")
 
 # --------------------------------------------------------------------------- encode
 
-def _record_chunks(arr, dev_type, dev_id, index):
-    """Yield the byte chunks of one dense V2 record."""
+def _record_chunks(arr, dev_type, dev_id, index, magic=V2_MAGIC):
+    """Yield the byte chunks of one dense V2 record (V3 with ``magic=V3_MAGIC``)."""
     if not isinstance(arr, np.ndarray):
         arr = np.asarray(arr)
     native = arr.dtype.newbyteorder("=") if arr.dtype.byteorder not in "=|" else arr.dtype
@@ -77,14 +77,15 @@ def _record_chunks(arr, dev_type, dev_id, index):
     arr = np.asarray(arr, dtype=native, order="C")
     if not _LITTLE and native.itemsize > 1:
         arr = arr.byteswap()
-    yield struct.pack(f"<Iii{arr.ndim}q", V2_MAGIC, _STYPE_DEFAULT, arr.ndim, *arr.shape)
+    yield struct.pack(f"<Iii{arr.ndim}q", magic, _STYPE_DEFAULT, arr.ndim, *arr.shape)
     yield _CTX_TYPE.pack(dev_type, dev_id, code)
     if arr.size:
         yield memoryview(arr.reshape(-1).view(np.uint8))
 
 
-def _iter_encode(arrays, names=None):
-    """Yield the chunks of a whole ``.params`` file (see :func:`encode`)."""
+def _iter_encode(arrays, names=None, magic=V2_MAGIC):
+    """Yield the chunks of a whole ``.params`` file (see :func:`encode`); ``magic=V3_MAGIC``
+    writes NumPy-shape records, as ``npx.save`` does."""
     arrays = list(arrays)
     if names is not None:
         names = list(names)
@@ -103,7 +104,7 @@ def _iter_encode(arrays, names=None):
         records.append((arr, dev_type, dev_id))
     yield _HEADER.pack(LIST_MAGIC, 0, len(records))
     for i, (arr, dev_type, dev_id) in enumerate(records):
-        yield from _record_chunks(arr, dev_type, dev_id, i)
+        yield from _record_chunks(arr, dev_type, dev_id, i, magic)
     if not names:
         yield _U64.pack(0)
         return

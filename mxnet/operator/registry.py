@@ -305,7 +305,20 @@ def get_op(name) -> OpDef:
     try:
         return _REGISTRY[name]
     except KeyError:
+        if name.startswith("_np") and _load_np_ops():
+            return get_op(name)
         raise MXNetError(f"Cannot find operator {name}") from None
+
+
+def _load_np_ops():
+    """Register the NumPy-interface operators (np_ops) on first use; True when it loaded them
+    now. They are not imported with mxnet, to keep ``import mxnet`` fast."""
+    import sys
+    if "mxnet.operator.np_ops" in sys.modules:
+        return False
+    import importlib
+    importlib.import_module("mxnet.operator.np_ops")
+    return True
 
 
 def all_ops() -> dict[str, OpDef]:

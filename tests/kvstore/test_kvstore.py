@@ -199,7 +199,7 @@ def test_pull_waits_for_slow_push_even_with_higher_priority(threaded):
         time.sleep(0.02)
         src._data[:] = 5
 
-    engine.push(slow_writer, (), (src.var,), prop=engine.FnProperty.ASYNC, name="slow")
+    engine.push(slow_writer, (), (src.engine_var,), prop=engine.FnProperty.ASYNC, name="slow")
     store.push(0, src, priority=-10)     # reads src: waits for the slow writer
     out = mx.nd.zeros((4,))
     store.pull(0, out=out, priority=10)  # depends on the push despite its priority

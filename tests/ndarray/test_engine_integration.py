@@ -18,7 +18,7 @@ def test_read_waits_for_async_writer():
         time.sleep(0.05)
         a._data[:] = 7
 
-    engine.push(slow_write, mutable_vars=[a.var], prop=engine.FnProperty.ASYNC, name="slow_write")
+    engine.push(slow_write, mutable_vars=[a.engine_var], prop=engine.FnProperty.ASYNC, name="slow_write")
     started.wait(1)
     b = a + 1  # must see the finished write
     assert b.asnumpy().tolist() == [8.0] * 4
@@ -32,7 +32,7 @@ def test_inplace_write_waits_for_async_reader():
         time.sleep(0.05)
         seen.append(a._data.copy())
 
-    engine.push(slow_read, const_vars=[a.var], prop=engine.FnProperty.ASYNC, name="slow_read")
+    engine.push(slow_read, const_vars=[a.engine_var], prop=engine.FnProperty.ASYNC, name="slow_read")
     a += 1
     mx.nd.waitall()
     assert seen[0].tolist() == [1.0, 1.0, 1.0]
@@ -45,7 +45,7 @@ def test_async_failure_surfaces_at_wait_point():
     def bad():
         raise ValueError("boom")
 
-    engine.push(bad, mutable_vars=[a.var], prop=engine.FnProperty.ASYNC, name="bad_op")
+    engine.push(bad, mutable_vars=[a.engine_var], prop=engine.FnProperty.ASYNC, name="bad_op")
     with pytest.raises(mx.MXNetError, match="bad_op"):
         a.asnumpy()
     # cleared after being raised once

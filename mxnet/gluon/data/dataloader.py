@@ -30,6 +30,7 @@ import numpy as np
 
 from ... import context
 from ... import ndarray as nd
+from ... import util as _util
 from . import sampler as _sampler
 
 __all__ = ["DataLoader", "default_batchify_fn", "default_mp_batchify_fn"]
@@ -61,6 +62,14 @@ def default_mp_batchify_fn(data):
         return [default_mp_batchify_fn(field) for field in zip(*data)]
     arr = np.asarray(data)
     return nd.array(arr, dtype=arr.dtype, ctx=context.cpu())
+
+
+def _as_np(data):
+    if isinstance(data, nd.NDArray):
+        return data.as_np_ndarray()
+    if isinstance(data, (list, tuple)):
+        return [_as_np(d) for d in data]
+    return data
 
 
 def _as_in_context(data, ctx):
@@ -294,6 +303,8 @@ class DataLoader:
         if self._iter is None:
             self.refresh()
         it, self._iter = self._iter, None  # a prefetched pass is used once
+        if _util.is_np_array():  # npx.set_np(): batches are mx.np arrays, as in 1.9.1
+            it = (_as_np(b) for b in it)
         yield from it
         if self._iter is None and self.auto_reload:
             self.refresh()

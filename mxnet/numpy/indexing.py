@@ -1,0 +1,96 @@
+"""``mx.np.ndarray`` indexing: NumPy's rules, including boolean masks and zero-dim results.
+
+A first-axis integer or unit-step slice of an array with more than one axis is a view
+(sharing memory and the engine variable), as in 1.9.1; every other key gives a copy.
+"""
+from __future__ import annotations
+
+import numpy as _onp
+
+from .._mode import mode as _mode
+from ..backend import get_backend
+from ..ndarray.indexing import _check_bounds, _is_first_axis_view
+from ..ndarray.ndarray import NDArray, _check_not_in_graph, _new, _sync, invoke
+from ..operator.registry import get_op
+
+_GETITEM = None
+
+
+def _convert(key, xp):
+    if isinstance(key, NDArray):
+        key.wait_to_read()
+        d = key._data
+        if d.dtype.kind == "f":
+            return d.astype(_onp.int64)
+        return d
+    if isinstance(key, (list, _onp.ndarray, range)):
+        arr = xp.asarray(key)
+        if arr.dtype.kind == "f":
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                             "(`None`) and integer or boolean arrays are valid indices")
+        return arr
+    if isinstance(key, tuple):
+        return tuple(_convert(k, xp) for k in key)
+    if isinstance(key, (float, _onp.floating)):
+        raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                         "(`None`) and integer or boolean arrays are valid indices")
+    return key
+
+
+def _check(k, arr, xp, where):
+    for part in (k if isinstance(k, tuple) else (k,)):
+        if isinstance(part, slice) and part.step == 0:
+            raise ValueError(f"{where}: slice step cannot be zero")
+    if xp is not _onp:
+        try:
+            _check_bounds(k, arr.shape)
+        except IndexError as e:
+            raise IndexError(f"{where}: {e} (array shape {arr.shape})") from None
+
+
+def getitem(arr, key):
+    """``arr[key]`` with NumPy semantics."""
+    global _GETITEM
+    xp = get_backend(arr._ctx).xp
+    k = _convert(key, xp)
+    _check(k, arr, xp, "ndarray indexing")
+    if _GETITEM is None:
+        _GETITEM = get_op("_np_getitem")
+    if _mode.recording:
+        return invoke(_GETITEM, [arr], {"key": k})
+    if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
+        _sync(arr)
+    if _is_first_axis_view(k) and arr.ndim > 1:
+        try:
+            view = arr._data[k]
+        except IndexError as e:
+            raise IndexError(f"ndarray indexing: {e} (array shape {arr.shape})") from None
+        res = _new(view, arr._ctx, cls=arr.__class__)
+        res._var = arr.engine_var
+        return res
+    return invoke(_GETITEM, [arr], {"key": k})
+
+
+def setitem(arr, key, value):
+    """``arr[key] = value``: a scalar, an array or array-like, broadcast as NumPy does and cast
+    to ``arr``'s dtype."""
+    backend = get_backend(arr._ctx)
+    xp = backend.xp
+    if _mode.recording:
+        _check_not_in_graph([arr])
+    if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
+        _sync(arr)
+    k = _convert(key, xp)
+    _check(k, arr, xp, "ndarray.__setitem__")
+    if isinstance(value, NDArray):
+        value.wait_to_read()
+        v = value._data if value._ctx == arr._ctx else backend.asarray(value._data)
+    elif isinstance(value, (int, float, bool, _onp.generic)):
+        v = _onp.array(value).astype(arr._data.dtype)[()]
+    else:
+        v = backend.asarray(_onp.asarray(value))
+    try:
+        arr._data[k] = v
+    except (IndexError, ValueError) as e:
+        raise type(e)(f"ndarray.__setitem__: {e} (array shape {arr.shape}, value shape "
+                      f"{getattr(v, 'shape', ())})") from None

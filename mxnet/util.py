@@ -1,0 +1,135 @@
+"""NumPy-semantics switches (``mx.util``): whether arrays are ``mx.np.ndarray`` and shapes
+follow NumPy (zero-dim and zero-size arrays allowed).
+
+``npx.set_np()`` turns both on; Gluon reads :func:`is_np_array` to decide which array
+class its parameters and data loaders hand out. The switches are process-wide here.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+
+__all__ = ["is_np_array", "is_np_shape", "set_np", "reset_np", "set_np_shape", "set_np_array",
+           "use_np", "use_np_array", "use_np_shape", "np_array", "np_shape",
+           "is_np_default_dtype", "set_np_default_dtype"]
+
+
+class _State:
+    array = False
+    shape = False
+    default_dtype = False
+
+
+_state = _State()
+
+
+def is_np_array() -> bool:
+    """True while NumPy array semantics are on (``npx.set_np()``)."""
+    return _state.array
+
+
+def is_np_shape() -> bool:
+    """True while NumPy shape semantics are on."""
+    return _state.shape
+
+
+def is_np_default_dtype() -> bool:
+    """True when creation functions default to float64 (``set_np(dtype=True)``)."""
+    return _state.default_dtype
+
+
+def set_np_shape(active):
+    """Switch NumPy shape semantics; returns the previous setting."""
+    prev, _state.shape = _state.shape, bool(active)
+    return prev
+
+
+def set_np_array(active):
+    """Switch NumPy array semantics; returns the previous setting."""
+    prev, _state.array = _state.array, bool(active)
+    return prev
+
+
+def set_np_default_dtype(is_np_default_dtype=True):
+    """Only float32 defaults are supported; float64 defaults raise."""
+    if is_np_default_dtype:
+        from .base import MXNetError
+        raise MXNetError("set_np: dtype=True (float64 default dtype) is not supported by "
+                         "mxnet-py yet; use the default dtype=False")
+    prev, _state.default_dtype = _state.default_dtype, False
+    return prev
+
+
+def set_np(shape=True, array=True, dtype=False):
+    """Turn on NumPy semantics: ``shape`` for NumPy shapes, ``array`` for ``mx.np.ndarray``.
+
+    ``array=True`` needs ``shape=True``, as in 1.9.1.
+    """
+    if not shape and array:
+        raise ValueError("NumPy Shape semantics is required in using NumPy array semantics.")
+    set_np_default_dtype(dtype)
+    set_np_array(array)
+    set_np_shape(shape)
+
+
+def reset_np():
+    """Turn NumPy semantics off again (the legacy ``mx.nd`` behaviour)."""
+    set_np(shape=False, array=False, dtype=False)
+
+
+class _Scope:
+    def __init__(self, shape, array):
+        self._shape, self._array = shape, array
+        self._prev = None
+
+    def __enter__(self):
+        self._prev = (_state.shape, _state.array)
+        if self._shape is not None:
+            _state.shape = self._shape
+        if self._array is not None:
+            _state.array = self._array
+        return self
+
+    def __exit__(self, *exc):
+        _state.shape, _state.array = self._prev
+
+
+def np_shape(active=True):
+    """A ``with`` scope with NumPy shape semantics on (or off)."""
+    return _Scope(bool(active), None)
+
+
+def np_array(active=True):
+    """A ``with`` scope with NumPy array semantics on (or off)."""
+    return _Scope(None, bool(active))
+
+
+def _wrap(obj, shape, array):
+    if isinstance(obj, type):
+        for name, attr in list(vars(obj).items()):
+            if inspect.isfunction(attr):
+                setattr(obj, name, _wrap(attr, shape, array))
+        return obj
+    if not callable(obj):
+        raise TypeError(f"use_np: expected a function or a class, got {type(obj).__name__}")
+
+    @functools.wraps(obj)
+    def wrapper(*args, **kwargs):
+        with _Scope(shape, array):
+            return obj(*args, **kwargs)
+    return wrapper
+
+
+def use_np_shape(func):
+    """Decorator: run a function (or every method of a class) with NumPy shapes on."""
+    return _wrap(func, True, None)
+
+
+def use_np_array(func):
+    """Decorator: run a function (or every method of a class) with NumPy arrays on."""
+    return _wrap(func, None, True)
+
+
+def use_np(func):
+    """Decorator: run a function (or every method of a class) with NumPy semantics on."""
+    return _wrap(func, True, True)
