@@ -272,3 +272,11 @@ __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "eye"
            "waitall", "invoke", "op", "concatenate", "moveaxis"] + sorted(_public)
 
 from .legacy_image import imdecode  # noqa: E402,F401  (1.9.1's deprecated decoder)
+
+
+def __getattr__(name):
+    # CachedOp runs symbols through the executor, a layer above this one: loaded on use
+    if name == "CachedOp":
+        from ..executor.cached_op import CachedOp
+        return CachedOp
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,5 +1,5 @@
 """The NumPy-semantics operators (mxnet/operator/np_ops.py): gradients against central
-differences. Values and dtypes against 1.9.1 are in tests/numpy/."""
+differences. Values and dtypes against 1.9.1 are in tests/test_np/."""
 import numpy as np
 import pytest
 

@@ -3,7 +3,7 @@
 Run under the reference venv, outside the checkout:
     cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/python /work/main/tools/golden/gen_numpy.py
 Writes tests/golden/numpy_cases.json (each case: the expression, the values, dtypes, shapes
-and reprs 1.9.1 gives; tests/numpy/test_np_golden.py evaluates the same expressions) and
+and reprs 1.9.1 gives; tests/test_np/test_np_golden.py evaluates the same expressions) and
 tests/golden/numpy_train.npz (the d2l training runs).
 """
 import json

@@ -1,0 +1,62 @@
+"""``mx.nd.CachedOp``: a Symbol compiled once and called like a function on NDArrays.
+
+1.9.1's Gluon runs hybridized blocks through this object; scripts also build one directly
+from a Symbol. Here a call runs the graph as a :class:`~mxnet.executor.program.GraphProgram`
+(one per input signature and context, kept), recorded on the autograd tape as one node, as
+a hybridized block's call is.
+"""
+from __future__ import annotations
+
+from ..base import MXNetError
+from ..symbol.graph import topo_order
+from .program import GraphProgram, run
+
+__all__ = ["CachedOp"]
+
+_MAX_PROGRAMS = 16
+
+
+class CachedOp:
+    """Call ``sym`` on NDArrays: ``op(*inputs)`` with the inputs in ``sym.list_inputs()``
+    order (arguments and auxiliary states, as the symbol lists them); returns the output,
+    or the list of outputs when the symbol has several. ``flags`` (1.9.1's static_alloc,
+    static_shape, ...) are accepted and change nothing: the program plans its memory once
+    per input signature anyway."""
+
+    def __init__(self, sym, flags=(), thread_safe=False):
+        from ..symbol import Symbol
+        if not isinstance(sym, Symbol):
+            raise MXNetError(f"CachedOp: sym must be a Symbol, got {type(sym).__name__}")
+        self._sym = sym
+        self._heads = list(sym._outputs)
+        self._order = topo_order(self._heads)
+        self._inputs = sym.list_inputs()
+        pos = {name: i for i, name in enumerate(self._inputs)}
+        self._var_pos = {id(n): pos[n.name] for n in self._order if n.op is None}
+        self._flags = dict(flags)
+        self._programs = {}
+
+    def __call__(self, *args, out=None, default_ctx=None):
+        if len(args) != len(self._inputs):
+            raise MXNetError(f"CachedOp: the symbol takes {len(self._inputs)} inputs "
+                             f"{self._inputs}, got {len(args)}")
+        if not args:
+            raise MXNetError("CachedOp: a symbol without inputs cannot be called")
+        ctx = args[0]._ctx
+        key = (ctx,) + tuple((a._data.shape, a._data.dtype) for a in args)
+        prog = self._programs.get(key)
+        if prog is None:
+            if len(self._programs) >= _MAX_PROGRAMS:
+                self._programs.pop(next(iter(self._programs)))
+            prog = self._programs[key] = GraphProgram(self._order, self._heads,
+                                                      self._var_pos, ctx)
+        outs = run(prog, list(args), ctx)
+        if out is not None:
+            dsts = out if isinstance(out, (list, tuple)) else [out]
+            if len(dsts) != len(outs):
+                raise MXNetError(f"CachedOp: out has {len(dsts)} arrays for "
+                                 f"{len(outs)} outputs")
+            for d, o in zip(dsts, outs):
+                o.copyto(d)
+            return out
+        return outs[0] if len(outs) == 1 else outs
