@@ -43,11 +43,11 @@ from . import test_utils  # noqa: E402,F401
 from . import util  # noqa: E402,F401
 
 _LAZY = {"np": "numpy", "numpy": "numpy", "npx": "numpy_extension",
-         "numpy_extension": "numpy_extension"}
+         "numpy_extension": "numpy_extension", "onnx": "onnx", "contrib": "contrib"}
 
 
 def __getattr__(attr):
-    # mx.np / mx.npx load on first use, keeping ``import mxnet`` fast
+    # mx.np / mx.npx / mx.onnx / mx.contrib load on first use, keeping ``import mxnet`` fast
     sub = _LAZY.get(attr)
     if sub is None:
         raise AttributeError(f"module 'mxnet' has no attribute {attr!r}")

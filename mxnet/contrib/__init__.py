@@ -1,0 +1,28 @@
+"""Experimental contributions (``mx.contrib``), as laid out in MXNet 1.9.1.
+
+- ``mx.contrib.onnx``: ONNX import (``import_model``, ``get_model_metadata``,
+  ``import_to_gluon``) and the older location of ``export_model``;
+- ``mx.contrib.ndarray`` / ``mx.contrib.nd`` and ``mx.contrib.symbol`` / ``mx.contrib.sym``:
+  the contrib operators, the same functions as ``mx.nd.contrib`` and ``mx.sym.contrib``.
+
+Submodules load on first use, so ``import mxnet`` stays fast and needs no onnx.
+"""
+import importlib
+
+_SUBMODULES = {"onnx": "onnx", "ndarray": "ndarray", "nd": "ndarray", "symbol": "symbol",
+               "sym": "symbol"}
+
+__all__ = sorted(_SUBMODULES)
+
+
+def __getattr__(attr):
+    sub = _SUBMODULES.get(attr)
+    if sub is None:
+        raise AttributeError(f"module 'mxnet.contrib' has no attribute {attr!r}")
+    mod = importlib.import_module(f"{__name__}.{sub}")
+    globals()[attr] = mod
+    return mod
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_SUBMODULES))

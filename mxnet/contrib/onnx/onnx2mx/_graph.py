@@ -1,0 +1,167 @@
+"""Reads an ONNX graph and rebuilds it as an MXNet Symbol plus parameters."""
+import numpy as np
+
+from ....base import MXNetError
+from ....onnx._deps import require_onnx
+
+
+class Importer:
+    """State of one import: the Symbols made so far and the constants known at import time.
+
+    Converters (``_ops.CONVERTERS``) are called as ``fn(imp, node, attrs)`` and return
+    the Symbols of the node's outputs (one Symbol or a list).
+    """
+
+    def __init__(self, graph, opset):
+        self.onnx = require_onnx()
+        from .... import symbol as sym
+        self.S = sym
+        self.opset = opset
+        self.graph = graph
+        self.consts = {}        # tensor name -> NumPy value known at import time
+        self.syms = {}          # tensor name -> Symbol
+        self.params = {}        # variable name -> NumPy value (weights the symbol reads)
+        self.shapes = {}        # tensor name -> static shape from ONNX shape inference
+        self._names = set()
+
+    # -- tensors -----------------------------------------------------------------------------
+    def const(self, name):
+        """The NumPy value of tensor ``name`` if it is known at import time, else None."""
+        if not name:
+            return None
+        return self.consts.get(name)
+
+    def is_const(self, name):
+        return bool(name) and name in self.consts and name not in self.syms
+
+    def sym(self, name):
+        """The Symbol of tensor ``name``; a constant becomes a parameter variable."""
+        s = self.syms.get(name)
+        if s is not None:
+            return s
+        if name in self.consts:
+            return self.param(name, self.consts[name])
+        raise MXNetError(f"import_model: tensor '{name}' is used before any node produces it")
+
+    def param(self, name, value):
+        """A variable holding ``value`` as a parameter, named ``name`` (made unique)."""
+        value = np.asarray(value)
+        if value.ndim == 0:
+            value = value.reshape(1)
+        vname = self.unique(name)
+        self.params[vname] = value
+        s = self.S.var(vname, shape=value.shape, dtype=value.dtype)
+        if vname == name:
+            self.syms[name] = s
+        return s
+
+    def shape(self, name):
+        """Static shape of tensor ``name`` (None when unknown or partly symbolic)."""
+        c = self.consts.get(name)
+        if c is not None:
+            return tuple(c.shape)
+        return self.shapes.get(name)
+
+    def rank(self, name, node=None):
+        shape = self.shape(name)
+        if shape is None:
+            if node is not None:
+                self.fail(node, f"needs the rank of input '{name}', which ONNX shape inference "
+                                "did not find")
+            return None
+        return len(shape)
+
+    def unique(self, name):
+        base, k = name, 0
+        while name in self._names:
+            k += 1
+            name = f"{base}_{k}"
+        self._names.add(name)
+        return name
+
+    @staticmethod
+    def fail(node, what):
+        raise MXNetError(f"import_model: ONNX operator {node.op_type} (node '{node.name}'): {what}")
+
+    # -- the walk ----------------------------------------------------------------------------
+    def _collect_shapes(self, model):
+        try:
+            inferred = self.onnx.shape_inference.infer_shapes(model).graph
+        except Exception:  # ONNX's inference has gaps; converters then ask for what they need
+            inferred = model.graph
+        for vi in list(inferred.value_info) + list(inferred.input) + list(inferred.output):
+            tt = vi.type.tensor_type
+            if not tt.HasField("shape"):
+                continue
+            dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+            if all(d is not None for d in dims):
+                self.shapes[vi.name] = tuple(dims)
+
+    def run(self, model):
+        from .... import ndarray as nd
+        from ._ops import CONVERTERS, FOLDERS
+        from onnx import numpy_helper
+        graph = model.graph
+        self._collect_shapes(model)
+        for t in graph.initializer:
+            if not t.name.strip():
+                raise MXNetError("import_model: an initializer has no name")
+            self.consts[t.name] = numpy_helper.to_array(t)
+        for i in graph.input:
+            if i.name not in self.consts:
+                self._names.add(i.name)
+                self.syms[i.name] = self.S.var(i.name)
+        for node in graph.node:
+            attrs = {a.name: self.onnx.helper.get_attribute_value(a) for a in node.attribute}
+            attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in attrs.items()}
+            if node.op_type == "Shape" and self.shape(node.input[0]) is not None:
+                # shapes ONNX inference pinned down become constants (sizes get baked in)
+                full = self.shape(node.input[0])
+                self.consts[node.output[0]] = np.asarray(
+                    full[attrs.get("start", 0):attrs.get("end")], np.int64)
+                continue
+            fold = FOLDERS.get(node.op_type)
+            if fold is not None and all(not i or self.is_const(i) for i in node.input):
+                values = fold(self, node, attrs, [self.const(i) for i in node.input])
+                if values is not None:
+                    for name, v in zip(node.output, values):
+                        self.consts[name] = np.asarray(v)
+                    continue
+            conv = CONVERTERS.get(node.op_type)
+            if conv is None:
+                raise MXNetError(f"import_model: ONNX operator {node.op_type} (node "
+                                 f"'{node.name}') is not supported")
+            outs = conv(self, node, attrs)
+            if not isinstance(outs, (list, tuple)):
+                outs = [outs]
+            for name, s in zip(node.output, outs):
+                if name:
+                    self.syms[name] = s
+
+        heads = [self.sym(o.name) for o in graph.output]
+        out = heads[0] if len(heads) == 1 else self.S.Group(heads)
+        args, auxs = set(out.list_arguments()), set(out.list_auxiliary_states())
+        arg_params = {k: nd.array(v, dtype=v.dtype) for k, v in self.params.items() if k in args}
+        aux_params = {k: nd.array(v, dtype=v.dtype) for k, v in self.params.items() if k in auxs}
+        return out, arg_params, aux_params
+
+    def node_name(self, node):
+        """A unique MXNet name for the main Symbol of ``node``."""
+        return self.unique(node.name.strip() or node.output[0])
+
+
+def metadata(graph):
+    """1.9.1's metadata dict: data inputs as (name, shape, elem_type), outputs as (name, shape)."""
+    params = {t.name for t in graph.initializer}
+
+    def dims(vi):
+        return tuple(d.dim_value for d in vi.type.tensor_type.shape.dim)
+    inputs = [(i.name, dims(i), i.type.tensor_type.elem_type) for i in graph.input
+              if i.name not in params]
+    outputs = [(o.name, dims(o)) for o in graph.output]
+    return {"input_tensor_data": inputs, "output_tensor_data": outputs}
+
+
+def opset_of(model):
+    versions = [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")]
+    return max(versions) if versions else 1
