@@ -3,14 +3,18 @@
 - ``mx.contrib.onnx``: ONNX import (``import_model``, ``get_model_metadata``,
   ``import_to_gluon``) and the older location of ``export_model``;
 - ``mx.contrib.ndarray`` / ``mx.contrib.nd`` and ``mx.contrib.symbol`` / ``mx.contrib.sym``:
-  the contrib operators, the same functions as ``mx.nd.contrib`` and ``mx.sym.contrib``.
+  the contrib operators, the same functions as ``mx.nd.contrib`` and ``mx.sym.contrib``;
+- ``mx.contrib.amp`` (mixed precision), ``text`` (vocabulary, embeddings), ``io``
+  (DataLoaderIter), ``autograd`` (the older autograd API), ``svrg_optimization`` (SVRGModule),
+  ``tensorboard`` (LogMetricsCallback): see docs/contrib.md.
 
 Submodules load on first use, so ``import mxnet`` stays fast and needs no onnx.
 """
 import importlib
 
 _SUBMODULES = {"onnx": "onnx", "ndarray": "ndarray", "nd": "ndarray", "symbol": "symbol",
-               "sym": "symbol"}
+               "sym": "symbol", "amp": "amp", "text": "text", "io": "io", "autograd": "autograd",
+               "svrg_optimization": "svrg_optimization", "tensorboard": "tensorboard"}
 
 __all__ = sorted(_SUBMODULES)
 

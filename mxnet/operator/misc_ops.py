@@ -620,6 +620,17 @@ register("cast_storage", _cast_storage,
 _AMP_CASTABLE = tuple(t for t in (_F16, _F32, _BF16) if t is not None)
 
 
+def _pairwise_shape(ins, outs):
+    """Input i and output i have one shape, known from either side (parameters whose shape
+    only the consumer of the cast knows, as in Gluon's deferred initialisation)."""
+    def merge(a, b):
+        if a is None or b is None or len(a) != len(b):
+            return b if a is None else a
+        return tuple(y if x is None or x == 0 else x for x, y in zip(a, b))
+    pairs = [merge(i, o) for i, o in zip(ins, outs)]
+    return pairs, list(pairs), []
+
+
 def _amp_cast_dtype(attrs, in_dtype):
     in_dtype = np.dtype(in_dtype)
     return dtype_np(attrs["dtype"]) if in_dtype in _AMP_CASTABLE else in_dtype
@@ -638,7 +649,7 @@ register("amp_cast", _amp_cast,
          params=(Param("dtype", "dtype", choices=("bfloat16", "float16", "float32", "float64",
                                                   "int32", "int64", "int8", "uint8"),
                        doc="Target dtype (float16/float32/bfloat16 data only)."),),
-         infer_shape=_first_shape,
+         infer_shape=lambda a, i, o: _pairwise_shape(i, o),
          infer_type=lambda a, i, o: (i, [None if i[0] is None else _amp_cast_dtype(a, i[0])], []),
          gradient=lambda F, a, ins, outs, og: [F._backward_amp_cast(og[0], ins[0])],
          doc="Cast float16/float32/bfloat16 data to ``dtype``; other dtypes pass unchanged.")
@@ -679,7 +690,7 @@ register("amp_multicast", _amp_multicast,
                  Param("cast_narrow", "bool", False, doc="Cast to the narrowest float type.")),
          variadic="num_outputs",
          num_outputs=lambda a: a["num_outputs"],
-         infer_shape=lambda a, i, o: (i, list(i), []), infer_type=_multicast_type,
+         infer_shape=lambda a, i, o: _pairwise_shape(i, o), infer_type=_multicast_type,
          gradient=lambda F, a, ins, outs, og: [F._backward_amp_cast(g, x)
                                                for g, x in zip(og, ins)],
          doc="Cast the float16/float32 inputs to one float type (the widest, or with "
