@@ -368,13 +368,21 @@ class HybridBlock(Block):
             inputs = [_sym.var("data")]
         else:
             inputs = [None if a is None else _sym.var(f"data{i}") for i, a in enumerate(flat)]
+        if _util.is_np_array():  # NumPy-mode blocks trace with mx.sym.np symbols
+            inputs = [None if i is None else i.as_np_ndarray() for i in inputs]
         grouped, _ = _regroup(list(inputs), fmt)
         inputs = [i for i in inputs if i is not None]
-        params = {name: p.var() for name, p in self._reg_params.items()}
+        params = self._sym_params()
         with self.name_scope():
             out = self.hybrid_forward(_sym, *grouped, **params)
         out_flat, out_fmt = _flatten(out)
         return inputs, _sym.Group(out_flat) if len(out_flat) > 1 else out_flat[0], out_fmt
+
+    def _sym_params(self):
+        params = {name: p.var() for name, p in self._reg_params.items()}
+        if _util.is_np_array():
+            params = {name: v.as_np_ndarray() for name, v in params.items()}
+        return params
 
     def _infer_attrs(self, infer_fn, attr, *args):
         inputs, out, _ = self._get_graph(*args)
@@ -418,7 +426,7 @@ class HybridBlock(Block):
     # -- running ---------------------------------------------------------------------------------
     def forward(self, x, *args):
         if isinstance(x, Symbol):
-            params = {name: p.var() for name, p in self._reg_params.items()}
+            params = self._sym_params()
             with self.name_scope():
                 return self.hybrid_forward(_sym, x, *args, **params)
         if self._active:
@@ -515,7 +523,11 @@ class HybridBlock(Block):
                 arrays[f"arg:{name}"] = p.data(p.list_ctx()[0]).copyto(cpu())
             elif name in aux_names:
                 arrays[f"aux:{name}"] = p.data(p.list_ctx()[0]).copyto(cpu())
-        _nd.save(f"{path}-{epoch:04d}.params", arrays)
+        if _util.is_np_array():  # NumPy-shape records, as 1.9.1 writes them
+            from ..numpy_extension import save as _npx_save
+            _npx_save(f"{path}-{epoch:04d}.params", arrays)
+        else:
+            _nd.save(f"{path}-{epoch:04d}.params", arrays)
         return sym
 
 
@@ -566,7 +578,7 @@ class SymbolBlock(HybridBlock):
             input_names = [input_names]
         inputs = [_sym.var(n) for n in input_names]
         block = SymbolBlock(sym, inputs)
-        if param_file is not None:
+        if param_file is not None and len(block.collect_params()):
             block.collect_params().load(param_file, ctx=ctx, allow_missing=allow_missing,
                                         ignore_extra=ignore_extra, cast_dtype=True)
         return block

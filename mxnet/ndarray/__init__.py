@@ -279,4 +279,11 @@ def __getattr__(name):
     if name == "CachedOp":
         from ..executor.cached_op import CachedOp
         return CachedOp
+    if name in ("np", "numpy", "npx", "numpy_extension"):
+        # 1.9.1's mx.nd.np / mx.nd.npx: the mx.np / mx.npx functions (loaded on use)
+        import importlib
+        mod = importlib.import_module("mxnet." + ("numpy" if name in ("np", "numpy")
+                                                  else "numpy_extension"))
+        globals()[name] = mod
+        return mod
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

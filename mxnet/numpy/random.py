@@ -108,3 +108,114 @@ def seed(seed_state, ctx="all"):
     """Seed the random generators (as ``mx.random.seed``)."""
     from ..random import seed as _seed
     _seed(seed_state, ctx)
+
+
+# --- more distributions (scalar parameters; array-valued ones raise) --------------------------
+
+def _dist(opname, fname, size, dtype, ctx, out=None, **params):
+    for k, v in params.items():
+        params[k] = _scalar(v, fname, k)
+    res = _draw(opname, ctx, size=_size(size), dtype=_dt(dtype).name, **params)
+    return _with_out(res, out)
+
+
+def _positive(fname, **params):
+    for k, v in params.items():
+        if not isinstance(v, NDArray) and v <= 0:
+            raise MXNetError(f"{fname}: {k} must be positive, got {v}")
+
+
+def exponential(scale=1.0, size=None, ctx=None, out=None):
+    """Samples from the exponential distribution with mean ``scale``."""
+    _positive("exponential", scale=scale)
+    return _dist("_npi_exponential", "exponential", size, None, ctx, out, scale=scale)
+
+
+def gamma(shape=1.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
+    """Samples from Gamma(shape, scale)."""
+    _positive("gamma", shape=shape, scale=scale)
+    return _dist("_npi_gamma", "gamma", size, dtype, ctx, out, shape=shape, scale=scale)
+
+
+def beta(a, b, size=None, dtype=None, ctx=None):
+    """Samples from Beta(a, b)."""
+    _positive("beta", a=a, b=b)
+    return _dist("_npi_beta", "beta", size, dtype, ctx, a=a, b=b)
+
+
+def chisquare(df, size=None, dtype=None, ctx=None):
+    """Samples from the chi-square distribution with ``df`` degrees of freedom."""
+    _positive("chisquare", df=df)
+    return _dist("_npi_chisquare", "chisquare", size, dtype, ctx, df=df)
+
+
+def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
+    """Samples from the Gumbel distribution."""
+    return _dist("_npi_gumbel", "gumbel", size, None, ctx, out, loc=loc, scale=scale)
+
+
+def laplace(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
+    """Samples from the Laplace distribution."""
+    return _dist("_npi_laplace", "laplace", size, dtype, ctx, out, loc=loc, scale=scale)
+
+
+def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
+    """Samples from the logistic distribution."""
+    return _dist("_npi_logistic", "logistic", size, None, ctx, out, loc=loc, scale=scale)
+
+
+def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
+    """Samples whose logarithm is N(mean, sigma**2)."""
+    return _dist("_npi_lognormal", "lognormal", size, dtype, ctx, out, mean=mean, sigma=sigma)
+
+
+def pareto(a, size=None, ctx=None, out=None):
+    """Samples from the Pareto II (Lomax) distribution with shape ``a``."""
+    _positive("pareto", a=a)
+    return _dist("_npi_pareto", "pareto", size, None, ctx, out, a=a)
+
+
+def power(a, size=None, ctx=None, out=None):
+    """Samples in [0, 1] from the power distribution with exponent ``a - 1``."""
+    _positive("power", a=a)
+    return _dist("_npi_powerd", "power", size, None, ctx, out, a=a)
+
+
+def rayleigh(scale=1.0, size=None, ctx=None, out=None):
+    """Samples from the Rayleigh distribution."""
+    return _dist("_npi_rayleigh", "rayleigh", size, None, ctx, out, scale=scale)
+
+
+def weibull(a, size=None, ctx=None, out=None):
+    """Samples from the Weibull distribution with shape ``a``."""
+    _positive("weibull", a=a)
+    return _dist("_npi_weibull", "weibull", size, None, ctx, out, a=a)
+
+
+def f(dfnum, dfden, size=None, dtype=None, ctx=None):
+    """Samples from the F distribution."""
+    _positive("f", dfnum=dfnum, dfden=dfden)
+    return _dist("_npi_f", "f", size, dtype, ctx, dfnum=dfnum, dfden=dfden)
+
+
+def binomial(n, p, size=None, dtype=None, ctx=None):
+    """Numbers of successes in ``n`` trials of probability ``p`` (int64 by default)."""
+    if not 0 <= float(p) <= 1:
+        raise MXNetError(f"binomial: p must be in [0, 1], got {p}")
+    return _dist("_npi_binomial", "binomial", size, dtype or "int64", ctx, n=n, p=p)
+
+
+def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):  # noqa: ARG001
+    """Samples from N(mean, cov) (mean a 1-d array, cov a 2-d array)."""
+    if not isinstance(mean, NDArray) or not isinstance(cov, NDArray):
+        raise TypeError("multivariate_normal: mean and cov must be mxnet.numpy.ndarray")
+    if mean.ndim != 1 or cov.shape != (mean.shape[0], mean.shape[0]):
+        raise MXNetError(f"multivariate_normal: mean {mean.shape} and cov {cov.shape} do not "
+                         "fit")
+    op = get_op("_npi_multivariate_normal")
+    return invoke(op, [mean, cov], op.parse_attrs({"size": _size(size)}), cls=ndarray)
+
+
+__all__ += ["exponential", "gamma", "beta", "chisquare", "gumbel", "laplace", "logistic",
+            "lognormal", "pareto", "power", "rayleigh", "weibull", "f", "binomial",
+            "multivariate_normal"]

@@ -788,6 +788,8 @@ register("_npi_matmul", _matmul, inputs=("a", "b"), nd_hidden=True, gradient=_ma
 
 def _norm(rc, attrs, x):
     ordv, axis = attrs["ord"], attrs["axis"]
+    if attrs["flag"] in (-2, 1) and ordv in (None, 2.0, "fro"):
+        ordv = None  # 1.9.1's graphs: the 2-norm of the flattened array / Frobenius norm
     xp = rc.xp
     if ordv not in (None, 1.0, 2.0, "fro"):
         raise MXNetError(f"norm: ord={ordv!r} is not supported yet (only None, 1, 2 for "
@@ -814,7 +816,7 @@ def _norm_grad(F, attrs, ins, outs, og):
     axes = tuple(range(nd)) if attrs["axis"] is None else tuple(a % nd for a in attrs["axis"])
     kept = _kept(x.shape, axes)
     g = F._np_reshape(og[0], newshape=kept)
-    if attrs["ord"] == 1.0:
+    if attrs["ord"] == 1.0 and attrs["flag"] not in (-2, 1):
         d = F._npi_multiply(g, F._npi_sign(x))
     else:
         d = F._npi_multiply(g, F._npi_true_divide(x, F._np_reshape(y, newshape=kept)))
@@ -831,7 +833,7 @@ def _ord(v):
 
 register("_npi_norm", _norm, inputs=("x",), nd_hidden=True,
          params=(Param("ord", "any", None), Param("axis", "shape", None),
-                 Param("keepdims", "bool", False)),
+                 Param("keepdims", "bool", False), Param("flag", "int", -1)),
          gradient=_norm_grad,
          attr_check=lambda name, attrs: attrs.__setitem__("ord", _ord(attrs["ord"])))
 
@@ -1172,3 +1174,6 @@ def _take_along_grad(F, attrs, ins, outs, og):
 register("_np_take_along", _take_along, inputs=("data", "indices"), nd_hidden=True,
          params=(Param("axis", "int"),), gradient=_take_along_grad,
          doc="take_along_axis where ``indices`` is a permutation along ``axis``.")
+
+
+from . import np_ops_extra  # noqa: E402,F401  (1.9.1's graph names and further mx.np operators)

@@ -344,3 +344,17 @@ Symbol.diag = _diag
 Symbol.split_v2 = _split_v2_method
 
 del _k, _v, _sub, _fns, _m, _name
+
+_NP_SUBMODULES = {"np": "numpy", "numpy": "numpy", "npx": "numpy_extension",
+                  "numpy_extension": "numpy_extension"}
+
+
+def __getattr__(name):
+    # mx.sym.np / mx.sym.npx load on first use, keeping ``import mxnet`` light
+    sub = _NP_SUBMODULES.get(name)
+    if sub is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    mod = importlib.import_module(f"{__name__}.{sub}")
+    globals()[name] = mod
+    return mod

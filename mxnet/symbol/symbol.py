@@ -553,6 +553,11 @@ class Symbol:
     def as_nd_ndarray(self):
         return self
 
+    def as_np_ndarray(self):
+        """The same outputs as a NumPy-mode symbol (``mx.sym.np._Symbol``)."""
+        from .numpy._symbol import as_np
+        return as_np(self)
+
     def optimize_for(self, backend, args=None, aux=None, ctx=None, shape_dict=None,
                      type_dict=None, stype_dict=None, skip_infer=False, **kwargs):
         """Graph partitioning for an accelerator backend: there are no backends to
@@ -746,7 +751,10 @@ def create_node(op_name, args, kwargs, params=None, name=None, attr=None, hint=N
             if nm in aux and src.op is None and nm in _AUX_INIT and "__init__" not in src.attrs:
                 src.attrs["__init__"] = _AUX_INIT[nm]
     _update_versions(node)
-    return Symbol([(node, i) for i in range(node.num_visible_outputs())])
+    res = Symbol([(node, i) for i in range(node.num_visible_outputs())])
+    if args and getattr(args[0], "_np_symbol", False):  # NumPy-mode symbols stay NumPy-mode
+        res.__class__ = type(args[0])
+    return res
 
 
 # ------------------------------------------------------------------------------------------
