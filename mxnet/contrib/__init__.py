@@ -4,6 +4,7 @@
   ``import_to_gluon``) and the older location of ``export_model``;
 - ``mx.contrib.ndarray`` / ``mx.contrib.nd`` and ``mx.contrib.symbol`` / ``mx.contrib.sym``:
   the contrib operators, the same functions as ``mx.nd.contrib`` and ``mx.sym.contrib``;
+- ``mx.contrib.quantization``: INT8 model quantization (``quantize_model``, ``quantize_net``);
 - ``mx.contrib.amp`` (mixed precision), ``text`` (vocabulary, embeddings), ``io``
   (DataLoaderIter), ``autograd`` (the older autograd API), ``svrg_optimization`` (SVRGModule),
   ``tensorboard`` (LogMetricsCallback): see docs/contrib.md.
@@ -13,8 +14,9 @@ Submodules load on first use, so ``import mxnet`` stays fast and needs no onnx.
 import importlib
 
 _SUBMODULES = {"onnx": "onnx", "ndarray": "ndarray", "nd": "ndarray", "symbol": "symbol",
-               "sym": "symbol", "amp": "amp", "text": "text", "io": "io", "autograd": "autograd",
-               "svrg_optimization": "svrg_optimization", "tensorboard": "tensorboard"}
+               "sym": "symbol", "quantization": "quantization"}
+_SUBMODULES.update({"amp": "amp", "text": "text", "io": "io", "autograd": "autograd",
+                    "svrg_optimization": "svrg_optimization", "tensorboard": "tensorboard"})
 
 __all__ = sorted(_SUBMODULES)
 

@@ -416,7 +416,10 @@ class ParameterDict:
                 continue
             p = self._params[name]
             if cast_dtype:
-                arr = arr.astype(p.dtype)
+                if dtype_source == "saved":
+                    p.cast(arr.dtype)  # the parameter takes the file's dtype
+                else:
+                    arr = arr.astype(p.dtype)
             if p._data is None:
                 p.shape = arr.shape
                 p._deferred_init = ()
