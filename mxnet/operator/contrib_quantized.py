@@ -31,6 +31,9 @@ from ..base import MXNetError
 from .contrib_quantize import F32, INT8_RANGE, UINT8_RANGE, maxabs, read_range, saturate
 from .registry import Param, get_op, register
 
+# 1.9.1's names for a quantized layer's outputs: the data and its range
+_Q_OUTS = ("output", "min_output", "max_output")
+
 __all__ = []
 
 _I8, _U8, _I32, _FL = (np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int32),
@@ -188,6 +191,7 @@ def _fc_shape(attrs, ins, outs):
 
 
 register(_FC, _fc, inputs=_linear_inputs, num_outputs=3,
+         output_names=_Q_OUTS,
          params=(Param("num_hidden", "int", doc="Number of output units."),
                  Param("no_bias", "bool", False, doc="Leave the bias (and its range) out."),
                  Param("flatten", "bool", True,
@@ -251,6 +255,7 @@ def _conv_shape(attrs, ins, outs):
 
 
 register(_CV, _conv, inputs=_linear_inputs, num_outputs=3,
+         output_names=_Q_OUTS,
          params=(Param("kernel", "shape", doc="Kernel size: (h, w) or (d, h, w)."),
                  Param("stride", "shape", (), doc="Stride per spatial axis (default 1)."),
                  Param("dilate", "shape", (), doc="Dilation per spatial axis (default 1)."),
@@ -325,6 +330,7 @@ def _pool_params():
 
 
 register(_PL, _quantized_pooling, inputs=("data", "min_data", "max_data"), num_outputs=3,
+         output_names=_Q_OUTS,
          params=_pool_params(), infer_shape=_pooling_shape,
          infer_type=_passthrough_type(_PL, (_I8, _U8)),
          doc="Max or average pooling of int8/uint8 data (averages round half to even); the "
@@ -349,6 +355,7 @@ def _flatten_shape(attrs, ins, outs):
 
 
 register(_FL_OP, _quantized_flatten, inputs=("data", "min_data", "max_data"), num_outputs=3,
+         output_names=_Q_OUTS,
          infer_shape=_flatten_shape, infer_type=_passthrough_type(_FL_OP, (_I8, _U8)),
          doc="Collapse all axes after the first of int8/uint8 data; the range is unchanged.")
 
@@ -376,6 +383,7 @@ def _act_shape(attrs, ins, outs):
 
 
 register(_ACT, _quantized_act, inputs=("data", "min_data", "max_data"), num_outputs=3,
+         output_names=_Q_OUTS,
          params=(Param("act_type", "str", choices=("relu", "sigmoid", "softrelu", "softsign",
                                                    "tanh"),
                        doc="Activation; only relu runs (as in 1.9.1)."),),
@@ -453,6 +461,7 @@ def _concat_type(attrs, ins, outs):
 
 
 register(_CC, _quantized_concat, inputs=_concat_inputs, num_outputs=3,
+         output_names=_Q_OUTS,
          params=(Param("num_args", "int", doc="Number of int8/uint8 inputs."),
                  Param("dim", "int", 1, doc="Axis to join along.")),
          infer_shape=_concat_shape, infer_type=_concat_type,
@@ -556,7 +565,8 @@ def _add_type(attrs, ins, outs):
 
 
 register(_ADD, _quantized_add, inputs=("lhs", "rhs", "lhs_min", "lhs_max", "rhs_min", "rhs_max"),
-         num_outputs=3, params=_CALIB, infer_shape=_add_shape, infer_type=_add_type,
+         num_outputs=3, output_names=_Q_OUTS, params=_CALIB, infer_shape=_add_shape,
+         infer_type=_add_type,
          doc="Add two int8/uint8 tensors of possibly different ranges: an int32 result over "
              "the summed range, or int8/uint8 over a calibrated range.")
 
@@ -593,7 +603,7 @@ def _embedding_type(attrs, ins, outs):
 
 
 register(_EMB, _quantized_embedding, inputs=("data", "weight", "min_weight", "max_weight"),
-         num_outputs=3,
+         num_outputs=3, output_names=_Q_OUTS,
          params=(Param("input_dim", "int", doc="Number of rows of the weight."),
                  Param("output_dim", "int", doc="Length of each row."),
                  Param("dtype", "str", "float32",
@@ -667,8 +677,7 @@ def _mul_type(attrs, ins, outs):
 
 register(_MUL, _quantized_mul, inputs=("lhs", "rhs", "lhs_min", "lhs_max", "rhs_min", "rhs_max"),
          num_outputs=lambda a: 1 if a["enable_float_output"] else 3,
-         output_names=lambda a: ("output",) if a["enable_float_output"] else (
-             "output", "min_output", "max_output"),
+         output_names=lambda a: ("output",) if a["enable_float_output"] else _Q_OUTS,
          params=_CALIB + (Param("enable_float_output", "bool", False,
                                 doc="Return the float32 product instead of an integer one."),),
          infer_shape=_mul_shape, infer_type=_mul_type,
@@ -738,7 +747,7 @@ def _bn_type(attrs, ins, outs):
 
 register(_BN, _quantized_bn,
          inputs=("data", "gamma", "beta", "moving_mean", "moving_var", "min_data", "max_data"),
-         num_outputs=3,
+         num_outputs=3, output_names=_Q_OUTS,
          params=(Param("eps", "float", 1e-3, doc="Added to the variance."),
                  Param("momentum", "float", 0.9, doc="Unused (inference only)."),
                  Param("fix_gamma", "bool", True,

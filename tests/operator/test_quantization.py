@@ -14,6 +14,7 @@ from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, r
 
 nd = mx.nd
 C = nd.contrib
+C_SYM = mx.sym.contrib
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "golden" / "quantization.npz"
@@ -345,3 +346,18 @@ def test_imdecode_errors():
     expect_error(nd.imdecode, _png(_IMG[:, :, 0]), channels=3, match="channel")
     expect_error(nd.imdecode, _png(_IMG[:, :, :3]), clip_rect=(0, 0, 9, 3), match="clip_rect")
     expect_error(nd.imdecode, _png(_IMG[:, :, :3]), out=nd.zeros((3, 4, 4)), match="out")
+
+
+def test_quantized_layers_name_their_outputs_as_1_9_1():
+    v = mx.sym.var
+    rng = (v("mn"), v("mx"))
+    syms = [C_SYM.quantized_act(v("d"), *rng, act_type="relu"),
+            C_SYM.quantized_flatten(v("d"), *rng),
+            C_SYM.quantized_pooling(v("d"), *rng, kernel=(2, 2)),
+            C_SYM.quantized_concat(v("a"), v("b"), *rng, *rng, num_args=2),
+            C_SYM.quantized_elemwise_add(v("a"), v("b"), *rng, *rng),
+            C_SYM.quantized_embedding(v("d"), v("w"), *rng, input_dim=3, output_dim=2)]
+    for s in syms:
+        prefix = s.name
+        assert s.list_outputs() == [f"{prefix}_output", f"{prefix}_min_output",
+                                    f"{prefix}_max_output"]
