@@ -514,7 +514,7 @@ class HybridBlock(Block):
                              "block at least once before calling export.")
         order, heads, input_names, params, _ = self._cached
         sym = Symbol(heads)
-        sym.save(f"{path}-symbol.json")
+        sym.save(f"{path}-symbol.json", remove_amp_cast=remove_amp_cast)
         arg_names = set(sym.list_arguments())
         aux_names = set(sym.list_auxiliary_states())
         arrays = {}

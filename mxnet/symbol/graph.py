@@ -7,7 +7,7 @@ being composed; every public Symbol operation that changes a graph copies it fir
 from __future__ import annotations
 
 __all__ = ["Node", "topo_order", "aux_var_ids", "is_hidden_key", "HIDDEN_KEYS", "copy_graph",
-           "SUBGRAPHS_KEY"]
+           "SUBGRAPHS_KEY", "without_amp_casts"]
 
 # The key under which a control-flow node keeps its subgraphs in ``Node.parsed`` (next to the
 # parsed operator parameters, so that the operator's rules see them); never written as an
@@ -127,6 +127,36 @@ def copy_graph(heads):
     for node in topo_order(heads):
         new = Node(node.op, node.name, node.attrs, node.parsed,
                    [(mapping[id(s)], i) for s, i in node.inputs], node.versions)
+        new.version = node.version
+        mapping[id(node)] = new
+    return [(mapping[id(n)], i) for n, i in heads]
+
+
+_AMP_CASTS = ("amp_cast", "amp_multicast")
+
+
+def without_amp_casts(heads):
+    """``heads`` of a copy of the graph in which every input read through an ``amp_cast`` /
+    ``amp_multicast`` node reads the cast's own input instead, or ``heads`` itself when
+    there are no casts: what 1.9.1 saves by default (``remove_amp_cast=True``). As there,
+    a cast that is itself an output stays (its input is rewired)."""
+    order = topo_order(heads)
+    if not any(n.op is not None and n.op.name in _AMP_CASTS for n in order):
+        return heads
+    mapping = {}
+
+    def source(entry):
+        node, idx = entry
+        while node.op is not None and node.op.name in _AMP_CASTS:
+            node, idx = node.inputs[0 if node.op.name == "amp_cast" else idx]
+        return mapping[id(node)], idx
+
+    kept = {id(n) for n, _ in heads}
+    for node in order:
+        if node.op is not None and node.op.name in _AMP_CASTS and id(node) not in kept:
+            continue
+        new = Node(node.op, node.name, node.attrs, node.parsed,
+                   [source(e) for e in node.inputs], node.versions)
         new.version = node.version
         mapping[id(node)] = new
     return [(mapping[id(n)], i) for n, i in heads]

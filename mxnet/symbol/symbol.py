@@ -25,7 +25,7 @@ from ..base import MXNetError, dtype_code, dtype_np
 from ..name import NameManager
 from ..operator.registry import get_op
 from .graph import (HIDDEN_KEYS, SUBGRAPHS_KEY, Node, aux_var_ids, copy_graph, is_hidden_key,
-                    topo_order)
+                    topo_order, without_amp_casts)
 
 __all__ = ["Symbol", "var", "Variable", "Group", "NotImplementedForSymbol", "create_node"]
 
@@ -466,16 +466,22 @@ class Symbol:
 
     # -- serialisation ----------------------------------------------------------------------------
     def tojson(self, remove_amp_cast=True):
-        """The graph in 1.9.1's -symbol.json text."""
+        """The graph in 1.9.1's -symbol.json text; by default without the ``amp_cast`` /
+        ``amp_multicast`` nodes mixed precision inserted, as 1.9.1 writes it."""
         from .json_io import symbol_to_json
-        return symbol_to_json(self)
+        sym = self
+        if remove_amp_cast:
+            heads = without_amp_casts(self._outputs)
+            if heads is not self._outputs:
+                sym = Symbol(heads)
+        return symbol_to_json(sym)
 
     def save(self, fname, remove_amp_cast=True):
-        """Write ``tojson()`` to ``fname`` (atomically)."""
+        """Write ``tojson(remove_amp_cast)`` to ``fname`` (atomically)."""
         if not isinstance(fname, str):
             raise TypeError("fname required to be a string")
         from ..ndarray.serialization import write_file_atomic
-        write_file_atomic(fname, self.tojson().encode("utf-8"))
+        write_file_atomic(fname, self.tojson(remove_amp_cast).encode("utf-8"))
 
     def debug_str(self):
         """A readable listing of the graph: outputs, variables, and each operator."""

@@ -75,7 +75,7 @@ def train_mlp():
 def wrapped_symbol():
     """After init, mx.sym.FullyConnected casts its inputs to float16."""
     s = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, name="fc")
-    ops = [n["op"] for n in json.loads(s.tojson())["nodes"]]
+    ops = [n["op"] for n in json.loads(s.tojson(remove_amp_cast=False))["nodes"]]
     _, out_types, _ = s.infer_type(data="float32", fc_weight="float32", fc_bias="float32")
     return {"ops": ops, "out_type": np.dtype(out_types[0]).name}
 
