@@ -360,6 +360,8 @@ def _split_grad(F, attrs, ins, outs, og):
 register("SliceChannel", _split, params=(Param("num_outputs", "int"), Param("axis", "int", 1),
                                         Param("squeeze_axis", "bool", False)),
          num_outputs=lambda attrs: attrs["num_outputs"], gradient=_split_grad,
+         # numbered even when there is one part, as 1.9.1 names them
+         output_names=lambda attrs: [f"output{i}" for i in range(attrs["num_outputs"])],
          infer_shape=_split_infer, attr_check=lambda name, attrs: _split_check(attrs),
          aliases=("split",), doc="Split an array into ``num_outputs`` equal parts along ``axis``.")
 

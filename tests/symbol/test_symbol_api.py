@@ -174,6 +174,13 @@ def test_getitem_and_iteration():
         s["x", 1]
 
 
+def test_a_one_part_split_numbers_its_output_as_1_9_1():
+    # 1.9.1: mx.sym.split(x, num_outputs=1).list_outputs() == ['split0_output0']
+    with mx.name.NameManager():
+        s = mx.sym.split(mx.sym.var("x"), num_outputs=1)
+    assert s.list_outputs() == ["split0_output0"]
+
+
 def test_ndarray_only_methods_raise():
     x = mx.sym.var("x")
     for m in ("asnumpy", "copy", "backward", "detach"):
