@@ -130,6 +130,10 @@ class Parameter:
         from ..ndarray import zeros
         self._deferred_init = ()
         host = zeros(self._shape, ctx=cpu(), dtype=self.dtype)
+        if init is None and type(default_init).__call__ is _init.Initializer.__call__:
+            # as 1.9.1: a parameter without its own init takes the default initializer's
+            # weight rule whatever its name (no bias/gamma/beta name patterns)
+            init = default_init
         desc = _init.InitDesc(self.name, {"__init__": init if isinstance(init, str) else
                                           (init.dumps() if init is not None else "")})
         chosen = init if init is not None and not isinstance(init, str) else default_init

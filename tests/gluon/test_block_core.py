@@ -170,3 +170,18 @@ def test_set_data_on_deferred_parameter_uses_its_contexts():
     p.set_data(mx.nd.ones((2, 3)))
     assert p.list_ctx() == [mx.cpu(1)] and p.shape == (2, 3)
     assert p.data(mx.cpu(1)).asnumpy().tolist() == [[1.0] * 3] * 2
+
+
+def test_parameters_without_their_own_init_take_the_default_whatever_their_name():
+    # 1.9.1: {'my_bias': [3, 3], 'gamma': [3, 3], 'w': [3, 3], 'fixed_beta': [1, 1]}
+    pd = gluon.ParameterDict()
+    for n in ("my_bias", "gamma", "w"):
+        pd.get(n, shape=(2,))
+    pd.get("fixed_beta", shape=(2,), init="ones")
+    pd.initialize(mx.init.Constant(3))
+    got = {k: v.data().asnumpy().tolist() for k, v in pd.items()}
+    assert got == {"my_bias": [3, 3], "gamma": [3, 3], "w": [3, 3], "fixed_beta": [1, 1]}
+    p = gluon.Parameter("w", shape=(4,))
+    p.initialize()                       # the default Uniform(0.07), not a name rule
+    v = p.data().asnumpy()
+    assert np.all(np.abs(v) <= 0.07) and np.any(v != 0)
