@@ -46,6 +46,7 @@ class Parameter:
         self.wd_mult = wd_mult
         self.init = init
         self.allow_deferred_init = allow_deferred_init
+        self._var_shape = None
         self._differentiable = differentiable
         self._grad_req = grad_req if differentiable else "null"
         if self._grad_req not in ("write", "add", "null"):
@@ -251,9 +252,15 @@ class Parameter:
                 d.attach_grad(self._grad_req)
 
     def var(self):
-        """A Symbol variable for this parameter (with its shape, dtype and multipliers)."""
+        """A Symbol variable for this parameter, with its dtype and multipliers and the shape
+        it had at the first call: 1.9.1 makes the variable once and keeps it, so a block
+        traced before its shapes were inferred exports them as unknown, ``(5, 0)``. (Each
+        call gives a fresh variable node, so tracing twice counts mutations once per
+        graph.)"""
         from ..symbol import var
-        return var(self.name, shape=self._shape, dtype=self.dtype, lr_mult=self.lr_mult,
+        if self._var_shape is None:
+            self._var_shape = self._shape
+        return var(self.name, shape=self._var_shape, dtype=self.dtype, lr_mult=self.lr_mult,
                    wd_mult=self.wd_mult, init=self.init, stype=self.stype)
 
 
