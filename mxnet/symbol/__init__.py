@@ -233,6 +233,18 @@ def _binary_front(left, right, op_name, hint, scalar_name, scalar_hint, py_fn, w
     raise TypeError(f"types ({type(left)}, {type(right)}) not supported by {what}")
 
 
+def histogram(a, bins=10, range=None, **kwargs):  # noqa: A002  (1.9.1's argument name)
+    """Symbolic histogram of ``a``: ``bins`` a Symbol of bin edges, or a bin count with
+    ``range``; outputs (counts, bin edges)."""
+    if isinstance(bins, Symbol):
+        return _op_fn("_histogram")(a, bins, **kwargs)
+    if isinstance(bins, int):
+        if range is None:
+            raise ValueError("null range is not supported in symbol mode")
+        return _op_fn("_histogram")(a, bin_cnt=bins, range=range, **kwargs)
+    raise ValueError("bins argument should be either an integer or an NDArray")
+
+
 def pow(base, exp):  # noqa: A001  (1.9.1's name)
     """``base ** exp`` with either side a Symbol or a number."""
     if isinstance(base, (int, float, _np.generic)) and isinstance(exp, Symbol):

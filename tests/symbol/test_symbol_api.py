@@ -265,3 +265,17 @@ def test_executor_errors():
     ex = (a + 1).bind(mx.current_context(), {"a": mx.nd.ones((2,))}, args_grad={"a": mx.nd.zeros((2,))})
     with pytest.raises(MXNetError):
         ex.backward(mx.nd.ones((2,)))
+
+
+def test_symbolic_histogram():
+    # 1.9.1: one _histogram node with bin_cnt/range attributes; a null range is refused
+    with mx.name.NameManager():
+        s = mx.sym.histogram(mx.sym.var("a"), bins=5, range=(0, 1))
+    assert s.list_outputs() == ["_histogram0_output0", "_histogram0_output1"]
+    node = json.loads(s.tojson())["nodes"][1]
+    assert node["op"] == "_histogram" and node["attrs"] == {"bin_cnt": "5", "range": "(0, 1)"}
+    counts, edges = s.bind(mx.cpu(), {"a": mx.nd.array([0.1, 0.5, 0.55, 0.9, 1.0])}).forward()
+    np.testing.assert_array_equal(counts.asnumpy(), [1, 0, 2, 0, 2])
+    np.testing.assert_allclose(edges.asnumpy(), np.linspace(0, 1, 6), rtol=1e-6)
+    with pytest.raises(ValueError, match="null range"):
+        mx.sym.histogram(mx.sym.var("a"), bins=5)
