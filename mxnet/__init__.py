@@ -40,21 +40,14 @@ from . import visualization as viz  # noqa: E402,F401
 from . import random  # noqa: E402,F401
 from . import test_utils  # noqa: E402,F401
 
-from . import util  # noqa: E402,F401
+from . import _lazy, util  # noqa: E402,F401
 
 _LAZY = {"np": "numpy", "numpy": "numpy", "npx": "numpy_extension",
          "numpy_extension": "numpy_extension", "onnx": "onnx", "contrib": "contrib"}
 
 
-def __getattr__(attr):
-    # mx.np / mx.npx / mx.onnx / mx.contrib load on first use, keeping ``import mxnet`` fast
-    sub = _LAZY.get(attr)
-    if sub is None:
-        raise AttributeError(f"module 'mxnet' has no attribute {attr!r}")
-    import importlib
-    package = importlib.import_module(f"{__name__}.{sub}")
-    globals()[attr] = package
-    return package
+# mx.np / mx.npx / mx.onnx / mx.contrib load on first use, keeping ``import mxnet`` fast
+__getattr__ = _lazy.lazy_submodules(__name__, _LAZY)
 
 
 # Last: in a distributed job's server process (DMLC_ROLE=server) this serves until the

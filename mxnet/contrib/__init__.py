@@ -11,7 +11,7 @@
 
 Submodules load on first use, so ``import mxnet`` stays fast and needs no onnx.
 """
-import importlib
+from .._lazy import lazy_submodules
 
 _SUBMODULES = {"onnx": "onnx", "ndarray": "ndarray", "nd": "ndarray", "symbol": "symbol",
                "sym": "symbol", "quantization": "quantization"}
@@ -21,13 +21,7 @@ _SUBMODULES.update({"amp": "amp", "text": "text", "io": "io", "autograd": "autog
 __all__ = sorted(_SUBMODULES)
 
 
-def __getattr__(attr):
-    sub = _SUBMODULES.get(attr)
-    if sub is None:
-        raise AttributeError(f"module 'mxnet.contrib' has no attribute {attr!r}")
-    mod = importlib.import_module(f"{__name__}.{sub}")
-    globals()[attr] = mod
-    return mod
+__getattr__ = lazy_submodules(__name__, _SUBMODULES)
 
 
 def __dir__():

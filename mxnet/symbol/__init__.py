@@ -15,6 +15,7 @@ import types as _types
 
 import numpy as _np
 
+from .._lazy import lazy_submodules as _lazy_submodules
 from ..base import MXNetError as _MXNetError
 from ..ndarray.register import PREFIXES as _PREFIXES
 from ..operator.registry import REQUIRED as _REQUIRED
@@ -361,12 +362,5 @@ _NP_SUBMODULES = {"np": "numpy", "numpy": "numpy", "npx": "numpy_extension",
                   "numpy_extension": "numpy_extension"}
 
 
-def __getattr__(name):
-    # mx.sym.np / mx.sym.npx load on first use, keeping ``import mxnet`` light
-    sub = _NP_SUBMODULES.get(name)
-    if sub is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-    mod = importlib.import_module(f"{__name__}.{sub}")
-    globals()[name] = mod
-    return mod
+# mx.sym.np / mx.sym.npx load on first use, keeping ``import mxnet`` light
+__getattr__ = _lazy_submodules(__name__, _NP_SUBMODULES)
