@@ -263,6 +263,9 @@ def _store_grad(buf, req, holder, i):
         else:
             buf._assign(buf._data + g)
         return
+    if buf.stype != "default":   # a sparse buffer stores what it is given in its own format
+        buf._assign(g)
+        return
     old = buf._data
     if (type(g) is np.ndarray and type(old) is np.ndarray and g.base is None
             and old.base is None and g.shape == old.shape and g.dtype == old.dtype

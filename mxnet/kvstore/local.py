@@ -306,7 +306,10 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         """
         if out is None:
             _fail()
-        self._pull_pairs(self._pairs(key, out), priority)
+        pairs = self._pairs(key, out)
+        if ignore_sparse:  # as 1.9.1: sparse outputs are left alone
+            pairs = [(k, o) for k, o in pairs if o.stype == "default"]
+        self._pull_pairs(pairs, priority)
 
     def _pull_pairs(self, pairs, priority):
         priority = self._priority(priority)
@@ -345,6 +348,9 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
                     rows = be.xp.unique(be.asarray(rid._data).astype("int64").reshape(-1))
                     picked = entry.data[rows]
                 dbe = get_backend(dst.context)
+                if dst.stype == "row_sparse":  # 1.9.1's result: the pulled rows, stored
+                    dst._set_rows(dbe.asarray(rows), dbe.asarray(picked))
+                    return
                 with _scope(dst.context):
                     d = dst._data
                     d[...] = 0

@@ -44,7 +44,7 @@ op.__getattr__ = _late_op
 _internal.__getattr__ = _late_op
 
 for _sub, _fns in _subs.items():
-    if _sub == "random":
+    if _sub in ("random", "sparse"):
         continue
     _m = types.ModuleType(f"mxnet.ndarray.{_sub}", f"mx.nd.{_sub} operators.")
     for _k, _v in _fns.items():
@@ -272,6 +272,9 @@ __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "eye"
            "waitall", "invoke", "op", "concatenate", "moveaxis"] + sorted(_public)
 
 from .legacy_image import imdecode  # noqa: E402,F401  (1.9.1's deprecated decoder)
+from . import sparse  # noqa: E402  (mx.nd.sparse; hooks the sparse front ends in below)
+
+sparse._install(sys.modules[__name__], _public)
 
 
 def __getattr__(name):

@@ -349,17 +349,30 @@ class NDArray:
         return self._data.__dlpack__()
 
     def tostype(self, stype):
-        if stype != "default":
-            raise MXNetError(f"tostype: sparse storage type {stype!r} is not supported yet")
-        return self
+        """A copy of this array in storage type ``stype`` ('default', 'csr' or 'row_sparse')."""
+        from .sparse_ops import cast_storage
+        return cast_storage(self, stype)
 
     # -- autograd --------------------------------------------------------------------------------
     def attach_grad(self, grad_req="write", stype=None):
-        """Allocate a zero gradient buffer and mark this array as an autograd variable."""
+        """Allocate a zero gradient buffer and mark this array as an autograd variable.
+        With ``stype`` 'row_sparse' or 'csr' the buffer is sparse: backward stores the
+        gradient in that storage type (its non-zero rows for row_sparse), as
+        ``Embedding(sparse_grad=True)`` users expect."""
         if grad_req not in ("write", "add", "null"):
             raise MXNetError(f"attach_grad: grad_req must be 'write', 'add' or 'null', got {grad_req!r}")
-        self._grad = _new(get_backend(self._ctx).xp.zeros_like(self._data), self._ctx,
-                          cls=self.__class__)
+        if stype not in (None, "default") and grad_req != "null":
+            if stype not in ("row_sparse", "csr"):
+                raise MXNetError(f"attach_grad: unknown stype {stype!r}; expected 'default', "
+                                 "'row_sparse' or 'csr'")
+            if grad_req == "add":
+                raise MXNetError(f"attach_grad: grad_req='add' with stype={stype!r} is not "
+                                 "supported here; use grad_req='write'")
+            from .sparse import zeros as sparse_zeros
+            self._grad = sparse_zeros(stype, self.shape, ctx=self._ctx, dtype=self.dtype)
+        else:
+            self._grad = _new(get_backend(self._ctx).xp.zeros_like(self._data), self._ctx,
+                              cls=self.__class__)
         self._grad_req = grad_req
         self._node = None if grad_req == "null" else (Leaf(self), 0)
 

@@ -15,6 +15,10 @@ from .ndarray import NDArray, invoke
 
 __all__ = ["make_function", "build_namespaces", "PREFIXES"]
 
+# public name -> front end used when an argument is a sparse NDArray (filled by
+# mxnet/ndarray/sparse.py); consulted only for arguments that are not plain NDArrays
+SPARSE_FRONTS: dict = {}
+
 # registry-name prefix -> submodule of mx.nd
 PREFIXES = {"_contrib_": "contrib", "_linalg_": "linalg", "_random_": "random",
             "_sample_": "random", "_image_": "image", "_sparse_": "sparse"}
@@ -79,8 +83,11 @@ def make_function(op: OpDef, public_name: str):
         if (not kwargs and static_inputs is not None and len(args) == n_static
                 and (n_static or out is None)):
             for a in args:
-                if type(a) is not NDArray and not isinstance(a, NDArray):
-                    break
+                if type(a) is not NDArray:
+                    if not isinstance(a, NDArray):
+                        break
+                    if a.stype != "default" and public_name in SPARSE_FRONTS:
+                        return SPARSE_FRONTS[public_name](*args, out=out)
             else:
                 return invoke(op, list(args), op.parse_attrs({}), out=out)
         nd_pos = []
@@ -140,6 +147,10 @@ def make_function(op: OpDef, public_name: str):
         if len(inputs) > len(names):
             raise MXNetError(f"{public_name}: expected {len(names)} input(s) {names}, "
                              f"got {len(inputs)}")
+        if public_name in SPARSE_FRONTS:
+            for a in inputs:
+                if type(a) is not NDArray and a is not None and a.stype != "default":
+                    return SPARSE_FRONTS[public_name](*args, out=out, **kwargs)
         ctx = None
         given = attrs_kw.get("ctx") if not inputs else None
         if given:

@@ -21,7 +21,9 @@ Facts about 1.9.1 that shape this module (checked against the real library):
   type enum"); this codec accepts them because the rest of mxnet-py has those dtypes.
 * Every loaded array lands on ``cpu(0)`` unless it was saved from a GPU and that GPU
   exists (1.9.1 drops the id of CPU contexts: ``cpu(1)`` comes back as ``cpu(0)``).
-* Sparse records keep their storage type in 1.9.1; this codec densifies them.
+* Sparse records keep their storage type in 1.9.1. ``decode`` densifies them unless
+  ``keep_sparse=True`` (what ``load`` uses), which returns a :class:`SparseRecord`
+  holding the components; ``encode`` writes a :class:`SparseRecord` as 1.9.1 does.
 """
 from __future__ import annotations
 
@@ -29,12 +31,13 @@ import os
 import struct
 import sys
 import tempfile
+from typing import NamedTuple
 
 import numpy as np
 
 from ..base import CODE_TO_DTYPE, DTYPE_TO_CODE, MXNetError
 
-__all__ = ["encode", "decode", "write_file_atomic", "save", "load", "load_frombuffer",
+__all__ = ["SparseRecord", "encode", "decode", "write_file_atomic", "save", "load", "load_frombuffer",
            "LIST_MAGIC", "V0", "V1_MAGIC", "V2_MAGIC", "V3_MAGIC"]
 
 LIST_MAGIC = 0x112
@@ -53,6 +56,20 @@ _LITTLE = sys.byteorder == "little"
 # it is capped: larger sparse arrays raise MXNetError instead of exhausting memory.
 MAX_SPARSE_DENSE_BYTES = 1 << 33
 
+_STYPE_CODES = {"row_sparse": _STYPE_ROW_SPARSE, "csr": _STYPE_CSR}
+
+
+class SparseRecord(NamedTuple):
+    """A sparse array's components in a record: ``stype`` ('csr' or 'row_sparse'), the
+    dense ``shape``, the stored values ``data`` and ``aux`` (csr: ``[indptr, indices]``;
+    row_sparse: ``[indices]``), all NumPy arrays."""
+
+    stype: str
+    shape: tuple
+    data: np.ndarray
+    aux: list
+
+
 _U32 = struct.Struct("<I")
 _I32 = struct.Struct("<i")
 _U64 = struct.Struct("<Q")
@@ -62,8 +79,51 @@ _CTX_TYPE = struct.Struct("<iii")
 
 # --------------------------------------------------------------------------- encode
 
+def _native(arr, index, what="array"):
+    """(array in native little-endian order, its MXNet type code)."""
+    arr = np.asarray(arr)
+    native = arr.dtype.newbyteorder("=") if arr.dtype.byteorder not in "=|" else arr.dtype
+    code = DTYPE_TO_CODE.get(native)
+    if code is None:
+        raise MXNetError(f"encode: {what} {index} has dtype {arr.dtype}, "
+                         "which has no MXNet type code")
+    arr = np.asarray(arr, dtype=native, order="C")
+    if not _LITTLE and native.itemsize > 1:
+        arr = arr.byteswap()
+    return arr, code
+
+
+def _shape_bytes(shape):
+    return struct.pack(f"<i{len(shape)}q", len(shape), *shape)
+
+
+def _sparse_chunks(rec, dev_type, dev_id, index):
+    """The chunks of one sparse V2 record: storage shape, shape, context, type flag, the
+    aux types and shapes, the values, then the aux arrays."""
+    stype = _STYPE_CODES.get(rec.stype)
+    if stype is None or len(rec.aux) != _NUM_AUX[stype]:
+        raise MXNetError(f"encode: record {index} has storage type {rec.stype!r} with "
+                         f"{len(rec.aux)} aux arrays")
+    data, code = _native(rec.data, index)
+    aux = [_native(a, index, "aux array of record") for a in rec.aux]
+    yield struct.pack("<Ii", V2_MAGIC, stype) + _shape_bytes(data.shape) + \
+        _shape_bytes(tuple(rec.shape))
+    yield _CTX_TYPE.pack(dev_type, dev_id, code)
+    yield b"".join(_I32.pack(c) + _shape_bytes(a.shape) for a, c in aux)
+    for a in [data] + [a for a, _ in aux]:
+        if a.size:
+            yield memoryview(a.reshape(-1).view(np.uint8))
+
+
 def _record_chunks(arr, dev_type, dev_id, index, magic=V2_MAGIC):
-    """Yield the byte chunks of one dense V2 record (V3 with ``magic=V3_MAGIC``)."""
+    """Yield the byte chunks of one dense V2 record (V3 with ``magic=V3_MAGIC``); a
+    :class:`SparseRecord` gives a sparse V2 record."""
+    if isinstance(arr, SparseRecord):
+        if not (-2**31 <= dev_type < 2**31 and -2**31 <= dev_id < 2**31):
+            raise MXNetError(f"encode: record {index} has a context ({dev_type}, {dev_id}) "
+                             "outside the int32 range")
+        yield from _sparse_chunks(arr, dev_type, dev_id, index)
+        return
     if not isinstance(arr, np.ndarray):
         arr = np.asarray(arr)
     native = arr.dtype.newbyteorder("=") if arr.dtype.byteorder not in "=|" else arr.dtype
@@ -267,7 +327,7 @@ def _check_dense_size(rd, shape, dtype, at, what):
                 "(serialization.MAX_SPARSE_DENSE_BYTES)", at)
 
 
-def _densify_row_sparse(rd, shape, sshape, data, aux, at, what):
+def _densify_row_sparse(rd, shape, sshape, data, aux, at, what, keep=False):
     (idx,) = aux
     if len(shape) < 1 or len(sshape) != len(shape) or tuple(sshape[1:]) != tuple(shape[1:]):
         rd.fail(f"{what}: row_sparse storage shape {tuple(sshape)} does not fit "
@@ -276,13 +336,15 @@ def _densify_row_sparse(rd, shape, sshape, data, aux, at, what):
         rd.fail(f"{what}: row_sparse index shape {idx.shape}, expected ({sshape[0]},)", at)
     if idx.size and (idx.min() < 0 or idx.max() >= shape[0]):
         rd.fail(f"{what}: row_sparse row index out of range [0, {shape[0]})", at)
+    if keep:
+        return SparseRecord("row_sparse", tuple(shape), data, [idx])
     _check_dense_size(rd, shape, data.dtype, at, what)
     dense = np.zeros(shape, data.dtype)
     dense[idx.astype(np.intp)] = data
     return dense
 
 
-def _densify_csr(rd, shape, sshape, data, aux, at, what):
+def _densify_csr(rd, shape, sshape, data, aux, at, what, keep=False):
     indptr, idx = aux
     if len(shape) != 2 or len(sshape) != 1:
         rd.fail(f"{what}: csr needs a 2-D shape and a 1-D storage shape, got "
@@ -297,6 +359,8 @@ def _densify_csr(rd, shape, sshape, data, aux, at, what):
         rd.fail(f"{what}: csr indptr must rise from 0 to {nnz}", at)
     if idx.size and (idx.min() < 0 or idx.max() >= cols):
         rd.fail(f"{what}: csr column index out of range [0, {cols})", at)
+    if keep:
+        return SparseRecord("csr", tuple(shape), data, [indptr, idx])
     _check_dense_size(rd, shape, data.dtype, at, what)
     dense = np.zeros(shape, data.dtype)
     row_of = np.repeat(np.arange(rows, dtype=np.intp), counts)
@@ -304,7 +368,7 @@ def _densify_csr(rd, shape, sshape, data, aux, at, what):
     return dense
 
 
-def _read_v23(rd, magic, at, idx):
+def _read_v23(rd, magic, at, idx, keep_sparse=False):
     """V2 / V3 record after its magic."""
     what = f"array {idx}"
     np_semantics = magic == V3_MAGIC
@@ -335,23 +399,24 @@ def _read_v23(rd, magic, at, idx):
     aux = [_read_array(rd, ashape, adt, f"aux {k} of {what}")
            for k, (adt, ashape) in enumerate(aux_meta)]
     densify = _densify_row_sparse if stype == _STYPE_ROW_SPARSE else _densify_csr
-    return densify(rd, shape, sshape, data, aux, at, what), dev_type, dev_id
+    return densify(rd, shape, sshape, data, aux, at, what, keep_sparse), dev_type, dev_id
 
 
-def _read_record(rd, idx):
+def _read_record(rd, idx, keep_sparse=False):
     at = rd.pos
     first = rd.u32(f"the magic of array {idx}")
     if first in (V2_MAGIC, V3_MAGIC):
-        return _read_v23(rd, first, at, idx)
+        return _read_v23(rd, first, at, idx, keep_sparse)
     return _read_legacy(rd, first, at, idx)
 
 
-def decode(buf, where="decode"):
+def decode(buf, where="decode", keep_sparse=False):
     """Parse ``.params`` bytes into ``(records, names)``.
 
     ``records`` is a list of ``(np_array, dev_type, dev_id)``; ``names`` is None for
     a list file, else a list of str as long as ``records``. Sparse records come back
-    dense. Malformed input raises :class:`MXNetError` naming the byte offset.
+    dense, or as :class:`SparseRecord` in place of the array with ``keep_sparse``.
+    Malformed input raises :class:`MXNetError` naming the byte offset.
     """
     try:
         buf = memoryview(buf).cast("B")
@@ -365,7 +430,7 @@ def decode(buf, where="decode"):
     if count and count > max(0, rd.remaining() - 8) // _MIN_RECORD_BYTES:
         rd.fail(f"the array count {count} cannot fit in the {rd.remaining()} bytes that "
                 "remain", 16)
-    records = [_read_record(rd, i) for i in range(count)]
+    records = [_read_record(rd, i, keep_sparse) for i in range(count)]
     at = rd.pos
     nnames = rd.u64("the name count")
     if nnames not in (0, count):
@@ -434,6 +499,13 @@ def write_file_atomic(fname, data):
 
 def _to_record(nd):
     ctx = nd.context
+    if nd.stype != "default":
+        nd.wait_to_read()
+        p = nd._parts
+        host = (lambda a: a.get() if hasattr(a, "get") else np.asarray(a))
+        aux = [host(p.indptr), host(p.indices)] if nd.stype == "csr" else [host(p.indices)]
+        return SparseRecord(nd.stype, p.shape, host(p.data), aux), ctx.device_typeid, \
+            ctx.device_id
     return nd.asnumpy(), ctx.device_typeid, ctx.device_id
 
 
@@ -493,10 +565,16 @@ def _load_ctx(dev_type, dev_id):
     return cpu(0)
 
 
-def _to_ndarrays(records, names):
+def _to_ndarray(arr, dev_type, dev_id):
     from . import ndarray as _nd
-    out = [_nd.array(arr, ctx=_load_ctx(dev_type, dev_id), dtype=arr.dtype)
-           for arr, dev_type, dev_id in records]
+    if isinstance(arr, SparseRecord):
+        from .sparse import _from_record
+        return _from_record(arr, _load_ctx(dev_type, dev_id))
+    return _nd.array(arr, ctx=_load_ctx(dev_type, dev_id), dtype=arr.dtype)
+
+
+def _to_ndarrays(records, names):
+    out = [_to_ndarray(*rec) for rec in records]
     if names is None:
         return out
     return dict(zip(names, out))
@@ -511,7 +589,7 @@ def load(fname):
             buf = f.read()
     except OSError as err:
         raise MXNetError(f"load: cannot open {fname!r}: {err.strerror or err}") from err
-    return _to_ndarrays(*decode(buf, f"load({fname!r})"))
+    return _to_ndarrays(*decode(buf, f"load({fname!r})", keep_sparse=True))
 
 
 def load_frombuffer(buf):
@@ -524,7 +602,7 @@ def load_frombuffer(buf):
                              "below U+0100 (one per byte)") from None
     if not isinstance(buf, bytes):
         raise TypeError("buf required to be a string or bytes")
-    return _to_ndarrays(*decode(buf, "load_frombuffer"))
+    return _to_ndarrays(*decode(buf, "load_frombuffer", keep_sparse=True))
 
 
 def dumps_one(nd) -> bytes:
@@ -533,7 +611,8 @@ def dumps_one(nd) -> bytes:
     return b"".join(bytes(c) for c in _record_chunks(arr, dev_type, dev_id, 0))
 
 
-def loads_one(buf):
-    """(numpy array, dev_type, dev_id) from one record written by :func:`dumps_one` or 1.9.1."""
+def loads_one(buf, keep_sparse=False):
+    """(numpy array, dev_type, dev_id) from one record written by :func:`dumps_one` or 1.9.1
+    (a :class:`SparseRecord` in place of the array for sparse records with ``keep_sparse``)."""
     rd = _Reader(bytes(buf), "NDArray pickle")
-    return _read_record(rd, 0)
+    return _read_record(rd, 0, keep_sparse)

@@ -339,7 +339,7 @@ def test_errors_histogram():
 
 
 def test_errors_casts():
-    expect_error(nd.cast_storage, _a(rand(2, 2)), stype="csr", match="csr")
+    expect_error(nd.cast_storage, _a(rand(2, 2)), stype="bogus", match="bogus")
     expect_error(nd.amp_cast, _a(rand(2)), dtype="int16", match="dtype")
 
 

@@ -1,0 +1,523 @@
+"""The operators of ``mx.nd.sparse`` on CSR / row_sparse components: ``dot``, the
+elementwise arithmetic, reductions, slicing, zero-preserving unary functions, the lazy
+optimizer updates, and the hooks that route ``mx.nd.X`` calls with sparse arguments here.
+The storage-type rules they follow are listed in :mod:`mxnet.ndarray.sparse`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import MXNetError, numeric_types
+from ..context import Context, current_context
+from ..operator.registry import get_op
+from .ndarray import NDArray, _new, invoke
+from .sparse import (_IDX, BaseSparseNDArray, CSRNDArray, RowSparseNDArray, _csr_from_dense,
+                     _csr_rows, _Parts, _row_of, _scatter_add, _segment_sum, _xp, cast_storage, py_slice,
+                     zeros_like)
+
+__all__ = ["dot", "add", "subtract", "multiply", "divide", "sum", "mean", "slice", "concat"]
+
+
+# --------------------------------------------------------------------------- dot
+
+def _dense_dot(lhs, rhs, transpose_a, transpose_b):
+    op = get_op("dot")
+    return invoke(op, [lhs, rhs], op.parse_attrs({"transpose_a": transpose_a,
+                                                  "transpose_b": transpose_b}))
+
+
+def _segment_sum_cols(xp, prod_t, seg, nseg, dt):
+    """``out[s, j]`` = the sum of ``prod_t[j, i]`` over the ``i`` with ``seg[i] == s``.
+
+    One ``bincount`` pass per column of the dense operand: measured 2.5x faster than
+    ``add.reduceat`` over rows (which loops per segment and column) for 200k stored values
+    times 64 columns.
+    """
+    out = xp.empty((nseg, prod_t.shape[0]), dt)
+    for j in range(prod_t.shape[0]):
+        out[:, j] = xp.bincount(seg, weights=prod_t[j], minlength=nseg)
+    return out
+
+
+def _scaled_rows_t(xp, p, w, take, dt):
+    """``(w[take] * data[:, None]).T`` as a C-contiguous array (dense columns x nnz)."""
+    # take() gives a C-contiguous result (a[:, idx] does not), so each row of the product
+    # is contiguous for bincount
+    prod_t = xp.take(xp.ascontiguousarray(w.T).astype(dt, copy=False), take, axis=1)
+    prod_t *= p.data.astype(dt, copy=False)
+    return prod_t
+
+
+def _csr_mm(xp, p, w, dt):
+    """csr @ w (dense result)."""
+    prod_t = _scaled_rows_t(xp, p, w, p.indices, dt)
+    return _segment_sum_cols(xp, prod_t, _row_of(xp, p.indptr, p.shape[0]), p.shape[0], dt)
+
+
+def _csr_t_mm(xp, p, w, dt):
+    """csr.T @ w as (the column ids that hold values, their result rows)."""
+    cols, inv = xp.unique(p.indices, return_inverse=True)
+    prod_t = _scaled_rows_t(xp, p, w, _row_of(xp, p.indptr, p.shape[0]), dt)
+    return cols.astype(_IDX), _segment_sum_cols(xp, prod_t, inv.reshape(-1), cols.size, dt)
+
+
+def dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, **kwargs):
+    """Matrix product with sparse operands.
+
+    ``dot(csr, dense)`` is dense, ``dot(csr, dense, transpose_a=True)`` row_sparse,
+    ``dot(dense, csr)`` (either transpose of the csr) csr; other mixes compute densely.
+    While autograd records, the product is taped as the dense ``dot`` (same values, dense
+    result), so ``backward`` fills the dense operand's gradient.
+    """
+    from .._mode import mode
+    ls, rs = lhs.stype, rhs.stype
+    if mode.recording and (lhs._node is not None or rhs._node is not None):
+        return _dense_dot(lhs, rhs, transpose_a, transpose_b)
+    lshape = lhs.shape[::-1] if transpose_a else lhs.shape
+    rshape = rhs.shape[::-1] if transpose_b else rhs.shape
+    if len(lshape) == 2 and len(rshape) == 2 and lshape[1] != rshape[0] and \
+            (ls == "csr" or rs == "csr"):
+        raise MXNetError(f"dot: shape mismatch, {lhs.shape} (transpose_a={transpose_a}) x "
+                         f"{rhs.shape} (transpose_b={transpose_b}): inner sizes "
+                         f"{lshape[1]} and {rshape[0]} differ")
+    ctx = lhs._ctx
+    xp = _xp(ctx)
+    if (ls == "csr" or rs == "csr") and (np.dtype(lhs.dtype).kind != "f"
+                                         or np.dtype(rhs.dtype).kind != "f"):
+        raise MXNetError(f"dot: a csr product supports floating-point dtypes only, got "
+                         f"{np.dtype(lhs.dtype).name} and {np.dtype(rhs.dtype).name}")
+    if ls == "csr" and rs == "default" and rhs.ndim == 2:
+        rhs.wait_to_read()
+        p = lhs._parts
+        w = rhs._data.T if transpose_b else rhs._data
+        dt = np.result_type(p.data.dtype, w.dtype)
+        if not transpose_a:
+            return _new(_csr_mm(xp, p, w, dt), ctx)
+        cols, acc = _csr_t_mm(xp, p, w, dt)
+        return RowSparseNDArray._wrap(_Parts((p.shape[1], w.shape[1]), acc, cols), ctx)
+    if ls == "default" and rs == "csr" and lhs.ndim == 2 and not transpose_a:
+        lhs.wait_to_read()
+        p = rhs._parts
+        a_t = lhs._data.T
+        dt = np.result_type(p.data.dtype, a_t.dtype)
+        if transpose_b:  # (a @ csr.T).T = csr @ a.T
+            out_t = _csr_mm(xp, p, a_t, dt)
+        else:  # (a @ csr).T = csr.T @ a.T
+            cols, acc = _csr_t_mm(xp, p, a_t, dt)
+            out_t = xp.zeros((p.shape[1], a_t.shape[1]), dt)
+            out_t[cols] = acc
+        return CSRNDArray._wrap(_csr_from_dense(xp, xp.ascontiguousarray(out_t.T)), ctx)
+    return _dense_dot(lhs, rhs, transpose_a, transpose_b)
+
+
+# --------------------------------------------------------------------------- elementwise
+
+def _fallback(name, *inputs, **attrs):
+    """The dense operator ``name`` on the dense forms of the inputs (storage fallback)."""
+    from . import _public
+    inputs = [_new(a._data, a._ctx) if isinstance(a, BaseSparseNDArray) else a for a in inputs]
+    return _public[name](*inputs, **attrs)
+
+
+def _check_same_shape(fn, a, b):
+    if a.shape != b.shape:
+        raise MXNetError(f"{fn}: shapes {a.shape} and {b.shape} differ; sparse operands "
+                         "must have the same shape")
+
+
+def _union(fn, a, b, sign):
+    """a + sign * b for two sparse arrays of one stype, storing the union of patterns."""
+    _check_same_shape(fn, a, b)
+    xp = _xp(a._ctx)
+    pa, pb = a._parts, b._parts
+    dt = np.result_type(pa.data.dtype, pb.data.dtype)
+    if a.stype == "row_sparse":
+        rows = xp.union1d(pa.indices, pb.indices).astype(_IDX)
+        out = xp.zeros((rows.size,) + pa.shape[1:], dt)
+        out[xp.searchsorted(rows, pa.indices)] += pa.data
+        out[xp.searchsorted(rows, pb.indices)] += sign * pb.data
+        return RowSparseNDArray._wrap(_Parts(pa.shape, out, rows), a._ctx)
+    cols = pa.shape[1]
+    ka = _row_of(xp, pa.indptr, pa.shape[0]) * cols + pa.indices
+    kb = _row_of(xp, pb.indptr, pb.shape[0]) * cols + pb.indices
+    keys = xp.union1d(ka, kb)
+    vals = xp.zeros(keys.size, dt)
+    vals[xp.searchsorted(keys, ka)] += pa.data
+    vals[xp.searchsorted(keys, kb)] += sign * pb.data
+    return _csr_from_keys(xp, keys, vals, pa.shape, a._ctx)
+
+
+def _csr_from_keys(xp, keys, vals, shape, ctx):
+    rows = keys // max(shape[1], 1)
+    counts = xp.bincount(rows, minlength=shape[0]) if rows.size else xp.zeros(shape[0], _IDX)
+    indptr = xp.concatenate([xp.zeros(1, _IDX), xp.cumsum(counts).astype(_IDX)])
+    return CSRNDArray._wrap(_Parts(shape, vals, (keys % max(shape[1], 1)).astype(_IDX),
+                                   indptr), ctx)
+
+
+def _sparse_mul(a, b):
+    """a * b for two sparse arrays of one stype. As in 1.9.1, csr keeps the intersection of
+    the patterns and row_sparse the union of the rows (zero rows included)."""
+    _check_same_shape("multiply", a, b)
+    xp = _xp(a._ctx)
+    pa, pb = a._parts, b._parts
+    dt = np.result_type(pa.data.dtype, pb.data.dtype)
+    if a.stype == "row_sparse":
+        rows = xp.union1d(pa.indices, pb.indices).astype(_IDX)
+        va = xp.zeros((rows.size,) + pa.shape[1:], dt)
+        vb = xp.zeros_like(va)
+        va[xp.searchsorted(rows, pa.indices)] = pa.data
+        vb[xp.searchsorted(rows, pb.indices)] = pb.data
+        return RowSparseNDArray._wrap(_Parts(pa.shape, va * vb, rows), a._ctx)
+    cols = pa.shape[1]
+    ka = _row_of(xp, pa.indptr, pa.shape[0]) * cols + pa.indices
+    kb = _row_of(xp, pb.indptr, pb.shape[0]) * cols + pb.indices
+    keys, ia, ib = xp.intersect1d(ka, kb, return_indices=True)
+    return _csr_from_keys(xp, keys, pa.data[ia] * pb.data[ib], pa.shape, a._ctx)
+
+
+def _scale_by_dense(sp_arr, dense, op):
+    """``sp_arr (op) dense`` evaluated at the stored positions only (dense broadcast)."""
+    xp = _xp(sp_arr._ctx)
+    p = sp_arr._parts
+    dense.wait_to_read()
+    try:
+        full = xp.broadcast_to(dense._data, p.shape)
+    except ValueError:
+        raise MXNetError(f"multiply: shapes {p.shape} and {dense.shape} cannot be "
+                         "broadcast together") from None
+    if p.indptr is not None:
+        other = full[_row_of(xp, p.indptr, p.shape[0]), p.indices]
+        return CSRNDArray._wrap(_Parts(p.shape, op(p.data, other), p.indices.copy(),
+                                       p.indptr.copy()), sp_arr._ctx)
+    other = full[p.indices]
+    return RowSparseNDArray._wrap(_Parts(p.shape, op(p.data, other), p.indices.copy()),
+                                  sp_arr._ctx)
+
+
+def _map_data(a, fn):
+    p = a._parts
+    return type(a)._wrap(_Parts(p.shape, fn(p.data), p.indices.copy(),
+                                None if p.indptr is None else p.indptr.copy()), a._ctx)
+
+
+def _is_sparse(x):
+    return isinstance(x, BaseSparseNDArray)
+
+
+def add(lhs, rhs):
+    """Elementwise sum: sparse + sparse of one stype keeps it; anything else is dense."""
+    if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
+        return _union("add", lhs, rhs, 1)
+    from .ufuncs import add as dense_add
+    return dense_add(lhs, rhs)
+
+
+def subtract(lhs, rhs):
+    """Elementwise difference: sparse - sparse of one stype keeps it; else dense."""
+    if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
+        return _union("subtract", lhs, rhs, -1)
+    from .ufuncs import subtract as dense_sub
+    return dense_sub(lhs, rhs)
+
+
+def multiply(lhs, rhs):
+    """Elementwise product; a sparse operand's storage type is kept (also with a dense
+    or scalar partner)."""
+    if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
+        return _sparse_mul(lhs, rhs)
+    if isinstance(rhs, numeric_types) and _is_sparse(lhs):
+        return _map_data(lhs, lambda d: (d * rhs).astype(d.dtype))
+    if isinstance(lhs, numeric_types) and _is_sparse(rhs):
+        return _map_data(rhs, lambda d: (lhs * d).astype(d.dtype))
+    if _is_sparse(lhs) and isinstance(rhs, NDArray) and not _is_sparse(rhs):
+        return _scale_by_dense(lhs, rhs, lambda x, y: (x * y).astype(x.dtype))
+    if _is_sparse(rhs) and isinstance(lhs, NDArray) and not _is_sparse(lhs):
+        return _scale_by_dense(rhs, lhs, lambda x, y: (y * x).astype(x.dtype))
+    from .ufuncs import multiply as dense_mul
+    return dense_mul(lhs, rhs)
+
+
+def divide(lhs, rhs):
+    """Elementwise quotient: sparse / scalar keeps the stype; anything else is dense."""
+    if isinstance(rhs, numeric_types) and _is_sparse(lhs):
+        return _map_data(lhs, lambda d: (d / rhs).astype(d.dtype))
+    from .ufuncs import divide as dense_div
+    return dense_div(lhs, rhs)
+
+
+# --------------------------------------------------------------------------- reductions
+
+def _norm_axis(axis, ndim, fn):
+    if axis is None or axis == ():
+        return None
+    if isinstance(axis, (list, tuple)):
+        if len(axis) != 1:
+            return "dense"
+        axis = axis[0]
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        raise MXNetError(f"{fn}: axis {axis} is out of range for a {ndim}-D array")
+    return axis % ndim
+
+
+def _reduce(fn, data, axis, keepdims, exclude, mean):
+    if not isinstance(data, CSRNDArray) or exclude:
+        name = "mean" if mean else "sum"
+        return _fallback(name, data, axis=axis, keepdims=keepdims, exclude=exclude)
+    ax = _norm_axis(axis, 2, fn)
+    if ax == "dense":
+        return _fallback("mean" if mean else "sum", data, axis=axis, keepdims=keepdims)
+    xp = _xp(data._ctx)
+    p = data._parts
+    dt = p.data.dtype
+    rows, cols = p.shape
+    if ax is None:
+        out = p.data.sum(dtype=dt).reshape(1)
+        if mean:
+            out = out / (rows * cols)
+        if keepdims:
+            out = out.reshape(1, 1)
+    elif ax == 0:
+        out = xp.zeros(cols, dt)
+        _scatter_add(xp, out, p.indices, p.data)
+        if mean:
+            out = out / rows
+        if keepdims:
+            out = out.reshape(1, cols)
+    else:
+        out = _segment_sum(xp, p.data, p.indptr, rows)
+        if mean:
+            out = out / cols
+        if keepdims:
+            out = out.reshape(rows, 1)
+    return _new(out.astype(dt, copy=False), data._ctx)
+
+
+def sum(data, axis=None, keepdims=False, exclude=False, **kwargs):  # noqa: A001  (1.9.1's name)
+    """Sum of the elements (over ``axis``); the result is dense."""
+    return _reduce("sum", data, axis, keepdims, exclude, False)
+
+
+def mean(data, axis=None, keepdims=False, exclude=False, **kwargs):
+    """Mean of the elements (over ``axis``); the result is dense."""
+    return _reduce("mean", data, axis, keepdims, exclude, True)
+
+
+# --------------------------------------------------------------------------- slicing, concat
+
+def slice(data, begin, end, step=(), **kwargs):  # noqa: A001  (1.9.1's name)
+    """A csr sub-array ``data[begin[0]:end[0], begin[1]:end[1]]`` (csr stays csr; other
+    storage types compute densely)."""
+    if not isinstance(data, CSRNDArray) or any(s not in (None, 1) for s in (step or ())):
+        return _fallback("slice", data, begin=begin, end=end, step=step)
+    rows, cols = data.shape
+    b = list(begin) + [None] * (2 - len(begin))
+    e = list(end) + [None] * (2 - len(end))
+    r0, r1, _ = py_slice(b[0], e[0]).indices(rows)
+    c0, c1, _ = py_slice(b[1], e[1]).indices(cols)
+    r1, c1 = max(r0, r1), max(c0, c1)
+    sub = _csr_rows(data, r0, r1)
+    if (c0, c1) == (0, cols):
+        return sub
+    xp = _xp(data._ctx)
+    p = sub._parts
+    keep = (p.indices >= c0) & (p.indices < c1)
+    row_of = _row_of(xp, p.indptr, p.shape[0])[keep]
+    counts = xp.bincount(row_of, minlength=p.shape[0]) if row_of.size else \
+        xp.zeros(p.shape[0], _IDX)
+    indptr = xp.concatenate([xp.zeros(1, _IDX), xp.cumsum(counts).astype(_IDX)])
+    return CSRNDArray._wrap(_Parts((r1 - r0, c1 - c0), p.data[keep], p.indices[keep] - c0,
+                                   indptr), data._ctx)
+
+
+def concat(*data, dim=1, **kwargs):
+    """Join arrays along ``dim``; csr arrays joined along axis 0 stay csr."""
+    if data and dim == 0 and all(isinstance(d, CSRNDArray) for d in data):
+        xp = _xp(data[0]._ctx)
+        cols = {d.shape[1] for d in data}
+        if len(cols) != 1:
+            raise MXNetError(f"concat: csr arrays need one column count, got "
+                             f"{[d.shape for d in data]}")
+        parts = [d._parts for d in data]
+        offsets = np.cumsum([0] + [p.data.size for p in parts])
+        indptr = xp.concatenate([xp.zeros(1, _IDX)] + [p.indptr[1:] + int(o)
+                                                        for p, o in zip(parts, offsets)])
+        shape = (int(np.sum([p.shape[0] for p in parts])), cols.pop())
+        return CSRNDArray._wrap(_Parts(shape, xp.concatenate([p.data for p in parts]),
+                                       xp.concatenate([p.indices for p in parts]),
+                                       indptr.astype(_IDX)), data[0]._ctx)
+    return _fallback("concat", *data, dim=dim)
+
+
+# --------------------------------------------------------------------------- unary
+
+# Functions with f(0) == 0: on a sparse array they act on the stored values only.
+ZERO_PRESERVING = ("abs", "sign", "square", "sqrt", "cbrt", "relu", "negative", "round",
+                   "rint", "ceil", "floor", "trunc", "fix", "sin", "tan", "arcsin",
+                   "arctan", "sinh", "tanh", "arcsinh", "arctanh", "expm1", "log1p",
+                   "degrees", "radians", "clip")
+
+
+def _unary(name, data, **attrs):
+    if not isinstance(data, BaseSparseNDArray):
+        return _fallback(name, data, **attrs)
+    if name == "clip":
+        lo, hi = float(attrs.get("a_min", 0)), float(attrs.get("a_max", 0))
+        if not lo <= 0 <= hi:
+            raise MXNetError(f"clip: on a {data.stype} array a_min <= 0 <= a_max is needed "
+                             f"(zeros must stay zero), got a_min={lo}, a_max={hi}")
+    op = get_op(name)
+    vals = invoke(op, [_new(data._parts.data, data._ctx)], op.parse_attrs(attrs))
+    return _map_data(data, lambda d: vals._data)
+
+
+def _make_unary(name):
+    def fn(data, *args, **kwargs):
+        if name == "clip" and args:
+            kwargs.update(zip(("a_min", "a_max"), args))
+        return _unary(name, data, **kwargs)
+    fn.__name__ = name
+    fn.__doc__ = (f"Elementwise ``{name}``; a sparse input keeps its storage type "
+                  "(``f(0) == 0``).")
+    return fn
+
+
+for _n in ZERO_PRESERVING:
+    globals()[_n] = _make_unary(_n)
+__all__ += list(ZERO_PRESERVING)
+
+
+# --------------------------------------------------------------------------- mx.nd hooks
+
+# 1.9.1's mx.nd.sparse names that act like the dense operator here (dense result)
+_DENSE_ALIASES = ("ElementWiseSum", "Embedding", "FullyConnected", "LinearRegressionOutput",
+                  "LogisticRegressionOutput", "MAERegressionOutput",
+                  "adam_update", "add_n", "arccos", "arccosh", "broadcast_add", "broadcast_div",
+                  "broadcast_minus", "broadcast_mul", "broadcast_plus", "broadcast_sub", "cos",
+                  "cosh", "elemwise_div", "exp", "ftrl_update", "gamma", "gammaln", "log",
+                  "log10", "log2", "make_loss", "norm", "rsqrt", "sgd_mom_update",
+                  "sgd_update", "sigmoid", "stop_gradient", "where")
+
+
+def _with_out(sparse_fn):
+    """``sparse_fn`` taking ``out=``: the result is copied into ``out``, which is returned."""
+    import functools
+
+    @functools.wraps(sparse_fn)
+    def fn(*args, out=None, **kwargs):
+        res = sparse_fn(*args, **kwargs)
+        if out is None:
+            return res
+        res.copyto(out)
+        return out
+    return fn
+
+
+def _elemwise(fn):
+    def f(lhs, rhs, out=None, **kwargs):
+        res = fn(lhs, rhs)
+        if out is not None:
+            res.copyto(out)
+            return out
+        return res
+    return f
+
+
+# update ops whose row_sparse-gradient form is lazy in 1.9.1 -> number of state inputs
+_LAZY_UPDATES = {"sgd_update": 0, "sgd_mom_update": 1, "adam_update": 2}
+
+
+def _make_lazy_update(name, nstates):
+    def fn(weight, grad, *rest, out=None, **kwargs):
+        if not isinstance(grad, RowSparseNDArray) or isinstance(weight, BaseSparseNDArray) \
+                or not kwargs.get("lazy_update", True):
+            return _fallback(name, weight, grad, *rest, out=out, **kwargs)
+        states, args = rest[:nstates], rest[nstates:]
+        if grad.shape != weight.shape:
+            raise MXNetError(f"{name}: grad shape {grad.shape} differs from weight shape "
+                             f"{weight.shape}")
+        from . import _public
+        rows = grad._parts.indices
+        for a in (weight,) + tuple(states):
+            a.wait_to_read()
+        ctx = weight._ctx
+        s_rows = [_new(st._data[rows], ctx) for st in states]
+        new_rows = _public[name](_new(weight._data[rows], ctx), _new(grad._parts.data, ctx),
+                                 *s_rows, *args, **kwargs)
+        for st, sr in zip(states, s_rows):  # the op updated the gathered state rows in place
+            st._data[rows] = sr._data
+        target = out if out is not None else weight.copy()
+        target.wait_to_read()
+        target._data[rows] = new_rows._data
+        return target
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"``{name}``; with a row_sparse ``grad`` and ``lazy_update=True`` only the "
+                  "rows the gradient stores (and their optimizer states) change, as in 1.9.1.")
+    return fn
+
+
+def adagrad_update(weight, grad, history, lr, epsilon=1e-7, wd=0.0, rescale_grad=1.0,
+                   clip_gradient=-1.0, out=None, **kwargs):
+    """AdaGrad on the rows of a row_sparse ``grad`` (1.9.1's ``_sparse_adagrad_update``):
+    ``g = clip(rescale_grad * grad)``, ``history[rows] += g**2``,
+    ``weight[rows] -= lr * g / sqrt(history[rows] + epsilon)``; other rows are untouched.
+    As in 1.9.1, ``grad`` must be row_sparse and ``wd`` must be 0."""
+    if not isinstance(grad, RowSparseNDArray) or isinstance(weight, BaseSparseNDArray) \
+            or isinstance(history, BaseSparseNDArray):
+        raise MXNetError(f"adagrad_update: needs a dense weight and history and a row_sparse "
+                         f"grad, got storage types {weight.stype}, {grad.stype}, "
+                         f"{history.stype}")
+    if wd != 0:
+        raise MXNetError(f"adagrad_update: wd={wd} is not supported with a row_sparse grad "
+                         "(1.9.1 has no such kernel either); use wd=0")
+    if not weight.shape == grad.shape == history.shape:
+        raise MXNetError(f"adagrad_update: shapes differ: weight {weight.shape}, grad "
+                         f"{grad.shape}, history {history.shape}")
+    xp = _xp(weight._ctx)
+    p = grad._parts
+    rows = p.indices
+    weight.wait_to_read()
+    history.wait_to_read()
+    dt = weight._data.dtype
+    g = p.data.astype(dt) * dt.type(rescale_grad)
+    if clip_gradient > 0:
+        g = xp.clip(g, -dt.type(clip_gradient), dt.type(clip_gradient))
+    h = history._data[rows] + g * g
+    history._data[rows] = h
+    new_rows = weight._data[rows] - dt.type(lr) * g / xp.sqrt(h + dt.type(epsilon))
+    target = out if out is not None else weight.copy()
+    target.wait_to_read()
+    target._data[rows] = new_rows
+    return target
+
+
+def _install(nd_module, public):
+    """Fill mx.nd.sparse (``nd_module.sparse``) with 1.9.1's names and route ``mx.nd``
+    calls with sparse arguments to the functions here."""
+    import functools
+
+    from .register import SPARSE_FRONTS
+    sp_mod = nd_module.sparse
+    names = {"adagrad_update": adagrad_update,
+             "elemwise_add": _elemwise(add), "elemwise_sub": _elemwise(subtract),
+             "elemwise_mul": _elemwise(multiply), "NDArray": NDArray, "Context": Context,
+             "current_context": current_context}
+    for name in _DENSE_ALIASES:
+        if name in public:
+            names[name] = public[name]
+    for name, nstates in _LAZY_UPDATES.items():
+        if name in public:
+            names[name] = SPARSE_FRONTS[name] = _make_lazy_update(name, nstates)
+    for name, fn in names.items():
+        setattr(sp_mod, name, fn)
+        if name[0].islower() and name not in sp_mod.__all__:
+            sp_mod.__all__.append(name)
+    fronts = {"dot": dot, "zeros_like": zeros_like, "elemwise_add": add,
+              "elemwise_sub": subtract, "elemwise_mul": multiply, "sum": sum, "mean": mean,
+              "slice": slice, "concat": concat}
+    for name in ZERO_PRESERVING:
+        fronts[name] = globals()[name]
+    for name, sfn in fronts.items():
+        SPARSE_FRONTS[name] = _with_out(sfn)
+    nd_module.cast_storage = functools.wraps(nd_module.cast_storage)(cast_storage)
