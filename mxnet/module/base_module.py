@@ -203,6 +203,26 @@ class BaseModule:
             return merged[0]
         return merged
 
+    def _prepare_fit(self, train_data, eval_metric, validation_metric, kvstore, optimizer,
+                     optimizer_params, initializer, arg_params, aux_params, allow_missing,
+                     force_rebind, force_init, monitor):
+        """What ``fit`` does before its first epoch: bind for training, install the monitor,
+        initialise parameters and the optimizer; returns (eval metric object, validation
+        metric)."""
+        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
+                  for_training=True, force_rebind=force_rebind)
+        if monitor is not None:
+            self.install_monitor(monitor)
+        self.init_params(initializer=initializer, arg_params=arg_params, aux_params=aux_params,
+                         allow_missing=allow_missing, force_init=force_init)
+        self.init_optimizer(kvstore=kvstore, optimizer=optimizer,
+                            optimizer_params=optimizer_params)
+        if validation_metric is None:
+            validation_metric = eval_metric
+        if not isinstance(eval_metric, metric.EvalMetric):
+            eval_metric = metric.create(eval_metric)
+        return eval_metric, validation_metric
+
     def fit(self, train_data, eval_data=None, eval_metric="acc", epoch_end_callback=None,
             batch_end_callback=None, kvstore="local", optimizer="sgd",
             optimizer_params=(("learning_rate", 0.01),), eval_end_callback=None,
@@ -219,18 +239,10 @@ class BaseModule:
         ``eval_data``, scores it and logs ``Epoch[E] Validation-name=value``.
         """
         assert num_epoch is not None, "please specify number of epochs"
-        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
-                  for_training=True, force_rebind=force_rebind)
-        if monitor is not None:
-            self.install_monitor(monitor)
-        self.init_params(initializer=initializer, arg_params=arg_params, aux_params=aux_params,
-                         allow_missing=allow_missing, force_init=force_init)
-        self.init_optimizer(kvstore=kvstore, optimizer=optimizer,
-                            optimizer_params=optimizer_params)
-        if validation_metric is None:
-            validation_metric = eval_metric
-        if not isinstance(eval_metric, metric.EvalMetric):
-            eval_metric = metric.create(eval_metric)
+        eval_metric, validation_metric = self._prepare_fit(
+            train_data, eval_metric, validation_metric, kvstore, optimizer, optimizer_params,
+            initializer, arg_params, aux_params, allow_missing, force_rebind, force_init,
+            monitor)
 
         for epoch in range(begin_epoch, num_epoch):
             tic = time.time()

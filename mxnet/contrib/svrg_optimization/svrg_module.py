@@ -3,7 +3,6 @@ import logging
 import time
 
 from ... import initializer as init_mod
-from ... import metric as metric_mod
 from ... import ndarray as nd
 from ... import optimizer as opt
 from ...base import MXNetError
@@ -189,18 +188,10 @@ class SVRGModule(Module):
         if num_epoch is None:
             raise MXNetError("SVRGModule.fit: please specify number of epochs (num_epoch)")
         initializer = init_mod.Uniform(0.01) if initializer is None else initializer
-        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
-                  for_training=True, force_rebind=force_rebind)
-        if monitor is not None:
-            self.install_monitor(monitor)
-        self.init_params(initializer=initializer, arg_params=arg_params, aux_params=aux_params,
-                         allow_missing=allow_missing, force_init=force_init)
-        self.init_optimizer(kvstore=kvstore, optimizer=optimizer,
-                            optimizer_params=optimizer_params)
-        if validation_metric is None:
-            validation_metric = eval_metric
-        if not isinstance(eval_metric, metric_mod.EvalMetric):
-            eval_metric = metric_mod.create(eval_metric)
+        eval_metric, validation_metric = self._prepare_fit(
+            train_data, eval_metric, validation_metric, kvstore, optimizer, optimizer_params,
+            initializer, arg_params, aux_params, allow_missing, force_rebind, force_init,
+            monitor)
         for epoch in range(begin_epoch, num_epoch):
             eval_metric.reset()
             tic = time.time()
