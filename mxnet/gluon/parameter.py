@@ -94,7 +94,7 @@ class Parameter:
                 if req == "null":
                     arr._grad, arr._node, arr._grad_req = None, None, "null"
                 else:
-                    arr.attach_grad(req)
+                    self._attach(arr, req)
 
     # -- initialisation ------------------------------------------------------------------------
     def initialize(self, init=None, ctx=None, default_init=None, force_reinit=False):
@@ -150,7 +150,14 @@ class Parameter:
         self._data = [data.copyto(c) if c != data.context else data.copy() for c in ctxs]
         if self._grad_req != "null":
             for arr in self._data:
-                arr.attach_grad(self._grad_req)
+                self._attach(arr, self._grad_req)
+
+    def _attach(self, arr, req):
+        """Give ``arr`` a gradient buffer of this parameter's ``grad_stype``."""
+        if self.grad_stype not in ("default", "row_sparse", "csr"):
+            raise MXNetError(f"Parameter '{self.name}': grad_stype must be 'default', "
+                             f"'row_sparse' or 'csr'; got {self.grad_stype!r}")
+        arr.attach_grad(req, stype=None if self.grad_stype == "default" else self.grad_stype)
 
     def _check_initialized(self, ctx=None):
         if self._data is not None:
@@ -207,12 +214,18 @@ class Parameter:
         return list(self._ctx_list)
 
     def zero_grad(self):
-        """Set every gradient buffer to 0."""
+        """Set every gradient buffer to 0 (a sparse buffer then stores no rows)."""
         if self._data is None:
             return
         for d in self._data:
-            if d._grad is not None:
-                d._grad[:] = 0
+            g = d._grad
+            if g is None:
+                continue
+            if g.stype == "default":
+                g[:] = 0
+            else:  # a sparse buffer keeps its stype and stores no rows, as in 1.9.1
+                from ..ndarray.sparse import zeros as sparse_zeros
+                sparse_zeros(g.stype, g.shape, ctx=g.context, dtype=g.dtype).copyto(g)
 
     def set_data(self, data):
         """Copy ``data`` into every device's copy (initialising lazily if needed)."""
@@ -249,7 +262,7 @@ class Parameter:
         self._data = [d.astype(dtype) for d in self._data]
         if self._grad_req != "null":
             for d in self._data:
-                d.attach_grad(self._grad_req)
+                self._attach(d, self._grad_req)
 
     def var(self):
         """A Symbol variable for this parameter, with its dtype and multipliers and the shape

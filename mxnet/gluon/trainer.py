@@ -157,9 +157,14 @@ class Trainer:
         for i, p in order:
             if p.grad_req == "null":
                 continue
-            kv.push(i, p.list_grad(), priority=-i)
-            if not self._update_on_kvstore:
-                kv.pull(i, p.list_grad(), priority=-i)
+            grads = p.list_grad()
+            kv.push(i, grads, priority=-i)
+            if self._update_on_kvstore:
+                continue
+            if grads[0].stype == "default":
+                kv.pull(i, grads, priority=-i)
+            else:  # every device gets the union of the devices' rows, summed, as in 1.9.1
+                kv.pull(i, grads, priority=-i, ignore_sparse=False)
 
     def update(self, batch_size, ignore_stale_grad=False):
         """Apply the optimizer (after ``allreduce_grads``)."""

@@ -1,7 +1,9 @@
 """LibSVMIter: batches from LibSVM text files (``label index:value index:value ...``).
 
-Feature indices are zero-based, as in 1.9.1. The batches are **dense** NDArrays here (1.9.1
-returns CSRNDArrays); the values are the same.
+Feature indices are zero-based, as in 1.9.1. As in 1.9.1 the data batches are CSRNDArrays
+(every ``index:value`` pair of a line is stored, a written ``0`` included), and so are the
+labels read from a ``label_libsvm`` file; labels taken from the lines' first column are
+dense.
 """
 from __future__ import annotations
 
@@ -104,7 +106,10 @@ class _LibSVMRows:
                     if col >= self.width:
                         raise MXNetError(f"LibSVMIter: feature index {col} in {self.path} is out of "
                                          f"range for data_shape ({self.width},)")
-                    values[r, col] = float(val)
+                    v = float(val)
+                    # a written zero is stored in the CSR batch: it is kept as -0.0 (equal
+                    # to 0) so that the batch can tell it from an absent feature
+                    values[r, col] = v if v != 0 else -0.0
             except ValueError:
                 raise MXNetError(f"LibSVMIter: cannot parse line {line!r} of {self.path}") from None
         return labels, values
@@ -174,7 +179,7 @@ class LibSVMIter(MXDataIter):
     labels, of shape (batch, label_shape[0]). ``num_parts`` / ``part_index`` read one share of
     the file (split by bytes at line boundaries, as dmlc does). Like 1.9.1 only
     ``round_batch=True`` is supported: a short last batch is completed from the start.
-    The output is dense (1.9.1 gives CSRNDArrays).
+    Data batches are CSRNDArrays, as are labels from ``label_libsvm``.
     """
 
     def __init__(self, *args, **kwargs):
@@ -213,3 +218,26 @@ class LibSVMIter(MXDataIter):
         super().__init__(loader, data_name=kwargs.get("data_name", "data"),
                          label_name=kwargs.get("label_name", "softmax_label"),
                          prefetch_buffer=prefetch)
+
+    def getdata(self):
+        return _to_csr(self._current.data)
+
+    def getlabel(self):
+        label = self._current.label
+        if self._loader.squeeze_label:  # labels from the first column: dense, as in 1.9.1
+            return super().getlabel()
+        return _to_csr(label)
+
+
+def _to_csr(dense):
+    """The CSRNDArray of a parsed batch: the stored entries are the non-zero values and the
+    written zeros (held as -0.0)."""
+    from ..ndarray.sparse import csr_matrix
+    dense = np.asarray(dense, np.float32)
+    stored = (dense != 0) | np.signbit(dense)
+    rows, cols = np.nonzero(stored)
+    indptr = np.zeros(dense.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=dense.shape[0]), out=indptr[1:])
+    values = dense[rows, cols] + np.float32(0)   # -0.0 + 0 is +0.0
+    return csr_matrix((values, cols.astype(np.int64), indptr), shape=dense.shape,
+                      dtype=np.float32)

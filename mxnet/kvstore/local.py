@@ -80,7 +80,7 @@ class _Entry:
     """The stored value of one key, and the buffers its pushes use."""
 
     __slots__ = ("key", "var", "data", "ctx", "shape", "dtype", "home",
-                 "merge", "merge_var", "residual")
+                 "merge", "merge_var", "residual", "rows")
 
     def __init__(self, key, shape, dtype, ctx):
         self.key = key
@@ -94,6 +94,7 @@ class _Entry:
         self.merge = None             # the summed gradient when an updater runs
         self.merge_var = None
         self.residual = {}            # 2-bit compression: source position -> residual
+        self.rows = None              # the stored row ids after a row_sparse push, else None
 
     @property
     def nbytes(self):
@@ -242,6 +243,10 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
 
     def _push_one(self, entry, srcs, priority):
         home = self._home(entry, srcs)
+        if any(a.stype != "default" for a in srcs):
+            self._push_sparse(entry, srcs, home)
+            return
+        entry.rows = None
         threshold = self._threshold
         updater = self._updater
         name = f"KVStore.push({entry.key!r})"
@@ -279,6 +284,47 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         # wait for the reduction above and for pulls still reading the weight.
         updater(entry.key.encode() if isinstance(entry.key, str) else entry.key, grad, weight)
 
+    def _push_sparse(self, entry, srcs, home):
+        """Push row_sparse values: they are summed over the union of their rows (1.9.1's
+        reduction), on ``home``. With an updater it gets that sum as a RowSparseNDArray
+        (so lazy updates touch only those rows); without one the sum becomes the stored
+        value, and a row_sparse ``pull`` receives exactly its rows."""
+        from ..ndarray.sparse import RowSparseNDArray, _Parts, _scatter_add
+        if any(a.stype != "row_sparse" for a in srcs):
+            raise MXNetError(f"KVStore.push({entry.key!r}): a push mixing storage types "
+                             f"{[a.stype for a in srcs]} is not supported; push only "
+                             "row_sparse or only dense values")
+        if self._threshold is not None:
+            raise MXNetError(f"KVStore.push({entry.key!r}): gradient compression of "
+                             "row_sparse values is not supported (1.9.1 has none either)")
+        be = get_backend(home)
+        xp = be.xp
+        with _scope(home):
+            parts = [a._parts for a in srcs]   # waits for the writes to each source
+            idx = [be.asarray(p.indices).astype("int64") for p in parts]
+            rows = xp.unique(xp.concatenate(idx)) if idx else xp.zeros((0,), "int64")
+            dt = parts[0].data.dtype
+            vals = xp.zeros((rows.shape[0],) + entry.shape[1:], dtype=dt)
+            for p, i in zip(parts, idx):
+                # each source's rows are unique, so a plain += would do; scatter-add is
+                # kept for safety with unsorted or repeated ids
+                _scatter_add(xp, vals, xp.searchsorted(rows, i), be.asarray(p.data).astype(dt))
+        updater = self._updater
+        engine.wait_for_var(entry.var)
+        if updater is not None:
+            grad = RowSparseNDArray._wrap(_Parts(entry.shape, vals, rows), home)
+            weight = _new(entry.data, home)
+            weight._var = entry.var
+            updater(entry.key.encode() if isinstance(entry.key, str) else entry.key, grad,
+                    weight)
+            return
+        with _scope(home):
+            dense = xp.zeros(entry.shape, dtype=entry.data.dtype)
+            dense[rows] = vals.astype(dense.dtype)
+        entry.data = dense
+        entry.ctx = home
+        entry.rows = rows
+
     @staticmethod
     def _quantize(entry, i, arr, threshold):
         """2-bit compression of source ``i``: +threshold, -threshold or 0, keeping the rest."""
@@ -302,7 +348,9 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
     def pull(self, key, out=None, priority=0, ignore_sparse=True):
         """Copy the stored value of each key into its output array(s), on their devices.
 
-        ``ignore_sparse`` is accepted for compatibility; every stored value is dense.
+        With ``ignore_sparse`` (the default) sparse outputs are skipped, as in 1.9.1;
+        otherwise a row_sparse output receives the rows of the last row_sparse push (every
+        non-zero row after a dense one).
         """
         if out is None:
             _fail()
@@ -315,7 +363,16 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         priority = self._priority(priority)
         for entry, dst in self._checked(pairs, "pull"):
             def copy_out(entry=entry, dst=dst):
-                _copy_into(dst._data, dst.context, entry.data)
+                if dst.stype == "default":
+                    _copy_into(dst._data, dst.context, entry.data)
+                    return
+                dbe = get_backend(dst.context)
+                with _scope(dst.context):
+                    if entry.rows is not None and dst.stype == "row_sparse":
+                        rows = dbe.asarray(entry.rows)
+                        dst._set_rows(rows, dbe.asarray(entry.data)[rows])
+                    else:
+                        dst._assign(dbe.asarray(entry.data))
             engine.push(copy_out, (entry.var,), (dst.engine_var,), priority,
                         f"KVStore.pull({entry.key!r})", _ASYNC)
 

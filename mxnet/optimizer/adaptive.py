@@ -47,7 +47,8 @@ class Adam(Optimizer):
     epsilon : float
         Added to the denominator.
     lazy_update : bool
-        Row-sparse lazy updates (ignored for dense arrays).
+        With a row_sparse gradient, update only its rows and their mean / variance;
+        False makes the standard dense update. Dense gradients ignore it.
     """
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
@@ -79,6 +80,9 @@ class AdaGrad(Optimizer):
         g = clip(rescale_grad*grad);  history += g*g
         weight -= lr * (g / sqrt(history + eps) + wd*weight)
 
+    A row_sparse gradient updates only its rows and their history (1.9.1's sparse
+    AdaGrad, which needs ``wd=0``).
+
     Parameters
     ----------
     eps : float
@@ -95,6 +99,13 @@ class AdaGrad(Optimizer):
     def update(self, index, weight, grad, state):
         lr, wd, _ = _begin_step(self, index, weight, grad)
         history = state
+        if grad.stype == "row_sparse":  # lazy: only the gradient's rows and their history
+            kwargs = {"epsilon": self.float_stable_eps, "rescale_grad": self.rescale_grad}
+            if self.clip_gradient:
+                kwargs["clip_gradient"] = self.clip_gradient
+            nd.sparse.adagrad_update(weight, grad, history, out=weight, lr=lr, wd=wd,
+                                     **kwargs)
+            return
         grad = grad * self.rescale_grad
         grad = self._clip(grad)
         history[:] += nd.square(grad)

@@ -94,7 +94,9 @@ class SGD(_MomentumStateMixin, _AggregatedUpdates, Optimizer):
     momentum : float
         The momentum.
     lazy_update : bool
-        Row-sparse lazy updates (dense arrays, the only kind here, ignore it).
+        With a row_sparse gradient, update only its rows (weight decay and momentum
+        included), leaving the other rows and their momentum as they are; False makes
+        the standard dense update. Dense gradients ignore it.
     multi_precision : bool
         Update float16 weights through float32 master copies.
     """
