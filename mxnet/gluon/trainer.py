@@ -32,7 +32,9 @@ class Trainer:
     def __init__(self, params, optimizer, optimizer_params=None, kvstore="device",
                  compression_params=None, update_on_kvstore=None):
         if isinstance(params, (dict, ParameterDict)):
-            params = list(params.values())
+            # by name, as 1.9.1 orders them: optimizer-state indices, KVStore keys and
+            # save_states files then agree with its
+            params = [params[k] for k in sorted(params.keys())]
         if not isinstance(params, (list, tuple)):
             raise ValueError("First argument must be a list or dict of Parameters, got "
                              f"{type(params)}.")
