@@ -1,6 +1,7 @@
 """``mx.nd``: imperative NDArray and one function per registered operator."""
 from __future__ import annotations
 
+import functools
 import sys
 import types
 
@@ -272,9 +273,18 @@ __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "eye"
            "waitall", "invoke", "op", "concatenate", "moveaxis"] + sorted(_public)
 
 from .legacy_image import imdecode  # noqa: E402,F401  (1.9.1's deprecated decoder)
-from . import sparse  # noqa: E402  (mx.nd.sparse; hooks the sparse front ends in below)
 
-sparse._install(sys.modules[__name__], _public)
+
+def _to_stype(dense_front):
+    """``mx.nd.cast_storage``: the storage conversions of mx.nd.sparse (loaded on use)."""
+    @functools.wraps(dense_front)
+    def cast_storage(*args, **kwargs):
+        from .sparse import cast_storage as convert
+        return convert(*args, **kwargs)
+    return cast_storage
+
+
+cast_storage = _to_stype(cast_storage)  # noqa: F821  (made from the registry above)
 
 
 def __getattr__(name):
@@ -282,6 +292,9 @@ def __getattr__(name):
     if name == "CachedOp":
         from ..executor.cached_op import CachedOp
         return CachedOp
+    if name == "sparse":   # mx.nd.sparse: loaded on first use, keeping ``import mxnet`` fast
+        import importlib
+        return importlib.import_module(f"{__name__}.sparse")
     if name in ("np", "numpy", "npx", "numpy_extension"):
         # 1.9.1's mx.nd.np / mx.nd.npx: the mx.np / mx.npx functions (loaded on use)
         import importlib

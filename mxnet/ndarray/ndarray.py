@@ -350,7 +350,7 @@ class NDArray:
 
     def tostype(self, stype):
         """A copy of this array in storage type ``stype`` ('default', 'csr' or 'row_sparse')."""
-        from .sparse_ops import cast_storage
+        from .sparse import cast_storage
         return cast_storage(self, stype)
 
     # -- autograd --------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ to ``csr_matrix`` works without SciPy.
 """
 from __future__ import annotations
 
+import sys as _sys
+
 import numpy as np
 
 from ..backend import get_backend
@@ -809,7 +811,7 @@ def retain(data, indices, **kwargs):
 
 # the operators (they need the classes above, hence the late import)
 from . import sparse_ops as _ops  # noqa: E402
-from .sparse_ops import _install  # noqa: E402,F401
+from .sparse_ops import _install  # noqa: E402
 
 # the public functions take ``out=`` as 1.9.1's do
 for _n in ("dot", "add", "subtract", "multiply", "divide", "sum", "mean", "slice", "concat") \
@@ -818,3 +820,7 @@ for _n in ("dot", "add", "subtract", "multiply", "divide", "sum", "mean", "slice
 retain = _ops._with_out(retain)
 zeros_like = _ops._with_out(zeros_like)
 __all__ += _ops.__all__
+
+# loaded on first use (mx.nd.sparse, tostype, a sparse record, ...), after mx.nd itself
+_nd = _sys.modules[__name__.rpartition(".")[0]]
+_install(_nd, _nd._public, _sys.modules[__name__])

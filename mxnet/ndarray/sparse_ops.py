@@ -12,7 +12,7 @@ from ..context import Context, current_context
 from ..operator.registry import get_op
 from .ndarray import NDArray, _new, invoke
 from .sparse import (_IDX, BaseSparseNDArray, CSRNDArray, RowSparseNDArray, _csr_from_dense,
-                     _csr_rows, _Parts, _row_of, _scatter_add, _segment_sum, _xp, cast_storage, py_slice,
+                     _csr_rows, _Parts, _row_of, _scatter_add, _segment_sum, _xp, py_slice,
                      zeros_like)
 
 __all__ = ["dot", "add", "subtract", "multiply", "divide", "sum", "mean", "slice", "concat"]
@@ -492,13 +492,12 @@ def adagrad_update(weight, grad, history, lr, epsilon=1e-7, wd=0.0, rescale_grad
     return target
 
 
-def _install(nd_module, public):
-    """Fill mx.nd.sparse (``nd_module.sparse``) with 1.9.1's names and route ``mx.nd``
-    calls with sparse arguments to the functions here."""
-    import functools
+def _install(nd_module, public, sp_mod):
+    """Fill mx.nd.sparse (``sp_mod``) with 1.9.1's names and route ``mx.nd`` calls with
+    sparse arguments to the functions here (run when mx.nd.sparse is first imported: no
+    sparse array exists before)."""
 
     from .register import SPARSE_FRONTS
-    sp_mod = nd_module.sparse
     names = {"adagrad_update": adagrad_update,
              "elemwise_add": _elemwise(add), "elemwise_sub": _elemwise(subtract),
              "elemwise_mul": _elemwise(multiply), "NDArray": NDArray, "Context": Context,
@@ -520,4 +519,3 @@ def _install(nd_module, public):
         fronts[name] = globals()[name]
     for name, sfn in fronts.items():
         SPARSE_FRONTS[name] = _with_out(sfn)
-    nd_module.cast_storage = functools.wraps(nd_module.cast_storage)(cast_storage)
