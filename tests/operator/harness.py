@@ -69,3 +69,29 @@ def load_golden_npz(path, regenerate):
         pytest.fail(f"golden fixture missing; regenerate with: {regenerate}")
     with np.load(path) as npz:
         return {k: npz[k] for k in npz.files}
+
+
+def golden_case_results(table, case, golden, post=True):
+    """Replay ``case`` (a golden generator's Case, run through the generator's ``run_case``
+    under this mxnet) on the fixture's inputs and head gradients; returns ``(key, got,
+    recorded)`` for every output (``out<j>``), gradient (``grad<i>``) and, with ``post``,
+    state after the call (``post<i>``), having checked their number, dtypes and shapes."""
+    cid = case.id
+    n_out = sum(1 for k in golden if k.startswith(f"{cid}/out"))
+    n_head = sum(1 for k in golden if k.startswith(f"{cid}/head"))
+    inputs = [golden[f"{cid}/in{i}"] for i in range(len(case.inputs))]
+    heads = [golden[f"{cid}/head{j}"] for j in range(n_head)] or None
+    outs, _, grads, after = table.run_case(mx, case, inputs=inputs, heads=heads)
+    assert len(outs) == n_out
+    got = {f"out{j}": o for j, o in enumerate(outs)}
+    got.update({f"grad{i}": g for i, g in grads.items()})
+    if post:
+        got.update({f"post{i}": p for i, p in enumerate(after)})
+    results = []
+    for key, have in got.items():
+        want = golden[f"{cid}/{key}"]
+        assert (have.dtype, have.shape) == (want.dtype, want.shape), (key, have.dtype,
+                                                                      have.shape, want.dtype,
+                                                                      want.shape)
+        results.append((key, have, want))
+    return results

@@ -11,7 +11,8 @@ import pytest
 import mxnet as mx
 
 from .._scripts import load_script
-from .harness import GradCase, check_grad_case, expect_error, load_golden_npz, rand
+from .harness import (GradCase, check_grad_case, expect_error, golden_case_results,
+                      load_golden_npz, rand)
 
 nd = mx.nd
 C = nd.contrib
@@ -112,20 +113,7 @@ def _tol(case, dtype):
 
 @pytest.mark.parametrize("case", _TABLE.CASES, ids=lambda c: c.id)
 def test_golden(case, golden):
-    n_out = sum(1 for k in golden if k.startswith(f"{case.id}/out"))
-    n_head = sum(1 for k in golden if k.startswith(f"{case.id}/head"))
-    inputs = [golden[f"{case.id}/in{i}"] for i in range(len(case.inputs))]
-    heads = [golden[f"{case.id}/head{j}"] for j in range(n_head)] or None
-    outs, _, grads, post = _TABLE.run_case(mx, case, inputs=inputs, heads=heads)
-    assert len(outs) == n_out
-    got = {f"out{j}": o for j, o in enumerate(outs)}
-    got.update({f"grad{i}": g for i, g in grads.items()})
-    got.update({f"post{i}": p for i, p in enumerate(post)})
-    for key, have in got.items():
-        want = golden[f"{case.id}/{key}"]
-        assert (have.dtype, have.shape) == (want.dtype, want.shape), (key, have.dtype,
-                                                                      have.shape, want.dtype,
-                                                                      want.shape)
+    for key, have, want in golden_case_results(_TABLE, case, golden):
         rtol, atol = _tol(case, want.dtype)
         np.testing.assert_allclose(have, want, rtol=rtol, atol=atol, err_msg=f"{case.id} {key}")
 
