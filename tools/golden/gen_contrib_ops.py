@@ -479,14 +479,15 @@ def run_case(mx, c: Case, inputs=None, heads=None):
     return [o.asnumpy() for o in outs], heads or [], grads, [x.asnumpy() for x in xs]
 
 
-def main():
-    os.environ.setdefault("MXNET_MKLDNN_ENABLED", "0")
-    import mxnet as mx
-    if mx.__version__ != "1.9.1":
-        sys.exit(f"run this under the reference MXNet 1.9.1, not {mx.__version__} ({mx.__file__})")
+def write_cases(mx, cases, out_npz, post=True):
+    """Run every case under ``mx`` (the reference) and write its inputs, outputs, head
+    gradients, gradients and (with ``post``) states after the call to ``out_npz``."""
     arrays = {}
-    for c in CASES:
-        outs, heads, grads, post = run_case(mx, c)
+    for c in cases:
+        try:
+            outs, heads, grads, after = run_case(mx, c)
+        except Exception as e:
+            raise RuntimeError(f"case {c.id} failed under 1.9.1") from e
         for i, (x, dt) in enumerate(zip(c.inputs, c.input_dtypes())):
             arrays[f"{c.id}/in{i}"] = np.asarray(x, dtype=dt)
         for j, o in enumerate(outs):
@@ -495,11 +496,21 @@ def main():
             arrays[f"{c.id}/head{j}"] = h
         for i, g in grads.items():
             arrays[f"{c.id}/grad{i}"] = g
-        for i, p in enumerate(post):
-            arrays[f"{c.id}/post{i}"] = p
-    OUT_NPZ.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(OUT_NPZ, **arrays)
-    print(f"wrote {len(CASES)} cases ({len(arrays)} arrays) to {OUT_NPZ}")
+        if post:
+            for i, p in enumerate(after):
+                arrays[f"{c.id}/post{i}"] = p
+    out_npz.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out_npz, **arrays)
+    print(f"wrote {len(cases)} cases ({len(arrays)} arrays) to {out_npz} "
+          f"({out_npz.stat().st_size} bytes)")
+
+
+def main():
+    os.environ.setdefault("MXNET_MKLDNN_ENABLED", "0")
+    import mxnet as mx
+    if mx.__version__ != "1.9.1":
+        sys.exit(f"run this under the reference MXNet 1.9.1, not {mx.__version__} ({mx.__file__})")
+    write_cases(mx, CASES, OUT_NPZ)
 
 
 if __name__ == "__main__":

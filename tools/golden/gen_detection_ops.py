@@ -159,21 +159,7 @@ def main():
     import mxnet as mx
     if mx.__version__ != "1.9.1":
         sys.exit(f"run this under the reference MXNet 1.9.1, not {mx.__version__} ({mx.__file__})")
-    arrays = {}
-    for c in CASES:
-        outs, heads, grads, post = run_case(mx, c)
-        for i, (x, dt) in enumerate(zip(c.inputs, c.input_dtypes())):
-            arrays[f"{c.id}/in{i}"] = np.asarray(x, dtype=dt)
-        for j, o in enumerate(outs):
-            arrays[f"{c.id}/out{j}"] = o
-        for j, h in enumerate(heads):
-            arrays[f"{c.id}/head{j}"] = h
-        for i, g in grads.items():
-            arrays[f"{c.id}/grad{i}"] = g
-    OUT_NPZ.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(OUT_NPZ, **arrays)
-    print(f"wrote {len(CASES)} cases ({len(arrays)} arrays) to {OUT_NPZ} "
-          f"({OUT_NPZ.stat().st_size} bytes)")
+    _B.write_cases(mx, CASES, OUT_NPZ, post=False)
 
 
 if __name__ == "__main__":
