@@ -14,32 +14,15 @@ from mxnet.base import MXNetError
 from mxnet.contrib import amp
 from mxnet.contrib.amp import LossScaler
 
+from .._scripts import load_script
+
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = json.loads((REPO / "tests" / "golden" / "contrib_misc.json").read_text())["amp"]
 
 
-def mlp():
-    data = mx.sym.var("data")
-    x = mx.sym.FullyConnected(data, num_hidden=16, name="fc1")
-    x = mx.sym.Activation(x, act_type="relu", name="relu1")
-    x = mx.sym.FullyConnected(x, num_hidden=4, name="fc2")
-    return mx.sym.SoftmaxOutput(x, name="softmax")
-
-
-def cnn():
-    data = mx.sym.var("data")
-    c1 = mx.sym.Convolution(data, kernel=(3, 3), num_filter=4, pad=(1, 1), name="conv1")
-    b1 = mx.sym.BatchNorm(c1, name="bn1")
-    a1 = mx.sym.Activation(b1, act_type="relu", name="relu1")
-    c2 = mx.sym.Convolution(a1, kernel=(3, 3), num_filter=4, pad=(1, 1), name="conv2")
-    s = mx.sym.elemwise_add(c2, a1, name="add1")
-    s2 = mx.sym.Activation(s, act_type="softrelu", name="srelu")
-    p = mx.sym.Pooling(s2, kernel=(2, 2), stride=(2, 2), pool_type="max", name="pool1")
-    cat = mx.sym.concat(p, p, dim=1, name="cat")
-    lk = mx.sym.LeakyReLU(cat, act_type="elu", name="elu")
-    f = mx.sym.flatten(lk, name="flat")
-    fc = mx.sym.FullyConnected(f, num_hidden=3, name="fc")
-    return mx.sym.softmax(fc, name="prob")
+# the graphs the golden generator converted under 1.9.1, built here the same way
+_GEN = load_script("tools/golden/gen_contrib_misc.py")
+mlp, cnn = _GEN.mlp, _GEN.cnn
 
 
 def _widest_unknown():
