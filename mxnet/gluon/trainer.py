@@ -55,6 +55,7 @@ class Trainer:
         self._kv_initialized = False
         self._kvstore = None
         self._scale = 1.0
+        self._amp_loss_scaler = None   # set by mx.contrib.amp.init_trainer
         self._init_optimizer(optimizer, optimizer_params or {})
 
     def _init_optimizer(self, optimizer, optimizer_params):
@@ -179,6 +180,9 @@ class Trainer:
         self._update(ignore_stale_grad)
 
     def _update(self, ignore_stale_grad=False):
+        scaler = self._amp_loss_scaler
+        if scaler is not None and scaler.has_overflow(self._params):
+            return   # mixed precision: a step with inf/NaN gradients is skipped
         batches = [[] for _ in self._updaters]
         for i, p in enumerate(self._params):
             if p.grad_req == "null":

@@ -314,23 +314,6 @@ def init_trainer(optimizer_or_trainer):
         scaler = LossScaler()
     trainer._amp_loss_scaler = scaler
     trainer._amp_original_scale = trainer._scale
-    _install_overflow_check(trainer)
-
-
-def _install_overflow_check(trainer):
-    """Make this Trainer's update skip steps with overflowing gradients (as 1.9.1's does)."""
-    if getattr(trainer, "_amp_update_wrapped", False):
-        return
-    inner = trainer._update
-
-    def _update(ignore_stale_grad=False):
-        scaler = getattr(trainer, "_amp_loss_scaler", None)
-        if scaler is not None and scaler.has_overflow(trainer._params):
-            return
-        return inner(ignore_stale_grad)
-
-    trainer._update = _update
-    trainer._amp_update_wrapped = True
 
 
 @contextlib.contextmanager
