@@ -34,7 +34,11 @@ _POOL_SIZE = 0
 _INSIDE = threading.local()
 
 
+_CORES = os.cpu_count() or 1   # asked once: the call reads sysfs every time
+
+
 def op_threads():
+    """The number of threads a split kernel uses (see the module docstring)."""
     for name in ("MXNET_PY_OP_THREADS", "OMP_NUM_THREADS"):
         value = os.environ.get(name)
         if value:
@@ -42,7 +46,7 @@ def op_threads():
                 return max(1, int(value))
             except ValueError:
                 pass
-    return os.cpu_count() or 1
+    return _CORES
 
 
 def _pool(workers):
