@@ -253,7 +253,13 @@ def _store_grad(buf, req, holder, i):
     instead of copying it when nothing else can see either: the gradient is referenced by
     ``holder`` alone and owns its memory, which nothing else references, and ``buf`` owns
     its memory, which no view or other holder shares; otherwise it copies."""
-    g = holder[i]._data
+    src = holder[i]
+    if req == "write" and buf.stype == "row_sparse" and src.stype == "row_sparse" and \
+            src.shape == buf.shape:
+        buf._store_from(src)   # keeps the gradient's rows, all-zero ones included
+        return
+    g = src._data
+    del src
     if req == "add":
         v = buf._var
         if v is not None and (v.npending or v.exc is not None):
@@ -294,8 +300,27 @@ def _node_gradient(node, slot):
     ograds = [g if g is not None else _F.zeros_like(o.detach()) for g, o in zip(slot, outputs)]
     if node.gradient is not None:
         return node.gradient(ograds)
-    return node.op.apply_gradient(_F, node.attrs, node.inputs, outputs, ograds,
-                                  [e is not None for e in node.in_entries])
+    res = node.op.apply_gradient(_F, node.attrs, node.inputs, outputs, ograds,
+                                 [e is not None for e in node.in_entries])
+    rule = node.op.grad_rows
+    if rule is None or _mode.recording:
+        return res
+    return _rsp_gradients(rule, node.attrs, node.inputs, res)
+
+
+def _rsp_gradients(rule, attrs, inputs, igrads):
+    """The gradients ``igrads`` with those that 1.9.1 makes row_sparse (the operator's
+    ``grad_rows`` rule names their rows) turned into RowSparseNDArrays. A recorded
+    gradient (create_graph) stays dense."""
+    from .ndarray.sparse import RowSparseNDArray, _xp
+    out = list(igrads) if isinstance(igrads, (list, tuple)) else [igrads]
+    for pos, g in enumerate(out):
+        if g is None or not isinstance(g, NDArray) or g.stype != "default":
+            continue
+        rows = rule(_xp(g._ctx), attrs, pos, inputs)
+        if rows is not None:
+            out[pos] = RowSparseNDArray._from_rows(g, rows)
+    return out
 
 
 def _leaf_edges(order, head_entries):
@@ -320,7 +345,9 @@ def _sinks(node, edges):
         sink = None
         if e is not None and isinstance(e[0], Leaf) and edges.get(id(e[0])) == 1:
             arr = e[0].array
-            if arr is not None and arr._grad is not None and arr._grad_req in ("write", "add"):
+            # a sparse buffer is written by _store_grad (the program writes dense arrays)
+            if arr is not None and arr._grad is not None and \
+                    arr._grad_req in ("write", "add") and arr._grad.stype == "default":
                 sink = (arr._grad, arr._grad_req)
         out.append(sink)
     return out

@@ -216,6 +216,7 @@ class GraphProgram:
         self._iplan = None         # (plan, views wanted) of the inference pass
         self._icheck = None        # per forward step: the inference plan's alias checks
         self._info = None          # entry -> (shape, dtype), from the first run
+        self._rows_consumers = None   # see grad_rows
 
     # -- arenas -------------------------------------------------------------------------------
     def acquire(self):
@@ -333,6 +334,42 @@ class GraphProgram:
         return [views.get(s) for s in range(self.nslots)]
 
     # -- backward -------------------------------------------------------------------------------
+    def grad_rows(self, vals, mask, ctx):
+        """{input position: rows} for the inputs whose gradient 1.9.1 makes row_sparse:
+        every step reading the input has a ``grad_rows`` rule naming rows for it (e.g.
+        Embedding with sparse_grad), and the input is no graph output. ``vals``: the
+        recorded forward values."""
+        cons = self._rows_consumers
+        if cons is None:
+            by_pos = {}   # one input may feed several variable slots
+            for st in self.fsteps:
+                for k, e in enumerate(st.ins):
+                    if e in self.var_of:
+                        by_pos.setdefault(self.var_of[e], []).append((st, k))
+            outputs = {self.var_of[s] for s in self._head_set if s in self.var_of}
+            cons = self._rows_consumers = {
+                pos: uses for pos, uses in by_pos.items()
+                if pos not in outputs and all(st.op.grad_rows is not None for st, _ in uses)}
+        if not cons:
+            return None
+        from ..ndarray.sparse import _xp
+        xp = _xp(ctx)
+        out = {}
+        for pos, uses in cons.items():
+            if pos >= len(mask) or not mask[pos]:
+                continue
+            found = []
+            for st, k in uses:
+                ins = [_ndm._new(vals[e], ctx) if vals[e] is not None else None
+                       for e in st.ins]
+                r = st.op.grad_rows(xp, st.attrs, k, ins)
+                if r is None:
+                    break
+                found.append(r)
+            else:
+                out[pos] = found[0] if len(found) == 1 else xp.unique(xp.concatenate(found))
+        return out
+
     def backward(self, arena, mask, ograds, sinks, rc, transient, on_sink=None):
         """Gradients of the inputs flagged in ``mask`` from the raw output gradients.
 
@@ -823,8 +860,15 @@ class RecordedCall:
         for g in ograds:
             _sync_array(g)
             raw.append(g._data)
+        rows = self.prog.grad_rows(self.arena.vals, self.mask, ctx)   # before backward
         res = self.prog.backward(self.arena, self.mask, raw, sinks, rc, transient, on_sink)
-        return [r if r is None or r is WRITTEN else _ndm._new(r, ctx) for r in res]
+        out = [r if r is None or r is WRITTEN else _ndm._new(r, ctx) for r in res]
+        if rows:
+            from ..ndarray.sparse import RowSparseNDArray
+            for pos, r in rows.items():
+                if out[pos] is not None and out[pos] is not WRITTEN:
+                    out[pos] = RowSparseNDArray._from_rows(out[pos], r)
+        return out
 
     def release(self):
         arena, self.arena = self.arena, None

@@ -357,8 +357,10 @@ class NDArray:
     def attach_grad(self, grad_req="write", stype=None):
         """Allocate a zero gradient buffer and mark this array as an autograd variable.
         With ``stype`` 'row_sparse' or 'csr' the buffer is sparse: backward stores the
-        gradient in that storage type (its non-zero rows for row_sparse), as
-        ``Embedding(sparse_grad=True)`` users expect."""
+        gradient in that storage type. A row_sparse gradient from
+        ``Embedding(sparse_grad=True)``, ``contrib.SparseEmbedding`` or ``dot(csr, x)`` keeps
+        the rows those operators name (every row looked up, zero or not), as in 1.9.1; any
+        other gradient keeps its rows holding a non-zero."""
         if grad_req not in ("write", "add", "null"):
             raise MXNetError(f"attach_grad: grad_req must be 'write', 'add' or 'null', got {grad_req!r}")
         if stype not in (None, "default") and grad_req != "null":

@@ -33,6 +33,10 @@ array's own storage type. ``mx.nd.X`` functions look for a sparse front end
 - ``retain`` returns the requested rows in the order given (zeros for rows not stored).
 - ``sgd_update``/``sgd_mom_update``/``adam_update`` with a row_sparse gradient and
   ``lazy_update=True`` touch only the gradient's rows.
+- Through autograd, the row_sparse gradient of ``Embedding(sparse_grad=True)`` and
+  ``contrib.SparseEmbedding`` stores every row looked up, and that of ``dot(csr, x)`` every
+  column id the csr holds, even rows whose gradient is all zeros (so lazy updates decay
+  them); other gradients written into a row_sparse buffer keep their non-zero rows.
 - The index arrays are int64 whatever the input dtype; constructors do not check the
   order of indices (``check_format`` does).
 
@@ -479,6 +483,23 @@ class RowSparseNDArray(BaseSparseNDArray):
         ascending row ids ``rows`` (used by ``KVStore.row_sparse_pull``)."""
         p = _SLOT.__get__(self)  # runs inside the engine op that writes this array
         _SLOT.__set__(self, _Parts(p.shape, values.astype(p.data.dtype), rows.astype(_IDX)))
+
+    @classmethod
+    def _from_rows(cls, dense, rows):
+        """The row_sparse gradient that stores rows ``rows`` (ascending, unique device
+        array) of the dense NDArray ``dense``, all-zero rows included."""
+        dense.wait_to_read()
+        d = dense._data
+        rows = rows.astype(_IDX, copy=False)
+        return cls._wrap(_Parts(tuple(d.shape), d[rows], rows), dense._ctx)
+
+    def _store_from(self, src):
+        """Become a copy of the row_sparse array ``src`` (same shape), converted to this
+        array's dtype: how autograd writes a row_sparse gradient into its buffer."""
+        mine, p = self._parts, src._parts
+        be = get_backend(self._ctx)
+        _SLOT.__set__(self, _Parts(mine.shape, be.asarray(p.data, dtype=mine.data.dtype),
+                                   be.asarray(p.indices, dtype=_IDX)))
 
     def retain(self, *args, **kwargs):
         """The rows whose ids are in ``indices`` (see :func:`retain`)."""

@@ -1,8 +1,9 @@
 """Two leftover contrib operators of 1.9.1: SparseEmbedding and the Hawkes process
 log-likelihood (hawkesll, with its gradient operator backward_hawkesll).
 
-SparseEmbedding is Embedding under its deprecated contrib name; 1.9.1 gives its weight a
-row_sparse gradient, which is dense here (same values).
+SparseEmbedding is Embedding under its deprecated contrib name, always with
+``sparse_grad``: through autograd its weight's gradient is row_sparse, storing every row
+looked up (zero rows included), as in 1.9.1.
 
 hawkesll scores K independent univariate Hawkes processes with exponential kernels for each
 of N samples. Process k has background rate ``lda[n, k]``, branching ratio ``alpha[k]`` and
@@ -39,9 +40,10 @@ _EMB = get_op("Embedding")
 register("_contrib_SparseEmbedding", _EMB.compute, params=tuple(_EMB.params.values()),
          inputs=("data", "weight"), infer_shape=_EMB.infer_shape, infer_type=_EMB.infer_type,
          attr_check=_EMB.attr_check, gradient=_EMB.gradient,
+         grad_rows=lambda xp, a, pos, ins: _EMB.grad_rows(xp, a, pos, ins, always=True),
          doc="Embedding under its deprecated contrib name: rows of ``weight`` (input_dim x "
              "output_dim) looked up at the integer positions in ``data``. The weight's "
-             "gradient is dense here (1.9.1 makes it row_sparse).")
+             "gradient is row_sparse (the rows looked up).")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -194,8 +194,19 @@ def _dot_grad(F, attrs, ins, outs, og):
     return [res[0], res[1]]
 
 
+def _dot_grad_rows(xp, attrs, pos, inputs):
+    """``dot(csr, dense)`` without transposes: 1.9.1's row_sparse gradient of the dense
+    operand stores one row per column index the csr holds (stored zeros included), even
+    where that row's gradient is zero."""
+    lhs = inputs[0]
+    if pos != 1 or attrs["transpose_a"] or attrs["transpose_b"] or \
+            getattr(lhs, "stype", "default") != "csr":
+        return None
+    return xp.unique(lhs._parts.indices).astype(np.int64)
+
+
 register("dot", _dot, params=_DOT_PARAMS, inputs=("lhs", "rhs"), gradient=_dot_grad,
-         infer_shape=_dot_shape, infer_type=_same_type,
+         infer_shape=_dot_shape, infer_type=_same_type, grad_rows=_dot_grad_rows,
          doc="Dot product: contracts the last axis of lhs with the first axis of rhs "
              "(transpose_a/transpose_b flip which axis of each operand is contracted).")
 

@@ -10,7 +10,9 @@ Embedding truncates floating point indices toward zero and clips them to
 ``[0, input_dim - 1]``; NaN and infinite indices read row 0, as 1.9.1's integer
 conversion makes them (and the backward pass converts to int32, so an index of 1e10
 reads the last row but sends its gradient to row 0). The weight gradient adds up the
-rows of repeated indices. The indices get no gradient.
+rows of repeated indices. The indices get no gradient. With ``sparse_grad`` autograd
+makes the weight's gradient row_sparse, storing each row looked up even where its values
+are all zero (1.9.1), so lazy optimizer updates touch exactly those rows.
 """
 from __future__ import annotations
 
@@ -146,6 +148,24 @@ def _backward_embedding(rc, attrs, og, data, out=None):
     return out
 
 
+def _embedding_grad_rows(xp, attrs, pos, inputs, always=False):
+    """The rows of the weight's row_sparse gradient: every row looked up, once, sorted,
+    whatever its gradient (1.9.1). Only with ``sparse_grad`` (``always`` for
+    SparseEmbedding); like 1.9.1, that backward pass rejects an index below 0 or above
+    ``input_dim - 1`` (NaN passes and reads row 0)."""
+    if pos != 1 or not (always or attrs["sparse_grad"]):
+        return None
+    data = inputs[0]._data
+    n = attrs["input_dim"]
+    if data.dtype.kind == "b":
+        data = data.astype(np.int64)
+    if data.size and bool(((data < 0) | (data > n - 1)).any()):
+        raise MXNetError("Embedding input contains data out of bound: with sparse_grad, "
+                         f"indices must lie in [0, {n - 1}]")
+    idx = _embedding_index(xp, data, n, int_bits=32).reshape(-1)
+    return xp.unique(idx).astype(np.int64)
+
+
 def _embedding_shape(attrs, in_shapes, out_shapes):
     w = (attrs["input_dim"], attrs["output_dim"])
     d = in_shapes[0]
@@ -169,8 +189,8 @@ _EMB_PARAMS = (
     Param("dtype", "dtype", "float32", choices=("bfloat16", "float16", "float32", "float64",
                                                 "int32", "int64", "int8", "uint8"),
           doc="The weight's dtype when it is inferred."),
-    Param("sparse_grad", "bool", False, doc="Ask for a row_sparse weight gradient (given dense "
-                                            "here)."),
+    Param("sparse_grad", "bool", False, doc="Make the weight's gradient row_sparse, storing "
+                                            "exactly the rows looked up (autograd)."),
 )
 
 
@@ -182,6 +202,7 @@ def _embedding_check(opname, attrs):
 
 register("Embedding", _embedding, params=_EMB_PARAMS, inputs=("data", "weight"),
          infer_shape=_embedding_shape, infer_type=_embedding_type, attr_check=_embedding_check,
+         grad_rows=_embedding_grad_rows,
          gradient=lambda F, a, ins, outs, og: [
              None, F._backward_Embedding(og[0], ins[0], input_dim=a["input_dim"],
                                          output_dim=a["output_dim"])],

@@ -170,7 +170,7 @@ class OpDef:
                  num_visible_outputs=None, output_names=None, infer_shape=None, infer_type=None,
                  gradient=None, inplace=(), variadic=None, aliases=(), doc="", needs_rng=False,
                  key_var_num_args=None, attr_check=None, nd_hidden=False, ignored_inputs=None,
-                 accepts_out=False):
+                 accepts_out=False, grad_rows=None):
         self.name = name
         self.compute = compute
         self.params: dict[str, Param] = {p.name: p for p in params}
@@ -189,6 +189,11 @@ class OpDef:
         self.ignored_inputs = ignored_inputs
         # the kernel takes out=[array or None per output] (see the module docstring)
         self.accepts_out = accepts_out
+        # (xp, attrs, input position, input NDArrays) -> the sorted rows a row_sparse
+        # gradient of that input stores (1.9.1 keeps them even when their values are all
+        # zero), or None for an ordinary dense gradient; autograd reads it (see
+        # autograd._rsp_gradients)
+        self.grad_rows = grad_rows
         self.variadic = variadic          # name of the count param for list inputs (e.g. num_args)
         self.key_var_num_args = key_var_num_args or variadic
         self.aliases = tuple(aliases)

@@ -137,3 +137,76 @@ def test_kvstore_push_mixed_stypes_is_an_error():
     rsp = mx.nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(4, 2))
     with pytest.raises(MXNetError, match="storage types"):
         kv.push(0, [rsp, mx.nd.ones((4, 2), ctx=mx.cpu(1))])
+
+
+# -- looked-up rows whose gradient is exactly zero (1.9.1 stores them) ---------------------------
+
+@pytest.mark.parametrize("case", list(gen.ZERO_CASES))
+def test_zero_gradient_rows_match_reference(case):
+    """The gradient stores every looked-up row, so the lazy update decays them and moves
+    their momentum / moments like 1.9.1's; rows never looked up stay as they were."""
+    got = gen.run_zero_case(mx, case)
+    want = {k: v for k, v in GOLD.items() if k.startswith(f"zero/{case}/")}
+    assert want and sorted(got) == sorted(want)
+    for k, v in want.items():
+        if k.endswith("grad_indices"):
+            np.testing.assert_array_equal(got[k], v, err_msg=k)
+        else:
+            np.testing.assert_allclose(got[k], v, rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+def test_zero_gradient_row_is_decayed():
+    """Step 0 of the sgd case: row 3 is looked up with a zero gradient, so only weight decay
+    moves it; row 8 is never looked up and keeps its value."""
+    lr, wd = (gen.ZERO_CASES["sgd"][1][k] for k in ("learning_rate", "wd"))
+    emb0 = gen.initial_weights()[0]
+    got = gen.run_zero_case(mx, "sgd")
+    np.testing.assert_array_equal(got["zero/sgd/0/grad_indices"], [0, 1, 3, 5])
+    np.testing.assert_array_equal(got["zero/sgd/0/grad_data"][2], 0)
+    np.testing.assert_allclose(got["zero/sgd/0/emb"][3], emb0[3] * (1 - lr * wd), rtol=1e-6)
+    np.testing.assert_array_equal(got["zero/sgd/2/emb"][8], emb0[8])
+
+
+def test_zero_gradient_rows_of_operators():
+    """nd.Embedding(sparse_grad), contrib.SparseEmbedding and dot(csr, dense) into a
+    row_sparse gradient buffer store the rows looked up (csr column ids), zero or not."""
+    got = gen.zero_grad_checks(mx)
+    want = {k: v for k, v in GOLD.items() if k.startswith("zgrad/")}
+    assert want and sorted(got) == sorted(want)
+    for k, v in want.items():
+        np.testing.assert_array_equal(got[k].shape, v.shape, err_msg=k)
+        np.testing.assert_allclose(got[k], v, rtol=1e-6, err_msg=k)
+
+
+@pytest.mark.parametrize("ids", [[-1, 2], [8, 2], [7.5, 1]])
+def test_sparse_grad_index_out_of_bound(ids):
+    """With sparse_grad, 1.9.1's backward pass rejects indices outside [0, input_dim - 1]
+    (the forward pass clips them)."""
+    w = mx.nd.ones((8, 2))
+    w.attach_grad(stype="row_sparse")
+    with mx.autograd.record():
+        y = mx.nd.Embedding(mx.nd.array(ids), w, input_dim=8, output_dim=2, sparse_grad=True)
+    with pytest.raises(MXNetError, match="out of bound"):
+        y.backward()
+
+
+def test_hybridized_sparse_grad_twice():
+    """A hybridized Embedding called twice in one graph: the rows of both lookups."""
+    class Net(mx.gluon.HybridBlock):
+        def __init__(self):
+            super().__init__()
+            self.emb = mx.gluon.nn.Embedding(gen.VOCAB, gen.DIM, sparse_grad=True)
+
+        def hybrid_forward(self, F, a, b):
+            return F.sum(self.emb(a) * 0) + F.sum(self.emb(b))
+
+    net = Net()
+    net.initialize()
+    net.hybridize()
+    with mx.autograd.record():
+        loss = net(mx.nd.array([2, 2]), mx.nd.array([5, 1]))
+    loss.backward()
+    g = net.emb.weight.grad()
+    np.testing.assert_array_equal(g.indices.asnumpy(), [1, 2, 5])
+    np.testing.assert_array_equal(g.data.asnumpy(), [[1] * gen.DIM, [0] * gen.DIM,
+                                                     [1] * gen.DIM])
