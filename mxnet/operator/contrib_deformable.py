@@ -133,7 +133,9 @@ def _geometry(opname, attrs, dshape):
 
 
 def _check(opname, g, name, shape, want):
-    if shape is not None and tuple(shape) != tuple(want):
+    # unknown dimensions (None) of a partially known shape are filled in, not mismatches
+    if shape is not None and (len(shape) != len(want) or any(
+            s is not None and s != w for s, w in zip(shape, want))):
         raise MXNetError(f"{opname}: {name} must have shape {tuple(want)} for data "
                          f"{(g.N, g.C, g.H, g.W)}, kernel {(g.kh, g.kw)}, num_filter {g.F}, "
                          f"num_group {g.G}, num_deformable_group {g.DG}; got {tuple(shape)}")

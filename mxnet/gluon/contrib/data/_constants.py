@@ -1,0 +1,3 @@
+"""Constants of the contrib text datasets."""
+
+EOS_TOKEN = '<eos>'
