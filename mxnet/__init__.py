@@ -46,7 +46,7 @@ _LAZY = {"np": "numpy", "numpy": "numpy", "npx": "numpy_extension",
          "numpy_extension": "numpy_extension", "onnx": "onnx", "contrib": "contrib"}
 # the small modules 1.9.1 imports with mxnet (mx.misc and mx.space need an import, as there)
 _LAZY.update({m: m for m in ("runtime", "log", "error", "notebook", "executor_manager",
-                             "library", "rtc", "tvmop", "torch", "libinfo")}, th="torch")
+                             "library", "rtc", "tvmop", "torch", "libinfo", "rnn")}, th="torch")
 
 
 # mx.np / mx.npx / mx.onnx / mx.contrib load on first use, keeping ``import mxnet`` fast

@@ -94,6 +94,9 @@ def _grad_reqs(grad_req, names):
     return reqs
 
 
+_SHAPED_CREATORS = frozenset(("_zeros", "_ones", "_full"))
+
+
 class _Step:
     __slots__ = ("node", "op", "attrs", "ins", "outs", "nvis", "out_ok")
 
@@ -190,6 +193,11 @@ class Executor:
                 self._entry_shape[s] = tuple(v)
             t = tres.values.get((nid, i))
             self._entry_dtype[s] = None if t is None else np.dtype(t)
+        for st in steps:  # creation ops whose legacy shape left dimensions (0) to inference
+            if st.op.name in _SHAPED_CREATORS and 0 in tuple(st.attrs.get("shape", ())):
+                known = self._entry_shape[st.outs[0]]
+                if known is not None:
+                    st.attrs = dict(st.attrs, shape=known)
         xp = get_backend(self._ctx).xp
         self.outputs = []
         self._out_bufs = []
@@ -403,6 +411,9 @@ class Executor:
                     var_pos[id(node)] = pos[slot]
                 slot += node.num_outputs()
             self._prog = GraphProgram(self._order, self._symbol._outputs, var_pos, self._ctx)
+            for pst, st in zip(self._prog.fsteps, self._steps):  # shapes filled in by _build
+                if st.op.name in _SHAPED_CREATORS:
+                    pst.attrs = st.attrs
             self._arena = self._prog.acquire()
         return self._prog
 

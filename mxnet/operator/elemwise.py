@@ -19,7 +19,15 @@ from .registry import Param, register
 
 
 def _same_shape(attrs, in_shapes, out_shapes):
-    known = next((s for s in list(in_shapes) + list(out_shapes) if s is not None), None)
+    known = None
+    for s in list(in_shapes) + list(out_shapes):
+        if s is None:
+            continue
+        s = tuple(s)
+        if known is None:
+            known = s
+        elif None in known and len(s) == len(known):  # partial shapes fill each other in
+            known = tuple(b if a is None else a for a, b in zip(known, s))
     return [known] * len(in_shapes), [known] * len(out_shapes), []
 
 

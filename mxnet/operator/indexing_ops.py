@@ -337,12 +337,22 @@ def _where(rc, attrs, cond, x, y):
 
 def _where_shape(attrs, ins, outs):
     c, x, y = ins
-    s = x if x is not None else (y if y is not None else outs[0])
+    s = None
+    for other in (x, y, outs[0]):  # partial shapes (None dimensions) fill each other in
+        if other is None:
+            continue
+        other = tuple(other)
+        if s is None:
+            s = other
+            continue
+        if len(other) != len(s) or any(a is not None and b is not None and a != b
+                                       for a, b in zip(s, other)):
+            raise MXNetError(f"where: x and y must have the same shape, got "
+                             f"{None if x is None else tuple(x)} and "
+                             f"{None if y is None else tuple(y)}")
+        s = tuple(b if a is None else a for a, b in zip(s, other))
     if s is None:
         return ins, outs, []
-    for other in (x, y):
-        if other is not None and tuple(other) != tuple(s):
-            raise MXNetError(f"where: x and y must have the same shape, got {tuple(x)} and {tuple(y)}")
     if c is not None:
         _where_cond("where", c, s)
     return [c if c is not None else s, s, s], [s], []

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError, dtype_np
+from ..util import is_np_shape
 from .registry import Param, register
 
 _CTX_DTYPE = (Param("ctx", "str", ""), Param("dtype", "dtype", "float32"))
@@ -26,7 +27,10 @@ def _full(rc, attrs):
 
 
 def _const_shape(attrs, ins, outs):
-    return ins, [tuple(attrs["shape"])], []
+    shape = tuple(attrs["shape"])
+    if not is_np_shape():  # legacy shapes: a 0 dimension is left for inference to fill in
+        shape = tuple(None if d == 0 else d for d in shape)
+    return ins, [shape], []
 
 
 register("_zeros", _zeros, inputs=(), params=(Param("shape", "shape", ()),) + _CTX_DTYPE,
