@@ -118,9 +118,18 @@ def getitem(arr: NDArray, key):
         if step == 1 and stop < start:
             raise MXNetError(f"NDArray indexing: slice [{k.start}:{k.stop}] selects a negative "
                              f"extent on axis 0 of size {arr.shape[0]}")
-    if _is_first_axis_view(k) and arr.ndim > 1:
+    if _is_first_axis_view(k) and arr.ndim:
+        part = k[0] if isinstance(k, tuple) else k
+        if arr.ndim == 1 and not isinstance(part, slice):
+            # an element of a 1-D array is a (1,) view of it, as in 1.9.1
+            i = int(part)
+            if not -arr.shape[0] <= i < arr.shape[0]:
+                raise IndexError(f"NDArray indexing: index {i} is out of bounds for axis 0 "
+                                 f"with size {arr.shape[0]} (array shape {arr.shape})")
+            i %= arr.shape[0]
+            part = slice(i, i + 1)
         try:
-            view = arr._data[k]
+            view = arr._data[part]
         except IndexError as e:
             raise IndexError(f"NDArray indexing: {e} (array shape {arr.shape})") from None
         res = _new(view, arr._ctx)

@@ -2,6 +2,8 @@
 import numpy as np
 import pytest
 
+import mxnet as mx
+
 from mxnet.ndarray.indexing import _check_bounds
 
 SHAPE = (3, 4, 5)
@@ -29,3 +31,27 @@ def test_bounds_check_matches_numpy(key):
     except IndexError:
         ours = True
     assert ours == numpy_raises
+
+
+def test_first_axis_views_of_1d_arrays_write_through():
+    # 1.9.1: a step-1 slice and an element of a 1-D array share its memory (an element
+    # is a (1,) array); a strided slice is a copy
+    a = mx.nd.arange(12)
+    v = a[2:6].reshape((2, 2))
+    v[:] = 7
+    e = a[-1]
+    assert e.shape == (1,)
+    e[:] = -1
+    c = a[0:8:2]
+    c[:] = 100
+    want = np.arange(12, dtype=np.float32)
+    want[2:6] = 7
+    want[-1] = -1
+    np.testing.assert_array_equal(a.asnumpy(), want)
+    a[:] = 0
+    assert v.asnumpy().sum() == 0 and e.asnumpy()[0] == 0
+
+
+def test_element_of_1d_array_out_of_bounds():
+    with pytest.raises(IndexError, match="out of bounds"):
+        mx.nd.arange(3)[3]
