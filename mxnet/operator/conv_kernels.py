@@ -11,6 +11,14 @@
   columns, then col2im (see ``Conv.scatter``);
 - ``conv_wgrad``: im2col of the input and a GEMM against the output gradient.
 
+Bias. Where the columns are thin (one group, fewer than ``_THIN_ROWS`` weights per filter, as
+in a 3-channel stem) a separate pass over the output, adding the bias or summing the output
+gradient, costs a good share of the GEMM; there the column matrix gets a last row of ones, so
+the forward GEMM adds the bias (one more weight column) and the weight gradient's GEMM yields
+the bias gradient as one more column (``Conv.thin``, ``conv_forward(bias=)``,
+``conv_wgrad(bias=True)``). Elsewhere the bias is added after the GEMMs and its gradient left
+to the caller.
+
 Layout. Images are grouped into blocks so that each GEMM has at least ``_GEMM_COLS`` columns
 (``_WGRAD_COLS`` for the weight gradient, whose GEMM sums over them): one image per block for
 large images (no transposes at all), the whole batch for 4x4 ones. Arrays are held blocked,
@@ -30,6 +38,10 @@ Memory traffic is what costs besides the GEMMs, so every copy moves whole rows:
   the phase arrays given the output's row pitch, a tap is one flat, shifted add over whole
   feature maps (columns whose target falls outside the input are zeroed first, so what spills
   over a row end adds zero). The phases are interleaved into the gradient at the end.
+  With one group and no phase longer than the output along the first axis (NumPy), the GEMM
+  writes its columns tap-major (weight rows reordered, a strided GEMM output) and the
+  accumulators take the output's block shape, so each tap is a single flat add over all
+  channels and images: NumPy adds one long run several times faster than many short rows.
 
 Every loop here is over kernel taps, phases or chunks, each iteration a whole-array operation;
 none runs over pixels, channels or images. The phase split and the col2im accumulation (and
@@ -74,6 +86,8 @@ _WGRAD_BLOCK_ROWS = 256
 _DGRAD_COLS = 512
 # From this many columns on, the weight gradient is computed transposed (see conv_wgrad).
 _TALL_COLS = 4096
+# Below this many weights per filter (one group), the bias rides in the GEMMs (Conv.thin).
+_THIN_ROWS = 256
 
 
 _POOL = threading.local()
@@ -269,14 +283,23 @@ class Conv:
             res[r] = out
         return res
 
-    def im2col(self, xp, src, i, j, buf):
-        """Columns (m, G, Cg*K, b*L) of blocks i..j of ``source()``, written into ``buf``."""
+    def im2col(self, xp, src, i, j, buf, ones=False):
+        """Columns (m, G, Cg*K, b*L) of blocks i..j of ``source()``, written into ``buf``.
+        With ``ones`` (one group, not ``unit``) each block's matrix gets a last row of ones,
+        (m, 1, C*K + 1, b*L): a GEMM against it also sums its other operand's rows (a bias
+        column of the weight is added, or the bias gradient comes out as a last column)."""
         m = j - i
         if self.unit:
             return src[0][i:j].reshape(m, self.g, self.cg, self.b * self.L)
         n = self.nsp
         shape = (m, self.c) + self.kernel + (self.b,) + self.ospace
-        col = buf[:math.prod(shape)].reshape(shape)
+        if ones:
+            rows = self.c * self.ksize
+            full = buf[:m * (rows + 1) * self.b * self.L].reshape(m, rows + 1, self.b * self.L)
+            full[:, rows] = 1
+            col = full[:, :rows].reshape(shape)
+        else:
+            col = buf[:math.prod(shape)].reshape(shape)
         s, d = self.stride[-1], self.dilate[-1]
         # the last kernel axis is a dimension of one window view (stride 1) or a loop over its
         # taps t, each reading phase (t*d) % s from position (t*d) // s on
@@ -296,6 +319,8 @@ class Conv:
             win = xp.lib.stride_tricks.as_strided(a, wshape, strides)
             dst = col if t is None else col[(slice(None),) * (n + 1) + (t,)]
             copy_rows(xp, dst, win)
+        if ones:
+            return full.reshape(m, 1, rows + 1, self.b * self.L)
         return col.reshape(m, self.g, self.cg * self.ksize, self.b * self.L)
 
     # -- col2im ------------------------------------------------------------------------------
@@ -345,6 +370,37 @@ class Conv:
             s1 = min(s1, s0 + dst.shape[-1] - ds)
             dst[..., ds:ds + s1 - s0] += src.reshape(src.shape[:3] + (-1,))[..., s0:s1]
 
+    def scatter_flat(self, plan, taps, acc):
+        """Add columns held tap-major, ``taps`` (*K, C', m, b, *O), into the phase
+        accumulators ``acc`` ({phase: (C', m, b, *O)}, contiguous; every phase no longer than
+        the output along each axis), one add per tap over the whole flattened arrays: the
+        shift is the same for every pixel, channel and block, and what a tap would place
+        outside its own block's phase is zeroed first, so that it spills nothing into the
+        neighbours."""
+        n, O = self.nsp, self.ospace
+        pitch = [math.prod(O[d + 1:]) for d in range(n)]
+        head = (slice(None),) * 3
+        for tap in itertools.product(*[range(k) for k in self.kernel]):
+            info = [plan[d][1][t] for d, t in enumerate(tap)]
+            if any(lo >= hi for _, _, lo, hi in info):
+                continue
+            src = taps[tap]
+            for d, (_, _, lo, hi) in enumerate(info):
+                before, rest = (slice(None),) * d, (slice(None),) * (n - 1 - d)
+                if lo > 0:
+                    src[head + before + (slice(None, lo),) + rest] = 0
+                if hi < O[d]:
+                    src[head + before + (slice(hi, None),) + rest] = 0
+            dst = acc[tuple(r for r, _, _, _ in info)].reshape(-1)
+            flat = src.reshape(-1)
+            shift = sum(a * q for (_, a, _, _), q in zip(info, pitch))
+            if abs(shift) >= flat.size:
+                continue
+            if shift >= 0:
+                dst[shift:] += flat[:flat.size - shift]
+            else:
+                dst[:shift] += flat[-shift:]
+
     def col2im_strided(self, dcol, dxpad):
         """Add columns (m, C, *K, b, *O) into padded blocks (m, C, b, *P), tap by tap (every add
         covers all blocks, channels and pixels at once, with strided targets). Used where
@@ -358,6 +414,12 @@ class Conv:
     # -- weights -----------------------------------------------------------------------------
     def wmat(self, w):
         return w.reshape(self.g, self.fg, self.cg * self.ksize)
+
+    def thin(self):
+        """Whether the bias rides in the GEMMs (a ones row in the columns, see ``im2col``):
+        one group and few rows per filter, where a separate pass over the output (adding
+        the bias, or summing the output gradient) costs a good share of the GEMM itself."""
+        return self.g == 1 and not self.unit and self.cg * self.ksize < _THIN_ROWS
 
     def transposed(self):
         """For stride 1 and pad <= dilated kernel - 1: the convolution whose forward pass is
@@ -377,21 +439,28 @@ class Conv:
         return xp.ascontiguousarray(wg).reshape((self.c, self.fg) + self.kernel)
 
 
-def conv_forward(xp, x, w, cv, out=None):
-    """y (n, F, *O) = conv(x, w), written into ``out`` when given."""
+def conv_forward(xp, x, w, cv, out=None, bias=None):
+    """y (n, F, *O) = conv(x, w) (+ ``bias`` (F,) per filter), written into ``out`` when
+    given."""
     dt = x.dtype
     y = _result(xp, out, (cv.n, cv.f) + cv.ospace, dt)
     wm = cv.wmat(w)
+    fused = bias is not None and cv.thin()
+    if fused:   # the bias as one more weight column, against the columns' row of ones
+        wm = xp.concatenate([wm, bias.astype(dt, copy=False).reshape(1, cv.f, 1)], axis=2)
     src = cv.source(xp, x)
     size, ranges = cv.chunks(xp, dt.itemsize)
-    buf = None if cv.unit else scratch(xp, "columns", (size * cv.c * cv.ksize * cv.b * cv.L,), dt)
+    rows = cv.c * cv.ksize + fused
+    buf = None if cv.unit else scratch(xp, "columns", (size * rows * cv.b * cv.L,), dt)
     # one image per block: the blocked product is y itself; else it is transposed into y
     blk = y if cv.b == 1 else scratch(xp, "blocked", (cv.nblk, cv.f, cv.b, cv.L), dt)
     ym = blk.reshape(cv.nblk, cv.g, cv.fg, cv.b * cv.L)
     for i, j in ranges:
-        xp.matmul(wm, cv.im2col(xp, src, i, j, buf), out=ym[i:j])
+        xp.matmul(wm, cv.im2col(xp, src, i, j, buf, fused), out=ym[i:j])
     if cv.b != 1:
         cv.unblock_into(xp, blk, y.reshape(cv.n, cv.f, cv.L))
+    if bias is not None and not fused:
+        y += bias.astype(dt, copy=False).reshape((-1,) + (1,) * cv.nsp)
     return y
 
 
@@ -408,7 +477,6 @@ def conv_dgrad(xp, gy, w, cv, out=None):
     dt = gy.dtype
     dx = _result(xp, out, (cv.n, cv.c) + cv.ispace, dt)
     gb = cv.grouped(xp, gy)
-    wt = cv.wmat(w).transpose(0, 2, 1)
     size, ranges = cv.chunks(xp, dt.itemsize)
     dbuf = scratch(xp, "columns", (size * cv.c * cv.ksize * cv.b * cv.L,), dt)
     plan = cv.scatter_plan()
@@ -416,16 +484,19 @@ def conv_dgrad(xp, gy, w, cv, out=None):
         dxpad = scratch(xp, "padded", (cv.nblk, cv.c, cv.b) + cv.pspace, dt)
         dxpad[...] = 0
     else:
-        # the chunk's phase accumulators, reused (and interleaved into dx while still cached)
         phases = list(itertools.product(*[sorted({r for r, _, _, _ in taps})
                                           for _, taps in plan]))
         ext = max(plan[0][0][r] for r in {ph[0] for ph in phases})
-        acc = scratch(xp, "phases", (len(phases), size, cv.c, cv.b, ext) + cv.ospace[1:], dt)
         complete = all(set(range(min(s, S))) <= {r for r, _, _, _ in taps}
                        for (_, taps), s, S in zip(plan, cv.stride, cv.ispace))
         if not complete:   # positions that no phase holds (stride > kernel) stay zero
             dx[...] = 0
         dxb = cv.blocked(dx)
+        if xp is np and cv.g == 1 and ext <= cv.ospace[0]:
+            return _dgrad_flat(xp, gb, w, cv, plan, phases, ranges, dbuf, dxb, dx)
+        # the chunk's phase accumulators, reused (and interleaved into dx while still cached)
+        acc = scratch(xp, "phases", (len(phases), size, cv.c, cv.b, ext) + cv.ospace[1:], dt)
+    wt = cv.wmat(w).transpose(0, 2, 1)
     for i, j in ranges:
         m = j - i
         dcol = dbuf[:m * cv.c * cv.ksize * cv.b * cv.L].reshape(
@@ -442,13 +513,7 @@ def conv_dgrad(xp, gy, w, cv, out=None):
             qc = qs[:, :, c0:c1]
             qc[...] = 0
             cv.scatter(plan, dcol[:, c0:c1], dict(zip(phases, qc)))
-            for ph, q in zip(phases, qc):
-                lengths = [plan[d][0][r] for d, r in enumerate(ph)]
-                if all(lengths):
-                    dst = dxb[(slice(i, j), slice(c0, c1), slice(None)) + tuple(
-                        slice(r, r + s * (k - 1) + 1, s)
-                        for r, s, k in zip(ph, cv.stride, lengths))]
-                    copy_rows(xp, dst, q[(slice(None),) * 3 + tuple(slice(0, k) for k in lengths)])
+            _interleave(xp, cv, plan, phases, qc, dxb[i:j, c0:c1])
         # one pass per tap and phase over the accumulators: worth splitting over threads
         _by_channels(xp, col2im, cv.c, qs.size * (cv.ksize + len(phases)))
     if plan is not None:
@@ -458,28 +523,74 @@ def conv_dgrad(xp, gy, w, cv, out=None):
     return cv.unblock_into(xp, dxpad, dx)
 
 
-def conv_wgrad(xp, gy, x, cv, out=None):
+def _interleave(xp, cv, plan, phases, accs, dst):
+    """Copy the phase accumulators ``accs`` (one (m, C', b, ...) array per phase) into their
+    stride phases of ``dst`` (m, C', b, *S)."""
+    for ph, q in zip(phases, accs):
+        lengths = [plan[d][0][r] for d, r in enumerate(ph)]
+        if all(lengths):
+            sub = dst[(slice(None),) * 3 + tuple(slice(r, r + s * (k - 1) + 1, s)
+                                                 for r, s, k in zip(ph, cv.stride, lengths))]
+            copy_rows(xp, sub, q[(slice(None),) * 3 + tuple(slice(0, k) for k in lengths)])
+
+
+def _dgrad_flat(xp, gb, w, cv, plan, phases, ranges, dbuf, dxb, dx):
+    """conv_dgrad's col2im for one group where no phase is longer than the output along the
+    first axis: the GEMM writes the columns tap-major, (K, C, m, b*L) (weight rows reordered,
+    a strided GEMM output), so that each tap's columns for all channels and blocks are one
+    contiguous run, and ``Conv.scatter_flat`` adds each with a single flat add. (Each add
+    over many short rows costs several times one add over their concatenation.)"""
+    dt = dx.dtype
+    k, c, bl = cv.ksize, cv.c, cv.b * cv.L
+    wt = xp.ascontiguousarray(w.reshape(cv.f, c, k).transpose(2, 1, 0)).reshape(k * c, cv.f)
+    size = max(j - i for i, j in ranges)
+    abuf = scratch(xp, "phases", (len(phases) * c * size * bl,), dt)
+    for i, j in ranges:
+        m = j - i
+        cols = dbuf[:k * c * m * bl].reshape(k * c, m, bl)
+        xp.matmul(wt, gb[i:j, 0], out=cols.transpose(1, 0, 2))
+        cols = cols.reshape(cv.kernel + (c, m, cv.b) + cv.ospace)
+        acc = abuf[:len(phases) * c * m * bl].reshape((len(phases), c, m, cv.b) + cv.ospace)
+
+        def col2im(c0, c1, cols=cols, acc=acc, i=i, j=j):
+            qc = acc[:, c0:c1]
+            qc[...] = 0
+            cv.scatter_flat(plan, cols[(slice(None),) * cv.nsp + (slice(c0, c1),)],
+                            dict(zip(phases, qc)))
+            _interleave(xp, cv, plan, phases, qc.swapaxes(1, 2), dxb[i:j, c0:c1])
+        _by_channels(xp, col2im, c, acc.size * (k + len(phases)))
+    return dx
+
+
+def conv_wgrad(xp, gy, x, cv, out=None, bias=False, bias_out=None):
     """dw (F, Cg, *K) of y = conv(x, w) given gy (n, F, *O), written into ``out`` when
-    given."""
+    given. With ``bias``, returns (dw, db): db (F,) the bias gradient (into ``bias_out`` when
+    given) where it comes out of the same GEMM (``Conv.thin``), else None (left to the
+    caller)."""
     # Blocks of several images need gy transposed into them (a copy of gy); that pays off in
     # GEMM speed only where each column meets many weights (not for a 3-channel stem).
     cv = cv.reblocked(_WGRAD_COLS if cv.cg * cv.ksize >= _WGRAD_BLOCK_ROWS else 1)
     dt = gy.dtype
     dw = _result(xp, out, (cv.f, cv.cg) + cv.kernel, dt)
+    fused = bias and cv.thin()
     gb = cv.grouped(xp, gy)
     src = cv.source(xp, x)
     size, ranges = cv.chunks(xp, dt.itemsize)
-    buf = None if cv.unit else scratch(xp, "columns", (size * cv.c * cv.ksize * cv.b * cv.L,), dt)
+    ck = cv.cg * cv.ksize + fused
+    buf = None if cv.unit else scratch(xp, "columns",
+                                       (size * (cv.c * cv.ksize + fused) * cv.b * cv.L,), dt)
     # With many columns, (Cg*K, Fg) products run faster and their one transpose is cheap;
     # with few (late stages, large weights) the transpose would cost more than it saves.
-    tall = cv.n * cv.L >= _TALL_COLS
-    rows, cols = (cv.cg * cv.ksize, cv.fg) if tall else (cv.fg, cv.cg * cv.ksize)
-    # the sum over chunks (and blocks) gathers here: dw itself unless transposed at the end
-    acc = scratch(xp, "wsum", (cv.g, rows, cols), dt) if tall else dw.reshape(cv.g, rows, cols)
+    # With the bias column, (Fg, Cg*K + 1) measured faster still (and needs no transpose).
+    tall = cv.n * cv.L >= _TALL_COLS and not fused
+    rows, cols = (ck, cv.fg) if tall else (cv.fg, ck)
+    # the sum over chunks (and blocks) gathers here: dw itself unless transposed or widened
+    acc = (scratch(xp, "wsum", (cv.g, rows, cols), dt) if tall or fused
+           else dw.reshape(cv.g, rows, cols))
     part = scratch(xp, "wpart", (size, cv.g, rows, cols), dt)
     first = True
     for i, j in ranges:
-        col = cv.im2col(xp, src, i, j, buf)
+        col = cv.im2col(xp, src, i, j, buf, fused)
         m = j - i
         if tall:
             prod = xp.matmul(col, gb[i:j].transpose(0, 1, 3, 2), out=part[:m])
@@ -499,4 +610,11 @@ def conv_wgrad(xp, gy, x, cv, out=None):
         acc[...] = 0
     if tall:
         copy_rows(xp, dw.reshape(cv.g, cv.fg, cv.cg * cv.ksize), acc.transpose(0, 2, 1))
-    return dw
+    if not bias:
+        return dw
+    if not fused:
+        return dw, None
+    copy_rows(xp, dw.reshape(cv.f, ck - 1), acc[0, :, :-1])
+    db = _result(xp, bias_out, (cv.f,), dt)
+    db[...] = acc[0, :, -1]
+    return dw, db

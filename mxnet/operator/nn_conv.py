@@ -298,8 +298,8 @@ def _convolution(rc, attrs, x, w, b=None, out=None):
     cv = _conv_of_plan(p)
     xc = _to_first(xp, x.astype(ct, copy=False), p.last)
     wc = _to_first(xp, w.astype(ct, copy=False), p.last)
-    y = _from_first(xp, conv_forward(xp, xc, wc, cv, yo), p.last)
-    y = _add_bias(xp, y, None if b is None else b.astype(ct, copy=False), p.last)
+    bc = None if b is None else b.astype(ct, copy=False)
+    y = _from_first(xp, conv_forward(xp, xc, wc, cv, yo, bc), p.last)
     return y.astype(dt, copy=False)
 
 
@@ -326,20 +326,28 @@ def _backward_convolution(rc, attrs, gy, x, w, out=None):
     p, dt, ct, outs, cv, gc = _backward_setup(rc, "_backward_Convolution", attrs, gy, x, w,
                                               False, out, True)
     dx = conv_dgrad(xp, gc, _to_first(xp, w.astype(ct, copy=False), p.last), cv, outs[0])
-    dw = conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv, outs[1])
-    res = [dx, dw]
-    if not attrs["no_bias"]:
-        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last, outs[2]))
-    return _finish(xp, res, p, dt, 2)
+    xc = _to_first(xp, x.astype(ct, copy=False), p.last)
+    if attrs["no_bias"]:
+        return _finish(xp, [dx, conv_wgrad(xp, gc, xc, cv, outs[1])], p, dt, 2)
+    # the bias gradient comes out of the weight gradient's GEMM where that is cheaper
+    dw, db = conv_wgrad(xp, gc, xc, cv, outs[1], True, outs[2])
+    if db is None:
+        db = _bias_grad(xp, gy.astype(ct, copy=False), p.last, outs[2])
+    return _finish(xp, [dx, dw, db], p, dt, 2)
 
 
 def _backward_convolution_nodata(rc, attrs, gy, x, w, out=None):
     xp = rc.xp
     p, dt, ct, outs, cv, gc = _backward_setup(rc, "_backward_Convolution", attrs, gy, x, w,
                                               False, out, False)
-    res = [conv_wgrad(xp, gc, _to_first(xp, x.astype(ct, copy=False), p.last), cv, outs[0])]
-    if not attrs["no_bias"]:
-        res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last, outs[1]))
+    xc = _to_first(xp, x.astype(ct, copy=False), p.last)
+    if attrs["no_bias"]:
+        res = [conv_wgrad(xp, gc, xc, cv, outs[0])]
+    else:
+        dw, db = conv_wgrad(xp, gc, xc, cv, outs[0], True, outs[1])
+        if db is None:
+            db = _bias_grad(xp, gy.astype(ct, copy=False), p.last, outs[1])
+        res = [dw, db]
     res = _finish(xp, res, p, dt, 1)
     return res if len(res) > 1 else res[0]
 
@@ -380,6 +388,18 @@ def _infer(opname, deconv):
             if len(ins) > 2:
                 ins[2] = merge(ins[2], (nf,))
             return ins, outs, []
+        out = outs[0] if outs else None
+        if ins[0][0] is None and all(d is not None for d in ins[0][1:]):
+            # legacy partial shape: the batch (first) dimension is unknown; take it from the
+            # output when that is known, else infer everything else with a stand-in batch
+            if out is not None and out[0] is not None:
+                ins[0] = (out[0],) + tuple(ins[0][1:])
+            else:
+                p = _plan(opname, attrs, (1,) + tuple(ins[0][1:]), deconv)
+                ins[1] = merge(ins[1], p.wshape)
+                if len(ins) > 2:
+                    ins[2] = merge(ins[2], p.bshape)
+                return ins, [merge(out, (None,) + tuple(p.oshape[1:]))], []
         p = _plan(opname, attrs, ins[0], deconv)
         ctx = p.describe()
         check_given(opname, "weight", ins[1], p.wshape, ctx)

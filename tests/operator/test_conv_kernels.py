@@ -90,6 +90,11 @@ CASES = [
     (2, 2, 5, 1, (9, 8), (5, 5), (1, 1), (1, 1), (0, 0)),          # strided fallback
     (2, 3, 7, 1, (9, 10), (3, 3), (1, 1), (2, 1), (2, 1)),
     (2, 2, 6, 2, (6, 7), (3, 3), (1, 1), (1, 1), (1, 1)),
+    # one group, no phase longer than the output: col2im from tap-major columns, flat adds
+    (3, 3, 10, 1, (7, 9), (3, 3), (1, 1), (1, 1), (1, 1)),         # a stem
+    (2, 2, 7, 1, (5, 6), (3, 3), (1, 1), (1, 1), (2, 2)),          # output larger than input
+    (2, 2, 6, 1, (10,), (5,), (1,), (1,), (2,)),
+    (2, 2, 5, 1, (7, 6, 5), (3, 3, 3), (1, 1, 1), (1, 1, 1), (1, 1, 1)),
 ]
 
 TUNINGS = {
@@ -163,3 +168,96 @@ def test_copy_rows_matches_assignment():
     strided = np.zeros((4, 5, 14), np.float32)
     ck.copy_rows(np, strided[..., ::2], src)             # not row-contiguous: plain copy
     np.testing.assert_array_equal(strided[..., ::2], src)
+
+
+def _case_data(case, dtype=np.float64):
+    n, C, F, G, S, K, s, d, p = case
+    O = _out_space(S, K, s, d, p)
+    rng = np.random.default_rng(sum(map(ord, str(case))))
+    x, w, gy = (rng.standard_normal(shape).astype(dtype)
+                for shape in ((n, C) + S, (F, C // G) + K, (n, F) + O))
+    return x, w, gy, ck.Conv(K, s, d, p, G, 1 << 30, n, C, F, S, O)
+
+
+def _count_calls(monkeypatch, name):
+    calls = []
+    orig = getattr(ck.Conv, name)
+
+    def counted(self, *args):
+        calls.append(1)
+        return orig(self, *args)
+    monkeypatch.setattr(ck.Conv, name, counted)
+    return calls
+
+
+@pytest.mark.parametrize("case, flat", [
+    ((3, 3, 10, 1, (7, 9), (3, 3), (1, 1), (1, 1), (1, 1)), True),
+    ((2, 3, 5, 1, (9, 7), (3, 3), (2, 2), (1, 1), (1, 1)), True),      # stride phases
+    ((2, 2, 7, 1, (5, 6), (3, 3), (1, 1), (1, 1), (2, 2)), True),
+    ((3, 2, 2, 1, (10,), (4,), (3,), (2,), (2,)), False),             # a phase outgrows it
+    ((2, 2, 6, 2, (6, 7), (3, 3), (1, 1), (1, 1), (1, 1)), False),     # two groups
+    ((2, 2, 5, 1, (9, 8), (5, 5), (1, 1), (1, 1), (0, 0)), False),     # strided fallback
+])
+@pytest.mark.parametrize("split", [False, True])
+def test_dgrad_col2im_paths(monkeypatch, case, flat, split):
+    """Which col2im the data gradient takes, and that it is right whole and when the
+    accumulation runs on two channel ranges (as on the op threads)."""
+    if split:
+        def by_channels(xp, fn, c, work):
+            fn(0, c // 2)
+            fn(c // 2, c)
+        monkeypatch.setattr(ck, "_by_channels", by_channels)
+    calls = _count_calls(monkeypatch, "scatter_flat")
+    x, w, gy, cv = _case_data(case)
+    n, C, F, G, S, K, s, d, p = case
+    _, dx_ref, _ = _reference(x, w, gy, K, s, d, p, G)
+    np.testing.assert_allclose(ck.conv_dgrad(np, gy, w, cv), dx_ref, rtol=1e-10, atol=1e-10)
+    assert bool(calls) == flat
+
+
+@pytest.mark.parametrize("case, fused", [
+    ((3, 3, 10, 1, (7, 9), (3, 3), (1, 1), (1, 1), (1, 1)), True),
+    ((2, 1, 4, 1, (8,), (5,), (2,), (1,), (0,)), True),
+    ((2, 2, 3, 1, (5, 6, 7), (3, 3, 3), (2, 2, 2), (1, 1, 1), (1, 1, 1)), True),
+    ((2, 4, 6, 2, (7, 6), (3, 3), (1, 1), (1, 1), (1, 1)), False),     # two groups
+    ((2, 3, 3, 1, (5, 5), (1, 1), (1, 1), (1, 1), (0, 0)), False),     # 1x1: no columns
+    ((2, 30, 4, 1, (6, 5), (3, 3), (1, 1), (1, 1), (1, 1)), False),    # 270 rows per filter
+])
+@pytest.mark.parametrize("tuning", ["default", "one_image_blocks", "whole_batch_blocks"])
+def test_bias_in_the_gemms(monkeypatch, case, fused, tuning):
+    """The bias as a weight column against a row of ones (forward) and its gradient as a
+    column of the weight gradient's GEMM, where ``Conv.thin``; added and left to the caller
+    elsewhere."""
+    for name, value in TUNINGS[tuning].items():
+        monkeypatch.setattr(ck, name, value)
+    x, w, gy, cv = _case_data(case)
+    n, C, F, G, S, K, s, d, p = case
+    assert cv.thin() == fused
+    y_ref, _, dw_ref = _reference(x, w, gy, K, s, d, p, G)
+    b = np.random.default_rng(3).standard_normal(F)
+    want = y_ref + b.reshape((-1,) + (1,) * len(S))
+    np.testing.assert_allclose(ck.conv_forward(np, x, w, cv, bias=b), want, rtol=1e-10,
+                               atol=1e-10)
+    out = np.full(want.shape, np.nan)
+    assert ck.conv_forward(np, x, w, cv, out, b) is out
+    np.testing.assert_allclose(out, want, rtol=1e-10, atol=1e-10)
+    dw_out, db_out = np.full(w.shape, np.nan), np.full(F, np.nan)
+    dw, db = ck.conv_wgrad(np, gy, x, cv, dw_out, True, db_out)
+    assert dw is dw_out
+    np.testing.assert_allclose(dw, dw_ref, rtol=1e-10, atol=1e-10)
+    if fused:
+        assert db is db_out
+        np.testing.assert_allclose(db, gy.sum(axis=(0,) + tuple(range(2, gy.ndim))),
+                                   rtol=1e-10, atol=1e-10)
+    else:
+        assert db is None
+    np.testing.assert_allclose(ck.conv_wgrad(np, gy, x, cv), dw_ref, rtol=1e-10, atol=1e-10)
+
+
+def test_empty_batch_with_bias():
+    x, w, gy, cv = _case_data((0, 3, 4, 1, (5, 6), (3, 3), (1, 1), (1, 1), (1, 1)))
+    assert ck.conv_forward(np, x, w, cv, bias=np.ones(4)).shape == (0, 4, 5, 6)
+    assert ck.conv_dgrad(np, gy, w, cv).shape == (0, 3, 5, 6)
+    dw, db = ck.conv_wgrad(np, gy, x, cv, bias=True)
+    np.testing.assert_array_equal(dw, 0)
+    np.testing.assert_array_equal(db, 0)
