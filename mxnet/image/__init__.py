@@ -1,7 +1,8 @@
 """``mx.image``: image decoding, resizing and cropping, augmenters, and the ImageIter iterator.
 
-``ImageIter`` (which needs ``mxnet.io``) is imported on first use, so the image functions work
-on their own.
+``ImageIter`` and the detection parts (``ImageDetIter``, ``CreateDetAugmenter`` and the
+``Det*Aug`` augmenters, in :mod:`mxnet.image.detection`), which need ``mxnet.io``, are imported
+on first use, so the image functions work on their own.
 """
 import importlib
 
@@ -10,10 +11,17 @@ from .augmenters import __all__ as _aug_all
 from .image import *  # noqa: F403
 from .image import __all__ as _img_all
 
-__all__ = list(_img_all) + list(_aug_all) + ["ImageIter"]  # noqa: F405 - see __getattr__
+_DETECTION = ("DetAugmenter", "DetBorrowAug", "DetRandomSelectAug", "DetHorizontalFlipAug",
+              "DetRandomCropAug", "DetRandomPadAug", "CreateMultiRandCropAugmenter",
+              "CreateDetAugmenter", "ImageDetIter")
+
+__all__ = list(_img_all) + list(_aug_all) + ["ImageIter"] + list(_DETECTION)  # noqa: F405
 
 
 def __getattr__(name):
     if name == "ImageIter":
         return importlib.import_module(f"{__name__}.image_iter").ImageIter
+    if name in _DETECTION or name in ("detection", "det"):
+        module = importlib.import_module(f"{__name__}.detection")
+        return module if name in ("detection", "det") else getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

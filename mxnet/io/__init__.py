@@ -2,6 +2,7 @@
 and the DataDesc / DataBatch types they hand out."""
 from . import io, utils  # noqa: F401  (mx.io.io, mx.io.utils as in 1.9.1)
 from .csv_iter import CSVIter
+from .image_det_record_iter import ImageDetRecordIter
 from .image_record_iter import ImageRecordInt8Iter, ImageRecordIter, ImageRecordUInt8Iter
 from .io import (DataBatch, DataDesc, DataIter, MXDataIter, NDArrayIter, PrefetchingIter,
                  ResizeIter)
@@ -13,7 +14,8 @@ from .utils import _getdata_by_idx, _has_instance, _init_data
 ImageRecordIter_v1 = ImageRecordIter
 ImageRecordUInt8Iter_v1 = ImageRecordUInt8Iter
 
-__all__ = ["CSVIter", "DataBatch", "DataDesc", "DataIter", "ImageRecordInt8Iter", "ImageRecordIter",
-           "ImageRecordIter_v1", "ImageRecordUInt8Iter", "ImageRecordUInt8Iter_v1", "LibSVMIter",
+__all__ = ["CSVIter", "DataBatch", "DataDesc", "DataIter", "ImageDetRecordIter",
+           "ImageRecordInt8Iter", "ImageRecordIter", "ImageRecordIter_v1", "ImageRecordUInt8Iter",
+           "ImageRecordUInt8Iter_v1", "LibSVMIter",
            "MNISTIter", "MXDataIter", "NDArrayIter", "PrefetchingIter", "ResizeIter",
            "_getdata_by_idx", "_has_instance", "_init_data"]

@@ -1,0 +1,356 @@
+"""ImageDetRecordIter: batches of images with their object boxes from a detection RecordIO file.
+
+1.9.1 implements it in C++. Each record's label is a raw detection label ``[header_width,
+object_width, <header...>, objects...]`` (see :mod:`mxnet.image.detection`). Every batch row
+of the label output is::
+
+    [channels, image_height, image_width, label_length, <the raw label>, pad, pad, ...]
+
+where the image size is the one of the image inside the data slot (the whole ``data_shape``
+unless ``resize_mode`` is ``fit`` / ``shrink``) and the raw label is padded with
+``label_pad_value`` to ``label_pad_width`` values (by default the longest label of the file,
+found by a pass over it at construction). Objects with an empty box (xmax <= xmin or
+ymax <= ymin) are dropped from the label, as 1.9.1 does; the length counts what remains.
+
+The images are decoded (Pillow, or the NumPy kernels of
+:mod:`mxnet.gluon.data.vision._image`), resized with those kernels (OpenCV's arithmetic),
+mirrored with their boxes with probability ``rand_mirror_prob``, fitted to ``data_shape`` and
+normalised as ``(x - mean) / std * scale`` over the whole slot. Random draws (mirroring, the
+shuffled order) come from generators seeded by ``seed`` and the batch's position in the
+stream, so runs repeat, though not 1.9.1's draws.
+"""
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from ..base import MXNetError
+from ._native import RawBatch, parse_bool, parse_float, parse_int, parse_shape, parse_str, required
+from .image_record_iter import _Augmenter, _RecordBatcher, _RecordSource, _recordio
+from .io import MXDataIter
+
+__all__ = ["ImageDetRecordIter"]
+
+_RESIZE_MODES = ("force", "shrink", "fit")
+_OUT_DTYPES = {"float32": np.float32, "float16": np.float16, "float64": np.float64,
+               "int32": np.int32, "int64": np.int64, "int8": np.int8, "uint8": np.uint8}
+
+# 1.9.1's random crop / pad / colour augmentation of this iterator, with the values that turn
+# it off; other values raise NotImplementedError
+_UNSUPPORTED = {"rand_crop_prob": 0.0, "rand_pad_prob": 0.0, "random_hue_prob": 0.0,
+                "random_saturation_prob": 0.0, "random_illumination_prob": 0.0,
+                "random_contrast_prob": 0.0}
+# accepted and without effect here (they only matter with the options above)
+_IGNORED = ("min_crop_scales", "max_crop_scales", "min_crop_aspect_ratios",
+            "max_crop_aspect_ratios", "min_crop_overlaps", "max_crop_overlaps",
+            "min_crop_sample_coverages", "max_crop_sample_coverages", "min_crop_object_coverages",
+            "max_crop_object_coverages", "num_crop_sampler", "crop_emit_mode",
+            "emit_overlap_thresh", "max_crop_trials", "max_pad_scale", "max_random_hue",
+            "max_random_saturation", "max_random_illumination", "max_random_contrast",
+            "fill_value", "shuffle_chunk_size", "shuffle_chunk_seed", "prefetch_buffer", "ctx",
+            "preprocess_threads", "verbose", "mean_a", "std_a", "aug_seq")
+_KNOWN = {"path_imglist", "path_imgrec", "label_width", "data_shape", "num_parts", "part_index",
+          "label_pad_width", "label_pad_value", "shuffle", "seed", "batch_size", "round_batch",
+          "dtype", "resize", "rand_mirror_prob", "inter_method", "resize_mode", "mean_img",
+          "mean_r", "mean_g", "mean_b", "std_r", "std_g", "std_b", "scale", "data_name",
+          "label_name"} | set(_UNSUPPORTED) | set(_IGNORED)
+
+
+def _read_det_imglist(path):
+    """{image index: float32 label} from ``index<TAB>label values...<TAB>path`` lines."""
+    labels = {}
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            fields = line.strip().split("\t")
+            if fields == [""]:
+                continue
+            try:
+                if len(fields) < 3:
+                    raise ValueError("expected 'index<TAB>label values<TAB>path'")
+                labels[int(float(fields[0]))] = np.array([float(v) for v in fields[1:-1]],
+                                                         np.float32)
+            except ValueError as e:
+                raise MXNetError(f"ImageDetRecordIter: bad line {lineno} of {path!r}: "
+                                 f"{line.rstrip()!r} ({e})") from None
+    return labels
+
+
+def _unpack(record):
+    """(label values or None, image id, image bytes) of a record."""
+    header, payload = _recordio().unpack(record)
+    label = np.asarray(header.label, np.float32).reshape(-1) if header.flag > 0 else None
+    return label, int(header.id), payload
+
+
+class _DetLoader:
+    """Reads batches of records and turns them into (data, label) batches."""
+
+    def __init__(self, p, batcher, labels_by_id, pad_width):
+        self.p = p
+        self.batcher = batcher
+        self.labels_by_id = labels_by_id
+        self.pad_width = pad_width
+        # ImageRecordIter's decoding and resizing (its normalisation is not used)
+        self.aug = _Augmenter({**p, "std_r": 1.0, "std_g": 1.0, "std_b": 1.0})
+        c, h, w = p["data_shape"]
+        b = p["batch_size"]
+        mean = np.array([p["mean_r"], p["mean_g"], p["mean_b"]][:c], np.float32)
+        std = np.array([p["std_r"], p["std_g"], p["std_b"]][:c], np.float32)
+        std[std <= 0] = 1.0
+        self.mean = mean[:, None, None]
+        self.std = std[:, None, None]
+        self.scale = np.float32(p["scale"])
+        # persistent buffers: without round_batch the padding slots keep the previous batch
+        self.data = np.zeros((b, c, h, w), np.float32)
+        self.label = np.full((b, 4 + pad_width), p["label_pad_value"], np.float32)
+        self.index = np.zeros((b,), np.uint64)
+
+    def label_of(self, label, image_id):
+        p = self.p
+        if self.labels_by_id is not None:
+            if image_id not in self.labels_by_id:
+                raise MXNetError(f"ImageDetRecordIter: image id {image_id} is not in path_imglist")
+            return self.labels_by_id[image_id].copy()
+        if label is None:
+            raise MXNetError("Not enough label packed in img_list or recordio file.")
+        if p["label_width"] > 0 and label.size != p["label_width"]:
+            raise MXNetError(f"Check failed: param_.label_width == rec.num_label "
+                             f"({p['label_width']} vs. {label.size}) : rec file provide "
+                             f"{label.size}-dimensional label but label_width is set to "
+                             f"{p['label_width']}")
+        return label.copy()
+
+    def _process(self, payload, label, slot, rng):
+        """Decode, augment and normalise one image into ``self.data[slot]``; returns the image
+        height and width inside the slot."""
+        p = self.p
+        _, out_h, out_w = p["data_shape"]
+        img = self.aug.decode(payload)
+        if img.ndim == 2:
+            img = img[:, :, None]
+        if p["resize"] > 0:
+            rows, cols = img.shape[:2]
+            r = p["resize"]
+            if rows > cols:
+                img = self.aug._resize(img, r, r * rows // cols, rng)
+            else:
+                img = self.aug._resize(img, r * cols // rows, r, rng)
+        if p["rand_mirror_prob"] > 0 and rng.random() < p["rand_mirror_prob"]:
+            img = img[:, ::-1]
+            _mirror_label(label)
+        rows, cols = img.shape[:2]
+        mode = p["resize_mode"]
+        if mode == "force":
+            img = self.aug._resize(img, out_w, out_h, rng)
+        elif mode == "fit" or (mode == "shrink" and (rows > out_h or cols > out_w)):
+            ratio = min(out_h / rows, out_w / cols)
+            img = self.aug._resize(img, max(1, int(cols * ratio)), max(1, int(rows * ratio)), rng)
+        rows, cols = img.shape[:2]
+        if rows > out_h or cols > out_w:
+            raise MXNetError(f"ImageDetRecordIter: an image of {rows}x{cols} does not fit "
+                             f"data_shape {p['data_shape']}")
+        out = self.data[slot]
+        out[...] = 0
+        out[:, :rows, :cols] = img.transpose(2, 0, 1)
+        if self.mean.any() or (self.std != 1).any() or self.scale != 1:
+            np.subtract(out, self.mean, out=out)
+            np.divide(out, self.std, out=out)
+            np.multiply(out, self.scale, out=out)
+        return rows, cols
+
+    def before_first(self):
+        self.batcher.before_first()
+
+    def next(self):
+        item = self.batcher.next()
+        if item is None:
+            return None
+        records, pad, batch_no = item
+        p = self.p
+        b = p["batch_size"]
+        rng = np.random.default_rng([p["seed"] & 0xFFFFFFFF, batch_no])
+        for i, rec in enumerate(records):
+            raw, image_id, payload = _unpack(rec)
+            label = _valid_objects(self.label_of(raw, image_id))
+            if label.size > self.pad_width:
+                raise MXNetError(f"ImageDetRecordIter: a label of {label.size} values is longer "
+                                 f"than label_pad_width {self.pad_width}")
+            rows, cols = self._process(payload, label, i, rng)
+            row = self.label[i]
+            row[:4] = (p["data_shape"][0], rows, cols, label.size)
+            row[4:4 + label.size] = label
+            row[4 + label.size:] = p["label_pad_value"]
+            self.index[i] = image_id
+        if len(records) < b:
+            pad = b - len(records)
+        data = self.data.copy()
+        if p["out_dtype"] is not np.float32:
+            data = data.astype(p["out_dtype"])
+        return RawBatch(data, self.label.copy(), pad, self.index.copy())
+
+    def close(self):
+        self.batcher.source.close()
+
+
+def _split_label(label):
+    """(header, (N, object_width) objects) of a raw detection label."""
+    if label.size < 2:
+        raise MXNetError(f"ImageDetRecordIter: a detection label needs at least the header width "
+                         f"and the object width, got {label.size} values")
+    header, width = int(label[0]), int(label[1])
+    if width < 5 or header < 2 or header > label.size or (label.size - header) % width:
+        raise MXNetError(f"ImageDetRecordIter: invalid detection label of {label.size} values "
+                         f"(header width {header}, object width {width})")
+    return label[:header], label[header:].reshape(-1, width)
+
+
+def _valid_objects(label):
+    """The raw label without the objects whose box is empty (xmax <= xmin or ymax <= ymin)."""
+    header, objs = _split_label(label)
+    keep = (objs[:, 3] > objs[:, 1]) & (objs[:, 4] > objs[:, 2])
+    if keep.all():
+        return label
+    return np.concatenate([header, objs[keep].ravel()])
+
+
+def _mirror_label(label):
+    """Mirror the boxes of a raw detection label in place (xmin, xmax <- 1 - xmax, 1 - xmin)."""
+    objs = _split_label(label)[1]
+    left = np.float32(1) - objs[:, 3]
+    objs[:, 3] = np.float32(1) - objs[:, 1]
+    objs[:, 1] = left
+
+
+def _is_default(key, value):
+    return parse_float(value, key) == _UNSUPPORTED[key]
+
+
+class ImageDetRecordIter(MXDataIter):
+    """Batches of images and their boxes from a detection RecordIO file (``path_imgrec``).
+
+    ``data`` is (batch, channels, height, width), RGB, float32 (or ``dtype``); ``label`` is
+    (batch, 4 + label_pad_width), one row per image as described in the module docstring. The
+    labels come from the records, or from ``path_imglist`` (``index<TAB>label
+    values<TAB>path`` lines, matched on the records' ids); ``label_width`` > 0 requires every
+    record to hold that many values.
+
+    Per image: the shorter side is resized to ``resize`` (if > 0), the image and its boxes
+    are mirrored with probability ``rand_mirror_prob``, then fitted to ``data_shape`` by
+    ``resize_mode``: ``force`` (resize to it), ``fit`` (largest size keeping the aspect
+    ratio) or ``shrink`` (like fit, only for larger images); a smaller image sits in the
+    top-left corner of a zero slot. ``inter_method`` picks the interpolation (0 nearest,
+    1 bilinear, 2 cubic, 3 area, 4 Lanczos, 9 auto, 10 random). The slot is normalised as
+    ``(x - mean) / std * scale`` (``mean_r/g/b``, ``std_r/g/b``; a std of 0 means 1).
+
+    ``shuffle`` reshuffles the records on every pass (seeded by ``seed``, not in 1.9.1's
+    order); ``num_parts`` / ``part_index`` read one share of the file; with ``round_batch``
+    (default) the last batch is completed from the start, without it the missing slots keep
+    the previous batch's contents; ``pad`` says how many in both cases.
+
+    Not implemented (NotImplementedError when enabled): the random crop, pad and colour
+    augmenters (``rand_crop_prob``, ``rand_pad_prob``, ``random_*_prob``) and ``mean_img``.
+    """
+
+    def __init__(self, *args, **kwargs):
+        name = type(self).__name__
+        if args:
+            raise TypeError(f"{name} can only accept keyword arguments")
+        unknown = sorted(set(kwargs) - _KNOWN)
+        if unknown:
+            raise MXNetError(f"{name}: unknown parameters {unknown}")
+        for key, value in kwargs.items():
+            if key in _UNSUPPORTED and not _is_default(key, value):
+                raise NotImplementedError(f"{name}: the option {key}={value!r} is not supported "
+                                          "by this implementation")
+        if parse_str(kwargs.get("mean_img", ""), "mean_img"):
+            raise NotImplementedError(f"{name}: mean_img is not supported by this implementation")
+        get = kwargs.get
+        path = parse_str(get("path_imgrec", "./data/imgrec.rec"), "path_imgrec")
+        data_shape = parse_shape(required(kwargs, "data_shape", "Shape(tuple)", name), "data_shape")
+        if len(data_shape) != 3 or data_shape[0] not in (1, 3):
+            raise MXNetError(f"{name}: data_shape must be (channels, height, width) with 1 or 3 "
+                             f"channels, got {data_shape}")
+        dtype = get("dtype", None)
+        dtype = "float32" if dtype in (None, "None") else np.dtype(dtype).name
+        if dtype not in _OUT_DTYPES:
+            raise MXNetError(f"{name}: unsupported dtype {dtype}")
+        resize_mode = parse_str(get("resize_mode", "force"), "resize_mode")
+        if resize_mode not in _RESIZE_MODES:
+            raise MXNetError(f"Invalid Input: '{resize_mode}', valid values are: {{'fit', 'force', "
+                             "'shrink'}} (parameter resize_mode)")
+        p = {
+            "data_shape": data_shape,
+            "batch_size": parse_int(required(kwargs, "batch_size", "int (non-negative)", name),
+                                    "batch_size"),
+            "label_width": parse_int(get("label_width", -1), "label_width"),
+            "label_pad_value": parse_float(get("label_pad_value", -1.0), "label_pad_value"),
+            "resize": parse_int(get("resize", -1), "resize"),
+            "rand_mirror_prob": parse_float(get("rand_mirror_prob", 0.0), "rand_mirror_prob"),
+            "inter_method": parse_int(get("inter_method", 1), "inter_method"),
+            "resize_mode": resize_mode,
+            "seed": parse_int(get("seed", 0), "seed"),
+            "scale": parse_float(get("scale", 1.0), "scale"),
+            "out_dtype": _OUT_DTYPES[dtype],
+            # for ImageRecordIter's decoder / resizer
+            "normalize": False,
+        }
+        for key in ("mean_r", "mean_g", "mean_b", "std_r", "std_g", "std_b"):
+            p[key] = parse_float(get(key, 0.0), key)
+        if p["batch_size"] <= 0:
+            raise MXNetError(f"{name}: batch_size must be positive, got {p['batch_size']}")
+        if p["inter_method"] not in (0, 1, 2, 3, 4, 9, 10):
+            raise MXNetError(f"invalid inter_method: valid value 0,1,2,3,9,10, got {p['inter_method']}")
+        num_parts = parse_int(get("num_parts", 1), "num_parts")
+        part_index = parse_int(get("part_index", 0), "part_index")
+        if num_parts <= 0 or not 0 <= part_index < num_parts:
+            raise MXNetError(f"{name}: invalid part_index {part_index} of num_parts {num_parts}")
+        shuffle = parse_bool(get("shuffle", False), "shuffle")
+        verbose = parse_bool(get("verbose", True), "verbose")
+        source = _RecordSource(path, "", num_parts, part_index, shuffle, p["seed"])
+        imglist = parse_str(get("path_imglist", ""), "path_imglist")
+        labels = _read_det_imglist(imglist) if imglist else None
+        try:
+            widest = self._widest_label(source, labels, p["label_width"])
+        except BaseException:
+            source.close()
+            raise
+        pad_width = parse_int(get("label_pad_width", 0), "label_pad_width")
+        if pad_width > 0:
+            if pad_width < widest:
+                source.close()
+                raise MXNetError(f"ImageDetRecordIOParser: label_pad_width: {pad_width} smaller "
+                                 f"than estimated width: {widest}")
+        else:
+            pad_width = widest
+        if verbose:
+            logging.info("ImageDetRecordIOParser: %s, label padding width: %d", path, pad_width)
+        batcher = _RecordBatcher(source, p["batch_size"],
+                                 parse_bool(get("round_batch", True), "round_batch"))
+        loader = _DetLoader(p, batcher, labels, pad_width)
+        prefetch = max(1, parse_int(get("prefetch_buffer", 4), "prefetch_buffer"))
+        super().__init__(loader, data_name=get("data_name", "data"),
+                         label_name=get("label_name", "softmax_label"), prefetch_buffer=prefetch)
+
+    @staticmethod
+    def _widest_label(source, labels_by_id, label_width):
+        """The longest label (a pass over the file, or over the image list)."""
+        if labels_by_id is not None:
+            return max((v.size for v in labels_by_id.values()), default=0)
+        widest = 0
+        while True:
+            rec = source.next()
+            if rec is None:
+                break
+            header, _ = _recordio().unpack(rec)
+            if header.flag <= 0:
+                raise MXNetError("Not enough label packed in img_list or recordio file.")
+            n = int(header.flag)
+            if label_width > 0 and n != label_width:
+                raise MXNetError(f"Check failed: param_.label_width == rec.num_label "
+                                 f"({label_width} vs. {n}) : rec file provide {n}-dimensional "
+                                 f"label but label_width is set to {label_width}")
+            widest = max(widest, n)
+        source.passes = 0   # the first pass again (the same shuffled order)
+        source.before_first()
+        return widest
