@@ -51,6 +51,11 @@ How it is computed on NumPy (every pass a whole-array ufunc call over contiguous
   interleaves the phases (``_aligned_spread``); in 2-D with a column stride of 2 the
   column phases are written straight into their interleaved slots and the row phases
   move in as whole rows (``_aligned_spread_rows``).
+- a training forward of the 3x3 stride 2 pad 1 max pool on even sizes (ResNet's stem) also
+  keeps, per window, its first maximum as a byte offset from the window origin, computed on
+  the forward's own intermediate arrays (columns first, then rows); the backward of that
+  output then only adds the gradients at those offsets (see ``_first_max_forward``), as
+  1.9.1's oneDNN kernel uses the workspace its forward wrote.
 - global pools of up to 64 positions run position by position over (N*C,) columns.
 - large pools (from 2**19 input elements) run on slices of the batch in ``OMP_NUM_THREADS``
   threads (``_batch_threads.map_batch``; NumPy releases the GIL in its loops), as 1.9.1's
@@ -72,6 +77,7 @@ import itertools
 import math
 import sys
 import threading
+import weakref
 
 import numpy as np
 
@@ -1511,6 +1517,162 @@ def _fast_global_max_backward(og, x, out, dst=None):
 # layout handling and registration
 
 
+# -- max pooling that keeps where each maximum lies ---------------------------------------------
+#
+# 1.9.1's oneDNN max pooling writes a workspace in the forward pass (where each window's
+# maximum lies) and its backward only scatters through it. The same is done here for the
+# 3x3 stride 2 pad 1 pools on even sizes (ResNet's stem): a training forward computes the
+# maximum one axis at a time, columns first, and on the same intermediate arrays each
+# window's first maximum in row-major order as a byte offset from the window origin (the
+# first row of the window whose maximum is the output, then the first column of that row
+# holding it); the backward adds the output gradients at those offsets, without scoring the
+# taps again. Where some output is the lowest value (NaN or -inf only windows) no offsets are
+# kept and the backward scores the taps as for any other pool.
+
+_FIRST_MAX: dict = {}   # id(output array) -> (ref to output, ref to data, offsets (uint8))
+
+
+def _keeps_first_max(x, g):
+    """Whether x's max pool can keep its first-max offsets (see above)."""
+    return (len(g.spatial) == 2 and tuple(g.kernel) == (3, 3) and tuple(g.stride) == (2, 2)
+            and tuple(g.pad) == (1, 1) and not g.is_global and x.size > 0
+            and all(L == 2 * o for L, o in zip(g.spatial, g.out)) and g.spatial[1] <= 126
+            and x.itemsize in (2, 4) and x.flags.c_contiguous and type(x) is np.ndarray
+            and sys.byteorder == "little")
+
+
+def _remember_first_max(out, data, offsets):
+    key = id(out)
+
+    def drop(ref):
+        entry = _FIRST_MAX.get(key)
+        if entry is not None and entry[0] is ref:
+            _FIRST_MAX.pop(key, None)
+
+    _FIRST_MAX[key] = (weakref.ref(out, drop), weakref.ref(data), offsets)
+
+
+def _forget_first_max(out):
+    if _FIRST_MAX:
+        entry = _FIRST_MAX.get(id(out))
+        if entry is not None and entry[0]() is out:
+            _FIRST_MAX.pop(id(out), None)
+
+
+def _first_max_of(out, data):
+    """The offsets kept by the training forward that wrote ``out`` from ``data``, or None."""
+    entry = _FIRST_MAX.get(id(out))
+    if entry is None or entry[0]() is not out or entry[1]() is not data:
+        return None
+    return entry[2]
+
+
+def _first_max_forward(x, out, offsets):
+    """out = the 3x3/2 pad 1 max pool of x (N, C, 2*O0, 2*O1), offsets (N, C, O0, O1) = each
+    window's row-major first maximum as ky * W + kx, in pieces of whole feature maps. False
+    (offsets unusable) where some output is the lowest value."""
+    maps = math.prod(x.shape[:2])
+    H, W = x.shape[2:]
+    step = max(1, _PIECE_ELEMENTS // (H * W))
+    xm = x.reshape(maps, H * W)
+    om, cm = out.reshape(maps, -1), offsets.reshape(maps, -1)
+    ok = True
+    for a in range(0, maps, step):
+        b = min(a + step, maps)
+        ok &= _first_max_piece(xm[a:b].reshape(-1), om[a:b].reshape(-1),
+                               cm[a:b].reshape(-1), b - a, H, W)
+    return ok
+
+
+def _first_max_piece(xf, of, cf, P, H, W):
+    O0, O1 = H // 2, W // 2
+    R, M = P * H, P * O0 * O1
+    n1, dt, u8 = R * O1, xf.dtype, np.uint8
+    # columns: the row windows' maxima h, over the even (E) and odd (O) columns
+    E = _scratch("fm.E", (n1,), dt)
+    O = _scratch("fm.O", (n1,), dt)
+    _gather(E, xf, 0, 2)
+    _gather(O, xf, 1, 2)
+    h = _scratch("fm.h", (n1,), dt)
+    np.fmax(E, O, out=h)
+    np.fmax(h[1:], O[:-1], out=h[1:])          # tap kx = 0: the odd column to the left
+    E2, O2, h2 = E.reshape(R, O1), O.reshape(R, O1), h.reshape(R, O1)
+    np.fmax(E2[:, 0], O2[:, 0], out=h2[:, 0])  # ox = 0 has no column to the left
+    # per row window, the first column equal to its maximum: 2 - (eq0 | eq1) - eq0
+    eq0 = _scratch("fm.eq0", (n1,), bool)
+    eq1 = _scratch("fm.eq1", (n1,), bool)
+    eq0[0] = False
+    np.equal(O[:-1], h[1:], out=eq0[1:])
+    eq0.reshape(R, O1)[:, 0] = False
+    np.equal(E, h, out=eq1)
+    np.logical_or(eq0, eq1, out=eq1)
+    hc = _scratch("fm.hc", (n1,), u8)
+    np.subtract(2, eq1.view(u8), out=hc)
+    np.subtract(hc, eq0.view(u8), out=hc)
+    # rows: the even (He) and odd (Ho) rows of h and of their column codes
+    He = _scratch("fm.He", (M,), dt)
+    Ho = _scratch("fm.Ho", (M,), dt)
+    h4 = h.reshape(P * O0, 2 * O1)
+    _copy(He.reshape(P * O0, O1), h4[:, :O1])
+    _copy(Ho.reshape(P * O0, O1), h4[:, O1:])
+    hce = _scratch("fm.hce", (M,), u8)
+    hco = _scratch("fm.hco", (M,), u8)
+    c4 = hc.reshape(P * O0, 2 * O1)
+    _copy(hce.reshape(P * O0, O1), c4[:, :O1])
+    _copy(hco.reshape(P * O0, O1), c4[:, O1:])
+    np.fmax(He, Ho, out=of)
+    np.fmax(of[O1:], Ho[:-O1], out=of[O1:])    # tap ky = 0: the odd row above
+    of3, He3, Ho3 = of.reshape(P, O0, O1), He.reshape(P, O0, O1), Ho.reshape(P, O0, O1)
+    np.fmax(He3[:, 0], Ho3[:, 0], out=of3[:, 0])   # oy = 0 has no row above
+    low = _lowest(dt)
+    if not of.min() > low:   # NaN- or -inf-only windows (or the lowest value itself)
+        np.fmax(of, low, out=of)
+        return False
+    # the first row whose maximum is the output: above (r0), middle (r1), else below
+    r0 = _scratch("fm.r0", (M,), bool)
+    r1 = _scratch("fm.r1", (M,), bool)
+    r0[:O1] = False
+    np.equal(Ho[:-O1], of[O1:], out=r0[O1:])
+    r0.reshape(P, O0, O1)[:, 0] = False
+    np.equal(He, of, out=r1)
+    np.greater(r1, r0, out=r1)                 # middle row, and not the row above
+    # offsets, in uint8 arithmetic (mod 256): below 2W + kx, then the middle row's W + kx
+    # where r1, then the row above's kx where r0
+    t = _scratch("fm.t", (M,), u8)
+    np.add(hco, 2 * W, out=cf)
+    np.add(hce, W, out=t)
+    np.subtract(t, cf, out=t)
+    np.multiply(t, r1.view(u8), out=t)
+    np.add(cf, t, out=cf)
+    np.subtract(hco[:-O1], cf[O1:], out=t[O1:])
+    np.multiply(t[O1:], r0[O1:].view(u8), out=t[O1:])
+    np.add(cf[O1:], t[O1:], out=cf[O1:])
+    return True
+
+
+def _first_max_backward(og, x, offsets, g, dst=None):
+    """x's gradient: each output gradient added at its window's kept first maximum (in
+    row-major window order, as the scoring path adds them), in ``dst`` or a new array."""
+    gx = np.zeros(x.shape, dtype=og.dtype) if dst is None else dst
+    maps, plane = math.prod(x.shape[:2]), math.prod(x.shape[2:])
+    step = max(1, _PIECE_ELEMENTS // plane)
+    gm = gx.reshape(maps, plane)
+    ogm = np.ascontiguousarray(og).reshape(maps, -1)
+    cm = offsets.reshape(maps, -1)
+    xm = x.reshape((1, maps) + x.shape[2:])
+    for a in range(0, maps, step):
+        b = min(a + step, maps)
+        part = gm[a:b].reshape(-1)
+        if dst is not None:
+            part[...] = 0
+        lay = _layout(xm[:, a:b], g)
+        idx = _scratch("idx", (cm[a:b].size,), np.intp)
+        np.copyto(idx, cm[a:b].reshape(-1))
+        lay.add_window_origins(idx)
+        np.add.at(part, idx, ogm[a:b].reshape(-1))
+    return gx
+
+
 def _to_channels_first(x):
     return x.transpose((0, x.ndim - 1) + tuple(range(1, x.ndim - 1)))
 
@@ -1557,12 +1719,34 @@ def _pooling(rc, attrs, data, out=None):
 
     if not g.channels_last:
         oshape = tuple(data.shape[:2]) + g.out
-        return map_batch(kernel, [data], oshape, data.dtype, out=dst, into=True)
+        if rc.is_train and xp is np and attrs["pool_type"] == "max" and \
+                _keeps_first_max(data, g):
+            return _pooling_keeping_first_max(data, g, oshape, dst)
+        res = map_batch(kernel, [data], oshape, data.dtype, out=dst, into=True)
+        _forget_first_max(res)   # the buffer may hold an earlier training forward's
+        return res
     x = _channels_first_copy(xp, data, "cl_data")
     oshape = tuple(x.shape[:2]) + g.out
     res = map_batch(kernel, [x], oshape, x.dtype, into=True,
                     out=_scratch("cl_out", oshape, x.dtype) if xp is np else None)
     return _channels_last_result(xp, res, dst)
+
+
+def _pooling_keeping_first_max(data, g, oshape, dst):
+    res = np.empty(oshape, dtype=data.dtype) if dst is None else dst
+    offsets = np.empty(oshape, dtype=np.uint8)
+    ok = [True]
+
+    def kernel(x, c, out=None):
+        if not _first_max_forward(x, out, c):
+            ok[0] = False
+
+    map_batch(kernel, [data, offsets], oshape, data.dtype, out=res, into=True)
+    if ok[0]:
+        _remember_first_max(res, data, offsets)
+    else:
+        _forget_first_max(res)
+    return res
 
 
 def _backward_pooling(rc, attrs, ograd, data, output, out=None):
@@ -1579,6 +1763,12 @@ def _backward_pooling(rc, attrs, ograd, data, output, out=None):
         return _pool_backward(xp, og, x, y, g, attrs, out)
 
     if not g.channels_last:
+        offsets = _first_max_of(output, data) if attrs["pool_type"] == "max" else None
+        if offsets is not None and offsets.shape == ograd.shape and ograd.flags.c_contiguous:
+            def from_offsets(og, x, c, out=None):
+                return _first_max_backward(og, x, c, g, out)
+            return map_batch(from_offsets, [ograd, data, offsets], data.shape, data.dtype,
+                             out=dst, into=True)
         return map_batch(kernel, [ograd, data, output], data.shape, data.dtype, out=dst,
                          into=True)
     ins = [_channels_first_copy(xp, a, role) for a, role in

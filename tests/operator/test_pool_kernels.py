@@ -319,3 +319,128 @@ def test_column_pair_sum_backward_matches_window_reference(geom, pool_type):
     _, want = _reference(x, head, pool_type, kernel, stride, pad, False, True)
     np.testing.assert_array_equal(np.isnan(xa.grad.asnumpy()), np.isnan(want))
     np.testing.assert_allclose(xa.grad.asnumpy(), want, rtol=1e-12, atol=1e-12)
+
+
+# -- the training forward that keeps each window's first maximum (3x3/2 pad 1, even sizes)
+
+from mxnet.operator import nn_pool as _nn_pool  # noqa: E402
+
+STEM = dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max")
+
+
+def _stem_data(shape, data, dtype, rng):
+    x = rng.integers(0, 4, shape).astype(dtype)
+    if data == "normal":
+        x = rng.standard_normal(shape).astype(dtype)
+    elif data == "nan":
+        x[rng.random(shape) < 0.3] = np.nan
+    elif data == "nan_window":                # a window of NaN only: no offsets kept
+        x[0, 0, :3, :3] = np.nan
+    elif data == "ninf":
+        x[rng.random(shape) < 0.2] = -np.inf
+    elif data == "signed_zeros":
+        x = np.where(rng.random(shape) < 0.5, -0.0, 0.0).astype(dtype)
+        x[rng.random(shape) < 0.1] = 1
+    return x
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 8, 10), (1, 2, 2, 2), (3, 1, 4, 126), (1, 1, 6, 128)],
+                         ids=str)
+@pytest.mark.parametrize("data", ["ties", "normal", "nan", "nan_window", "ninf", "signed_zeros"])
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_kept_first_max_is_the_window_loop_bit_for_bit(shape, data, dtype):
+    """A training forward keeps the offsets (unless some output is the lowest value, or rows
+    are too long for byte offsets); the output equals the inference forward's and the
+    gradient the window loop's, bit for bit."""
+    rng = np.random.default_rng(sum(shape))
+    x = _stem_data(shape, data, dtype, rng)
+    xa = nd.array(x, dtype=dtype)
+    xa.attach_grad()
+    with mx.autograd.record():
+        y = nd.Pooling(xa, **STEM)
+    kept = _nn_pool._first_max_of(y._data, xa._data) is not None
+    with_lowest = data in ("nan_window",) or (data == "ninf" and bool(
+        (y.asnumpy() == np.finfo(dtype).min).any()))
+    assert kept == (shape[3] <= 126 and not with_lowest)
+    np.testing.assert_array_equal(y.asnumpy(), nd.Pooling(xa, **STEM).asnumpy())
+    head = rng.standard_normal(y.shape).astype(dtype)
+    y.backward(nd.array(head, dtype=dtype))
+    want = _max_backward_loop(x, y.asnumpy(), head, (3, 3), (2, 2), (1, 1))
+    if kept:
+        np.testing.assert_array_equal(xa.grad.asnumpy(), want)
+    else:   # the per-axis stages (lowest-valued outputs) add shared positions in their order
+        np.testing.assert_allclose(xa.grad.asnumpy(), want, rtol=2e-3 if dtype == "float16"
+                                   else 1e-6, atol=1e-6)
+
+
+def test_kept_first_max_in_pieces_and_threads(monkeypatch):
+    """Pieces of feature maps and the batch split over threads keep the same offsets."""
+    rng = np.random.default_rng(5)
+    x = _stem_data((8, 6, 8, 8), "ties", "float32", rng)
+    head = rng.standard_normal((8, 6, 4, 4)).astype("float32")
+    want = _max_backward_loop(x, _reference(x.astype(np.float64), head, "max", (3, 3), (2, 2),
+                                            (1, 1), False, True)[0].astype("float32"),
+                              head, (3, 3), (2, 2), (1, 1))
+    monkeypatch.setattr(_nn_pool, "_PIECE_ELEMENTS", 3 * 64)
+    from mxnet.operator import _batch_threads
+    monkeypatch.setattr(_batch_threads, "_MIN_ELEMENTS", 1)
+    monkeypatch.setenv("MXNET_PY_OP_THREADS", "2")
+    xa = nd.array(x)
+    xa.attach_grad()
+    with mx.autograd.record():
+        y = nd.Pooling(xa, **STEM)
+    assert _nn_pool._first_max_of(y._data, xa._data) is not None
+    y.backward(nd.array(head))
+    np.testing.assert_array_equal(xa.grad.asnumpy(), want)
+
+
+def test_kept_first_max_follows_its_output_buffer():
+    """The offsets belong to the output array the training forward wrote: another data
+    array does not use them, an inference forward into the same buffer (an executor's
+    output) drops them, and they go when the output is freed."""
+    import gc
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2, 2, 6, 6)).astype("float32")
+    data = nd.array(x)
+    data.attach_grad()
+    with mx.autograd.record():
+        y = nd.Pooling(data, **STEM)
+    assert _nn_pool._first_max_of(y._data, data._data) is not None
+    assert _nn_pool._first_max_of(y._data, x) is None           # another data array
+    attrs = mx.operator.registry.get_op("Pooling").parse_attrs(STEM)
+
+    class Run:
+        xp, is_train = np, False
+
+    buf = y._data
+    _nn_pool._pooling(Run, attrs, data._data, out=[buf])       # inference into the buffer
+    assert _nn_pool._first_max_of(buf, data._data) is None
+    with mx.autograd.record():
+        y2 = nd.Pooling(data, **STEM)
+    assert _nn_pool._first_max_of(y2._data, data._data) is not None
+    n = len(_nn_pool._FIRST_MAX)
+    del y2
+    gc.collect()
+    assert len(_nn_pool._FIRST_MAX) == n - 1
+
+
+def test_kept_first_max_in_executors_and_hybridized_blocks():
+    """simple_bind (is_train) and a hybridized block give the window loop's gradient."""
+    rng = np.random.default_rng(11)
+    x = _stem_data((2, 3, 8, 8), "ties", "float32", rng)
+    head = rng.standard_normal((2, 3, 4, 4)).astype("float32")
+    y_ref = nd.Pooling(nd.array(x), **STEM).asnumpy()
+    want = _max_backward_loop(x, y_ref, head, (3, 3), (2, 2), (1, 1))
+    sym = mx.sym.Pooling(mx.sym.var("data"), **STEM)
+    ex = sym.simple_bind(mx.cpu(), data=x.shape)
+    ex.forward(is_train=True, data=nd.array(x))
+    ex.backward(nd.array(head))
+    np.testing.assert_array_equal(ex.grad_dict["data"].asnumpy(), want)
+    net = mx.gluon.nn.MaxPool2D(3, 2, 1)
+    net.hybridize()
+    xa = nd.array(x)
+    xa.attach_grad()
+    with mx.autograd.record():
+        y = net(xa)
+    y.backward(nd.array(head))
+    np.testing.assert_array_equal(xa.grad.asnumpy(), want)
