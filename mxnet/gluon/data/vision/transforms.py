@@ -1,27 +1,22 @@
 """Image transforms as Gluon blocks: ``Compose([Resize(32), ToTensor(), Normalize(m, s)])``.
 
-The pixel work is NumPy code in :mod:`._image` (OpenCV-compatible resize, colour changes).
-The hybridizable transforms are HybridBlocks as in 1.9.1: called on NDArrays they run the
-kernel directly; traced into a Symbol (``hybridize()``, or inside :class:`Compose`, which
-hybridizes runs of HybridBlocks) they become a Python custom operator that runs the same
-kernel, so both ways give the same numbers. (1.9.1 emits ``_image_*`` operators there; this
-registry has none yet.)
+As in 1.9.1 the hybridizable transforms are HybridBlocks calling the image operators
+(``F.image.*``, registered as ``_image_*`` in mxnet/operator/image_ops.py), so a hybridized
+pipeline exports the same -symbol.json as 1.9.1's. The random ones draw from MXNet's
+generator (``mx.random.seed``). CenterCrop, RandomResizedCrop, Rotate and RandomRotation are
+plain Blocks computing with NumPy (:mod:`._image`); the crops draw with Python's ``random``
+as 1.9.1 does.
 
-Random transforms draw from MXNet's generator (``mx.random.seed``), except the crops, which
-use Python's ``random`` as 1.9.1 does.
+The image operators raise MXNetError (which is also a ValueError) for invalid arguments.
 """
 from __future__ import annotations
 
-import ast
 import random
 
 import numpy as np
 
 from .... import ndarray as nd
-from .... import operator as _operator
-from ....backend import get_backend
 from ....context import cpu
-from ....symbol import Symbol
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
 from . import _image
@@ -35,89 +30,11 @@ __all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Rotate", "RandomRotation
 _numeric = (int, float, np.integer, np.floating)
 
 
-def _rng():
-    return get_backend(cpu()).rng
-
-
-# -- kernels by name: what the blocks and the custom operator run ----------------------------------
-def _k_to_tensor(x):
-    return _image.to_tensor(x)
-
-
-def _k_normalize(x, mean, std):
-    return _image.normalize(x, mean, std)
-
-
-def _k_resize(x, size, keep_ratio, interp):
-    w, h = _image.resize_size(x.shape, size, keep_ratio)
-    return _image.resize(x, w, h, interp)
-
-
-def _k_crop(x, x0, y0, width, height, size=None, interp=1):
-    out = _image.crop(x, x0, y0, width, height)
-    if size:
-        w, h = _image.resize_size(out.shape, size, False)
-        out = _image.resize(out, w, h, 1 if interp is None else interp)
-    return out
-
-
-def _image_axis(x, axis_hwc):
-    return axis_hwc + (x.ndim - 3)
-
-
-def _k_random_flip(x, axis):
-    if _rng().random() < 0.5:
-        return _image.flip(x, _image_axis(x, axis))
+def _as_nd(x):
+    """A NumPy image as an NDArray of the same dtype; anything else unchanged."""
+    if isinstance(x, np.ndarray):
+        return nd.array(x, dtype=x.dtype)
     return x
-
-
-def _k_random_brightness(x, lo, hi):
-    return _image.adjust_brightness(x, _rng().uniform(lo, hi))
-
-
-def _k_random_contrast(x, lo, hi):
-    return _image.adjust_contrast(x, _rng().uniform(lo, hi))
-
-
-def _k_random_saturation(x, lo, hi):
-    return _image.adjust_saturation(x, _rng().uniform(lo, hi))
-
-
-def _k_random_hue(x, lo, hi):
-    return _image.adjust_hue(x, _rng().uniform(lo, hi))
-
-
-def _k_random_color_jitter(x, brightness, contrast, saturation, hue):
-    return _image.color_jitter(x, _rng(), brightness, contrast, saturation, hue)
-
-
-def _k_random_lighting(x, alpha_std):
-    return _image.adjust_lighting(x, _rng().normal(0, alpha_std, size=3))
-
-
-_KERNELS = {
-    "to_tensor": _k_to_tensor, "normalize": _k_normalize, "resize": _k_resize, "crop": _k_crop,
-    "random_flip": _k_random_flip, "random_brightness": _k_random_brightness,
-    "random_contrast": _k_random_contrast, "random_saturation": _k_random_saturation,
-    "random_hue": _k_random_hue, "random_color_jitter": _k_random_color_jitter,
-    "random_lighting": _k_random_lighting,
-}
-
-
-def _out_shape(kernel, shape, params):
-    shape = tuple(int(s) for s in shape)
-    if kernel == "to_tensor":
-        return (shape[2], shape[0], shape[1]) if len(shape) == 3 else \
-            (shape[0], shape[3], shape[1], shape[2])
-    if kernel == "resize":
-        w, h = _image.resize_size(shape, params["size"], params["keep_ratio"])
-        return shape[:-3] + (h, w, shape[-1])
-    if kernel == "crop":
-        w, h = params["width"], params["height"]
-        if params.get("size"):
-            w, h = _image.resize_size((h, w, 1), params["size"], False)
-        return shape[:-3] + (h, w, shape[-1])
-    return shape
 
 
 def _host(x):
@@ -127,73 +44,11 @@ def _host(x):
     return np.asarray(x), cpu()
 
 
-def _run_nd(kernel, x, params):
-    img, ctx = _host(x)
-    out = _KERNELS[kernel](img, **params)
-    return nd.array(out, ctx=ctx, dtype=out.dtype)
-
-
-# -- the custom operator used when a transform is traced into a Symbol -----------------------------
-_OP_TYPE = "_gluon_vision_transform"
-
-
-class _TransformOp(_operator.CustomOp):
-    def __init__(self, kernel, params):
-        super().__init__()
-        self._kernel, self._params = kernel, params
-
-    def forward(self, is_train, req, in_data, out_data, aux):
-        out = _KERNELS[self._kernel](in_data[0].asnumpy(), **self._params)
-        self.assign(out_data[0], req[0], nd.array(out, ctx=in_data[0].context, dtype=out.dtype))
-
-    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        self.assign(in_grad[0], req[0], nd.zeros(in_grad[0].shape, ctx=in_grad[0].context,
-                                                 dtype=in_grad[0].dtype))
-
-
-@_operator.register(_OP_TYPE)
-class _TransformProp(_operator.CustomOpProp):
-    def __init__(self, kernel, params="{}"):
-        super().__init__(need_top_grad=False)
-        self._kernel = kernel
-        self._params = ast.literal_eval(params)
-
-    def infer_shape(self, in_shape):
-        return in_shape, [_out_shape(self._kernel, in_shape[0], self._params)], []
-
-    def infer_type(self, in_type):
-        out = np.float32 if self._kernel == "to_tensor" else in_type[0]
-        return in_type, [out], []
-
-    def create_operator(self, ctx, in_shapes, in_dtypes):
-        return _TransformOp(self._kernel, self._params)
-
-
-def _plain(v):
-    """Parameters as plain Python literals (they travel as a string attribute)."""
-    if isinstance(v, (list, tuple)):
-        return tuple(_plain(x) for x in v)
-    if isinstance(v, (np.integer,)):
-        return int(v)
-    if isinstance(v, (np.floating,)):
-        return float(v)
-    return v
-
-
 class _ImageTransform(HybridBlock):
-    """A transform that runs the kernel named ``_kernel`` with the arguments ``_kernel_args()``."""
+    """A HybridBlock transform that also takes NumPy images (converted to NDArrays)."""
 
-    _kernel = ""
-
-    def _kernel_args(self):
-        return {}
-
-    def hybrid_forward(self, F, x):
-        params = self._kernel_args()
-        if not isinstance(x, Symbol):
-            return _run_nd(self._kernel, x, params)
-        text = repr({k: _plain(v) for k, v in params.items()})
-        return F.Custom(x, op_type=_OP_TYPE, kernel=self._kernel, params=text)
+    def forward(self, x, *args):
+        return super().forward(_as_nd(x), *args)
 
 
 # -- the transforms --------------------------------------------------------------------------------
@@ -224,6 +79,9 @@ class Compose(Sequential):
             if t is not None:
                 self.add(t)
 
+    def forward(self, x, *args):
+        return super().forward(_as_nd(x), *args)
+
 
 class Cast(HybridBlock):
     """Cast the input to ``dtype`` (default float32)."""
@@ -240,22 +98,21 @@ class ToTensor(_ImageTransform):
     """(H, W, C) or (N, H, W, C) images with values in [0, 255] to float32 (C, H, W) or
     (N, C, H, W) tensors in [0, 1]."""
 
-    _kernel = "to_tensor"
+    def hybrid_forward(self, F, x):
+        return F.image.to_tensor(x)
 
 
 class Normalize(_ImageTransform):
     """``(x - mean[c]) / std[c]`` per channel of a (C, H, W) or (N, C, H, W) tensor; a scalar
     mean or std applies to all channels."""
 
-    _kernel = "normalize"
-
     def __init__(self, mean=0.0, std=1.0):
         super().__init__()
         self._mean = mean
         self._std = std
 
-    def _kernel_args(self):
-        return {"mean": self._mean, "std": self._std}
+    def hybrid_forward(self, F, x):
+        return F.image.normalize(x, self._mean, self._std)
 
 
 def _rotate(x, degrees, zoom_in=False, zoom_out=False):
@@ -344,23 +201,19 @@ class Resize(_ImageTransform):
     ``keep_ratio`` the short edge) or ``(width, height)``. ``interpolation`` follows OpenCV:
     0 nearest, 1 bilinear (default), 2 bicubic, 3 area, 4 Lanczos."""
 
-    _kernel = "resize"
-
     def __init__(self, size, keep_ratio=False, interpolation=1):
         super().__init__()
         self._keep = keep_ratio
         self._size = size
         self._interpolation = interpolation
 
-    def _kernel_args(self):
-        return {"size": self._size, "keep_ratio": self._keep, "interp": self._interpolation}
+    def hybrid_forward(self, F, x):
+        return F.image.resize(x, self._size, self._keep, self._interpolation)
 
 
 class CropResize(_ImageTransform):
     """Crop the ``width`` x ``height`` region at column ``x``, row ``y``; then, if ``size`` is
     given, resize it to ``size`` with ``interpolation``."""
-
-    _kernel = "crop"
 
     def __init__(self, x, y, width, height, size=None, interpolation=None):
         super().__init__()
@@ -369,9 +222,13 @@ class CropResize(_ImageTransform):
         self._size = size
         self._interpolation = interpolation
 
-    def _kernel_args(self):
-        return {"x0": self._x, "y0": self._y, "width": self._width, "height": self._height,
-                "size": self._size, "interp": self._interpolation}
+    def hybrid_forward(self, F, x):
+        out = F.image.crop(x, self._x, self._y, self._width, self._height)
+        if self._size:
+            # interpolation None means the operator's default (1.9.1 fails on it in a graph)
+            extra = {} if self._interpolation is None else {"interp": self._interpolation}
+            out = F.image.resize(out, self._size, False, **extra)
+        return out
 
 
 def _scale_down(src_size, size):
@@ -446,24 +303,24 @@ class RandomResizedCrop(Block):
 
 
 class RandomFlipLeftRight(_ImageTransform):
-    """Mirror the image left to right with probability 0.5."""
+    """Mirror an (H, W, C) image left to right with probability 0.5."""
 
-    _kernel = "random_flip"
-
-    def _kernel_args(self):
-        return {"axis": 1}
+    def hybrid_forward(self, F, x):
+        return F.image.random_flip_left_right(x)
 
 
 class RandomFlipTopBottom(_ImageTransform):
-    """Flip the image upside down with probability 0.5."""
+    """Flip an (H, W, C) image upside down with probability 0.5."""
 
-    _kernel = "random_flip"
-
-    def _kernel_args(self):
-        return {"axis": 0}
+    def hybrid_forward(self, F, x):
+        return F.image.random_flip_top_bottom(x)
 
 
 class _RandomFactor(_ImageTransform):
+    """Calls ``F.image.<_op>(x, max(0, 1 - amount), 1 + amount)`` on an (H, W, C) image."""
+
+    _op = ""
+
     def __init__(self, amount):
         super().__init__()
         self._args = (max(0, 1 - amount), 1 + amount)
@@ -471,57 +328,56 @@ class _RandomFactor(_ImageTransform):
     def _kernel_args(self):
         return {"lo": self._args[0], "hi": self._args[1]}
 
+    def hybrid_forward(self, F, x):
+        return getattr(F.image, self._op)(x, *self._args)
+
 
 class RandomBrightness(_RandomFactor):
     """Scale the pixel values by a factor drawn from [max(0, 1 - brightness), 1 + brightness]."""
 
-    _kernel = "random_brightness"
+    _op = "random_brightness"
 
 
 class RandomContrast(_RandomFactor):
     """Blend with the image's mean gray level by a factor drawn from
     [max(0, 1 - contrast), 1 + contrast]."""
 
-    _kernel = "random_contrast"
+    _op = "random_contrast"
 
 
 class RandomSaturation(_RandomFactor):
     """Blend with a gray value by a factor drawn from [max(0, 1 - saturation), 1 + saturation]."""
 
-    _kernel = "random_saturation"
+    _op = "random_saturation"
 
 
 class RandomHue(_RandomFactor):
     """Rotate the hue by a factor drawn from [max(0, 1 - hue), 1 + hue] turns."""
 
-    _kernel = "random_hue"
+    _op = "random_hue"
 
 
 class RandomColorJitter(_ImageTransform):
     """Random brightness, contrast, saturation and hue changes, applied in a random order;
     each amount works as in the single transforms (0 leaves that property alone)."""
 
-    _kernel = "random_color_jitter"
-
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
         super().__init__()
         self._args = (brightness, contrast, saturation, hue)
 
-    def _kernel_args(self):
-        return dict(zip(("brightness", "contrast", "saturation", "hue"), self._args))
+    def hybrid_forward(self, F, x):
+        return F.image.random_color_jitter(x, *self._args)
 
 
 class RandomLighting(_ImageTransform):
     """AlexNet-style PCA lighting noise with weights drawn from N(0, alpha)."""
 
-    _kernel = "random_lighting"
-
     def __init__(self, alpha):
         super().__init__()
         self._alpha = alpha
 
-    def _kernel_args(self):
-        return {"alpha_std": self._alpha}
+    def hybrid_forward(self, F, x):
+        return F.image.random_lighting(x, self._alpha)
 
 
 class RandomApply(Sequential):
