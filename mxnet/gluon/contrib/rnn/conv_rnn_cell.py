@@ -246,141 +246,38 @@ def _doc(dims, kind):
         alias={'RNN': 'conv_rnn', 'LSTM': 'conv_lstm', 'GRU': 'conv_gru'}[kind])
 
 
-def _init_cell(self, dims, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
-                  i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
-                  i2h_bias_initializer, h2h_bias_initializer, conv_layout, activation, prefix,
-                  params):
-    _BaseConvRNNCell.__init__(
-        self, input_shape=input_shape, hidden_channels=hidden_channels,
-        i2h_kernel=i2h_kernel, h2h_kernel=h2h_kernel, i2h_pad=i2h_pad, i2h_dilate=i2h_dilate,
-        h2h_dilate=h2h_dilate, i2h_weight_initializer=i2h_weight_initializer,
-        h2h_weight_initializer=h2h_weight_initializer,
-        i2h_bias_initializer=i2h_bias_initializer, h2h_bias_initializer=h2h_bias_initializer,
-        dims=dims, conv_layout=conv_layout, activation=activation, prefix=prefix,
-        params=params)
-
-
-class Conv1DRNNCell(_ConvRNNCell):
-    __doc__ = _doc(1, 'RNN')
+def _cell_class(base, dims, kind):
+    """The public ``Conv{dims}D{kind}Cell``: ``base`` with 1.9.1's signature and defaults for
+    ``dims`` spatial dimensions."""
+    layout = _LAYOUTS[dims][0]
 
     def __init__(self, input_shape, hidden_channels, i2h_kernel, h2h_kernel,
-                 i2h_pad=(0,), i2h_dilate=(1,), h2h_dilate=(1,),
+                 i2h_pad=(0,) * dims, i2h_dilate=(1,) * dims, h2h_dilate=(1,) * dims,
                  i2h_weight_initializer=None, h2h_weight_initializer=None,
                  i2h_bias_initializer='zeros', h2h_bias_initializer='zeros',
-                 conv_layout='NCW', activation='tanh', prefix=None, params=None):
-        _init_cell(self, 1, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
-                      i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
-                      i2h_bias_initializer, h2h_bias_initializer, conv_layout, activation,
-                      prefix, params)
+                 conv_layout=layout, activation='tanh', prefix=None, params=None):
+        _BaseConvRNNCell.__init__(
+            self, input_shape=input_shape, hidden_channels=hidden_channels,
+            i2h_kernel=i2h_kernel, h2h_kernel=h2h_kernel, i2h_pad=i2h_pad,
+            i2h_dilate=i2h_dilate, h2h_dilate=h2h_dilate,
+            i2h_weight_initializer=i2h_weight_initializer,
+            h2h_weight_initializer=h2h_weight_initializer,
+            i2h_bias_initializer=i2h_bias_initializer,
+            h2h_bias_initializer=h2h_bias_initializer, dims=dims, conv_layout=conv_layout,
+            activation=activation, prefix=prefix, params=params)
+
+    name = f"Conv{dims}D{kind}Cell"
+    __init__.__qualname__ = f"{name}.__init__"
+    return type(name, (base,), {"__init__": __init__, "__doc__": _doc(dims, kind),
+                                "__module__": __name__, "__qualname__": name})
 
 
-class Conv2DRNNCell(_ConvRNNCell):
-    __doc__ = _doc(2, 'RNN')
-
-    def __init__(self, input_shape, hidden_channels, i2h_kernel, h2h_kernel,
-                 i2h_pad=(0, 0), i2h_dilate=(1, 1), h2h_dilate=(1, 1),
-                 i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer='zeros', h2h_bias_initializer='zeros',
-                 conv_layout='NCHW', activation='tanh', prefix=None, params=None):
-        _init_cell(self, 2, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
-                      i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
-                      i2h_bias_initializer, h2h_bias_initializer, conv_layout, activation,
-                      prefix, params)
-
-
-class Conv3DRNNCell(_ConvRNNCell):
-    __doc__ = _doc(3, 'RNN')
-
-    def __init__(self, input_shape, hidden_channels, i2h_kernel, h2h_kernel,
-                 i2h_pad=(0, 0, 0), i2h_dilate=(1, 1, 1), h2h_dilate=(1, 1, 1),
-                 i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer='zeros', h2h_bias_initializer='zeros',
-                 conv_layout='NCDHW', activation='tanh', prefix=None, params=None):
-        _init_cell(self, 3, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
-                      i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
-                      i2h_bias_initializer, h2h_bias_initializer, conv_layout, activation,
-                      prefix, params)
-
-
-class Conv1DLSTMCell(_ConvLSTMCell):
-    __doc__ = _doc(1, 'LSTM')
-
-    def __init__(self, input_shape, hidden_channels, i2h_kernel, h2h_kernel,
-                 i2h_pad=(0,), i2h_dilate=(1,), h2h_dilate=(1,),
-                 i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer='zeros', h2h_bias_initializer='zeros',
-                 conv_layout='NCW', activation='tanh', prefix=None, params=None):
-        _init_cell(self, 1, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
-                      i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
-                      i2h_bias_initializer, h2h_bias_initializer, conv_layout, activation,
-                      prefix, params)
-
-
-class Conv2DLSTMCell(_ConvLSTMCell):
-    __doc__ = _doc(2, 'LSTM')
-
-    def __init__(self, input_shape, hidden_channels, i2h_kernel, h2h_kernel,
-                 i2h_pad=(0, 0), i2h_dilate=(1, 1), h2h_dilate=(1, 1),
-                 i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer='zeros', h2h_bias_initializer='zeros',
-                 conv_layout='NCHW', activation='tanh', prefix=None, params=None):
-        _init_cell(self, 2, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
-                      i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
-                      i2h_bias_initializer, h2h_bias_initializer, conv_layout, activation,
-                      prefix, params)
-
-
-class Conv3DLSTMCell(_ConvLSTMCell):
-    __doc__ = _doc(3, 'LSTM')
-
-    def __init__(self, input_shape, hidden_channels, i2h_kernel, h2h_kernel,
-                 i2h_pad=(0, 0, 0), i2h_dilate=(1, 1, 1), h2h_dilate=(1, 1, 1),
-                 i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer='zeros', h2h_bias_initializer='zeros',
-                 conv_layout='NCDHW', activation='tanh', prefix=None, params=None):
-        _init_cell(self, 3, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
-                      i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
-                      i2h_bias_initializer, h2h_bias_initializer, conv_layout, activation,
-                      prefix, params)
-
-
-class Conv1DGRUCell(_ConvGRUCell):
-    __doc__ = _doc(1, 'GRU')
-
-    def __init__(self, input_shape, hidden_channels, i2h_kernel, h2h_kernel,
-                 i2h_pad=(0,), i2h_dilate=(1,), h2h_dilate=(1,),
-                 i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer='zeros', h2h_bias_initializer='zeros',
-                 conv_layout='NCW', activation='tanh', prefix=None, params=None):
-        _init_cell(self, 1, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
-                      i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
-                      i2h_bias_initializer, h2h_bias_initializer, conv_layout, activation,
-                      prefix, params)
-
-
-class Conv2DGRUCell(_ConvGRUCell):
-    __doc__ = _doc(2, 'GRU')
-
-    def __init__(self, input_shape, hidden_channels, i2h_kernel, h2h_kernel,
-                 i2h_pad=(0, 0), i2h_dilate=(1, 1), h2h_dilate=(1, 1),
-                 i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer='zeros', h2h_bias_initializer='zeros',
-                 conv_layout='NCHW', activation='tanh', prefix=None, params=None):
-        _init_cell(self, 2, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
-                      i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
-                      i2h_bias_initializer, h2h_bias_initializer, conv_layout, activation,
-                      prefix, params)
-
-
-class Conv3DGRUCell(_ConvGRUCell):
-    __doc__ = _doc(3, 'GRU')
-
-    def __init__(self, input_shape, hidden_channels, i2h_kernel, h2h_kernel,
-                 i2h_pad=(0, 0, 0), i2h_dilate=(1, 1, 1), h2h_dilate=(1, 1, 1),
-                 i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer='zeros', h2h_bias_initializer='zeros',
-                 conv_layout='NCDHW', activation='tanh', prefix=None, params=None):
-        _init_cell(self, 3, input_shape, hidden_channels, i2h_kernel, h2h_kernel, i2h_pad,
-                      i2h_dilate, h2h_dilate, i2h_weight_initializer, h2h_weight_initializer,
-                      i2h_bias_initializer, h2h_bias_initializer, conv_layout, activation,
-                      prefix, params)
+Conv1DRNNCell = _cell_class(_ConvRNNCell, 1, 'RNN')
+Conv2DRNNCell = _cell_class(_ConvRNNCell, 2, 'RNN')
+Conv3DRNNCell = _cell_class(_ConvRNNCell, 3, 'RNN')
+Conv1DLSTMCell = _cell_class(_ConvLSTMCell, 1, 'LSTM')
+Conv2DLSTMCell = _cell_class(_ConvLSTMCell, 2, 'LSTM')
+Conv3DLSTMCell = _cell_class(_ConvLSTMCell, 3, 'LSTM')
+Conv1DGRUCell = _cell_class(_ConvGRUCell, 1, 'GRU')
+Conv2DGRUCell = _cell_class(_ConvGRUCell, 2, 'GRU')
+Conv3DGRUCell = _cell_class(_ConvGRUCell, 3, 'GRU')
