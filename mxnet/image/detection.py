@@ -21,7 +21,6 @@ import numpy as np
 
 from .. import ndarray as nd
 from ..base import MXNetError, numeric_types
-from ..io import DataBatch
 from .augmenters import (_IMAGENET_MEAN, _IMAGENET_STD, _PCA_EIGVAL, _PCA_EIGVEC, Augmenter,
                          CastAug, ColorJitterAug, ColorNormalizeAug, ForceResizeAug, HueJitterAug,
                          LightingAug, RandomGrayAug, ResizeAug)
@@ -567,31 +566,9 @@ class ImageDetIter(ImageIter):
                 raise
         return i
 
-    def next(self):
-        """The next DataBatch; StopIteration at the end of the epoch."""
-        if self._cache_data is not None:
-            batch_data, batch_label, i = self._cache_data, self._cache_label, self._cache_idx
-        else:
-            batch_data = np.zeros((self.batch_size,) + tuple(self.data_shape), np.float32)
-            batch_label = np.full(self.provide_label[0][1], -1, np.float32)
-            i = self._batchify(batch_data, batch_label)
-        pad = self.batch_size - i
-        if pad:
-            if self.last_batch_handle == "discard":
-                raise StopIteration
-            if self.last_batch_handle == "roll_over" and self._cache_data is None:
-                self._cache_data, self._cache_label, self._cache_idx = batch_data, batch_label, i
-                raise StopIteration
-            self._batchify(batch_data, batch_label, i)
-            if self.last_batch_handle == "pad":
-                self._allow_read = False
-            else:
-                self._cache_data = self._cache_label = self._cache_idx = None
-        from ..util import is_np_array
-        if is_np_array():
-            from .. import numpy as mx_np
-            return DataBatch([mx_np.array(batch_data)], [mx_np.array(batch_label)], pad=pad)
-        return DataBatch([nd.array(batch_data)], [nd.array(batch_label)], pad=pad)
+    def _new_label(self):
+        # objects a sample does not fill stay -1 (padding rows)
+        return np.full(self.provide_label[0][1], -1, np.float32)
 
     def augmentation_transform(self, data, label):  # pylint: disable=arguments-differ
         """Apply the detection augmenters in order; returns ``(data, label)``."""

@@ -236,8 +236,8 @@ class ImageIter(DataIter):
         if self._cache_data is not None:
             batch_data, batch_label, i = self._cache_data, self._cache_label, self._cache_idx
         else:
-            batch_data = np.zeros((self.batch_size,) + self.data_shape, np.float32)
-            batch_label = np.zeros(self.provide_label[0][1], np.float32)
+            batch_data = np.zeros((self.batch_size,) + tuple(self.data_shape), np.float32)
+            batch_label = self._new_label()
             i = self._batchify(batch_data, batch_label)
         pad = self.batch_size - i
         if pad:
@@ -251,7 +251,15 @@ class ImageIter(DataIter):
                 self._allow_read = False
             else:
                 self._cache_data = self._cache_label = self._cache_idx = None
+        from ..util import is_np_array
+        if is_np_array():
+            from .. import numpy as mx_np
+            return DataBatch([mx_np.array(batch_data)], [mx_np.array(batch_label)], pad=pad)
         return DataBatch([nd.array(batch_data)], [nd.array(batch_label)], pad=pad)
+
+    def _new_label(self):
+        """A batch's label array before the samples are written into it."""
+        return np.zeros(self.provide_label[0][1], np.float32)
 
     # -- hooks --------------------------------------------------------------------------------------
     def check_data_shape(self, data_shape):
