@@ -242,13 +242,7 @@ def matmul(a, b, out=None):
     _arr(b, "matmul")
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand does not have enough dimensions")
-    aa = expand_dims(a, 0) if a.ndim == 1 else a
-    bb = expand_dims(b, -1) if b.ndim == 1 else b
-    res = _call("_npi_matmul", [aa, bb])
-    if a.ndim == 1:
-        res = squeeze(res, -2)
-    if b.ndim == 1:
-        res = squeeze(res, -1)
+    res = _call("_npi_matmul", [a, b])
     return _with_out(res, out)
 
 

@@ -105,4 +105,4 @@ def tensorinv(a, ind=2):
 def tensorsolve(a, b, axes=None):
     """The solution x of tensordot(a, x, x.ndim) = b."""
     return _call("_npi_tensorsolve", [_arr(a, "tensorsolve"), _arr(b, "tensorsolve")],
-                 a_axes=() if axes is None else tuple(axes))
+                 a_axes=None if axes is None else tuple(axes))

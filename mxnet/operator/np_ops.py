@@ -761,26 +761,47 @@ register("_npi_tensordot", _tensordot, inputs=("a", "b"), nd_hidden=True,
 
 
 def _matmul(rc, attrs, a, b):
-    if a.ndim < 2 or b.ndim < 2:
-        raise MXNetError(f"matmul: inputs must be at least 2-d here (shapes {a.shape}, {b.shape})")
-    if a.shape[-1] != b.shape[-2]:
+    if a.ndim == 0 or b.ndim == 0:
+        raise MXNetError(f"matmul: Input operand does not have enough dimensions (shapes "
+                         f"{a.shape}, {b.shape}); scalars are not allowed")
+    # NumPy's rules: a 1-d left operand is a row, a 1-d right operand a column, and the
+    # added axis is dropped from the result
+    aa = a[None, :] if a.ndim == 1 else a
+    bb = b[:, None] if b.ndim == 1 else b
+    if aa.shape[-1] != bb.shape[-2]:
         raise MXNetError(f"matmul: Input operand 1 has a mismatch in its core dimension 0 "
                          f"(shapes {a.shape} and {b.shape})")
     try:
-        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        np.broadcast_shapes(aa.shape[:-2], bb.shape[:-2])
     except ValueError:
         raise MXNetError(f"matmul: batch dimensions of {a.shape} and {b.shape} do not "
                          "broadcast") from None
     dt = promote("matmul", a.dtype, b.dtype)
-    return rc.xp.matmul(a.astype(dt, copy=False), b.astype(dt, copy=False))
+    out = rc.xp.matmul(aa.astype(dt, copy=False), bb.astype(dt, copy=False))
+    if b.ndim == 1:
+        out = out[..., 0]
+    if a.ndim == 1:
+        out = out[..., 0, :] if b.ndim > 1 else out[..., 0]
+    return out
 
 
 def _matmul_grad(F, attrs, ins, outs, og):
     a, b = ins
+    a1d, b1d = len(a.shape) == 1, len(b.shape) == 1
     g = og[0]
-    da = F._npi_matmul(g, F._npi_swapaxes(b, dim1=-1, dim2=-2))
-    db = F._npi_matmul(F._npi_swapaxes(a, dim1=-1, dim2=-2), g)
-    return [F._np_sum_to_like(da, a), F._np_sum_to_like(db, b)]
+    if b1d:
+        g = F._npi_expand_dims(g, axis=-1)
+    if a1d:
+        g = F._npi_expand_dims(g, axis=-2)
+    aa = F._npi_expand_dims(a, axis=0) if a1d else a
+    bb = F._npi_expand_dims(b, axis=-1) if b1d else b
+    da = F._np_sum_to_like(F._npi_matmul(g, F._npi_swapaxes(bb, dim1=-1, dim2=-2)), aa)
+    db = F._np_sum_to_like(F._npi_matmul(F._npi_swapaxes(aa, dim1=-1, dim2=-2), g), bb)
+    if a1d:
+        da = F._np_reshape(da, newshape=tuple(a.shape))
+    if b1d:
+        db = F._np_reshape(db, newshape=tuple(b.shape))
+    return [da, db]
 
 
 register("_npi_matmul", _matmul, inputs=("a", "b"), nd_hidden=True, gradient=_matmul_grad)

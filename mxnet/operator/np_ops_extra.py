@@ -755,10 +755,39 @@ def _slogdet(xp, at, a):
 
 register("_npi_slogdet", _lin("slogdet", _slogdet), inputs=("A",), nd_hidden=True,
          num_outputs=2, gradient=_slogdet_grad)
+def _cholesky_grad(F, attrs, ins, outs, og):
+    return [F._npi_backward_cholesky(og[0], outs[0], lower=attrs["lower"])]
+
+
 register("_npi_cholesky", _lin("cholesky", lambda xp, at, a: xp.linalg.cholesky(
     a if at["lower"] else xp.swapaxes(a, -1, -2)) if at["lower"] else xp.swapaxes(
         xp.linalg.cholesky(xp.swapaxes(a, -1, -2)), -1, -2)), inputs=("A",), nd_hidden=True,
-    params=(Param("lower", "bool", True),))
+    params=(Param("lower", "bool", True),), gradient=_cholesky_grad)
+
+
+def _tri_inv_t(xp, low):
+    """inv(L) for a batch of lower-triangular L (through a solve against the identity)."""
+    eye = xp.broadcast_to(xp.eye(low.shape[-1], dtype=low.dtype), low.shape)
+    return xp.linalg.solve(low, eye)
+
+
+def _backward_cholesky(rc, attrs, dl, low):
+    """dA = 0.5 L^-T sym(L^T dL) L^-1, sym copying the lower triangle onto the upper one
+    (a symmetric gradient, as 1.9.1's potrf backward gives)."""
+    xp = rc.xp
+    dt = low.dtype
+    low, dl = low.astype(np.float64), dl.astype(np.float64)
+    if not attrs["lower"]:  # upper factor U = L^T
+        low, dl = xp.swapaxes(low, -1, -2), xp.swapaxes(dl, -1, -2)
+    m = xp.matmul(xp.swapaxes(low, -1, -2), dl)
+    lower = xp.tril(m)
+    sym = lower + xp.swapaxes(xp.tril(m, -1), -1, -2)
+    linv = _tri_inv_t(xp, low)
+    return (0.5 * xp.matmul(xp.matmul(xp.swapaxes(linv, -1, -2), sym), linv)).astype(dt)
+
+
+register("_npi_backward_cholesky", _backward_cholesky, inputs=("ograd", "L"), nd_hidden=True,
+         params=(Param("lower", "bool", True),))
 
 
 def _eigh(xp, at, a):
@@ -767,10 +796,10 @@ def _eigh(xp, at, a):
 
 
 register("_npi_eigh", _lin("eigh", _eigh), inputs=("A",), nd_hidden=True, num_outputs=2,
-         params=(Param("UPLO", "str", "L", choices=("L", "U")),))
+         params=(Param("UPLO", "str", "L", choices=("L", "U")),), gradient=_zero_grad)
 register("_npi_eigvalsh", _lin("eigvalsh", lambda xp, at, a: xp.linalg.eigvalsh(
     a, UPLO=at["UPLO"]).astype(a.dtype)), inputs=("A",), nd_hidden=True,
-    params=(Param("UPLO", "str", "L", choices=("L", "U")),))
+    params=(Param("UPLO", "str", "L", choices=("L", "U")),), gradient=_zero_grad)
 
 
 def _real_eig(name, vectors):
@@ -786,19 +815,65 @@ def _real_eig(name, vectors):
 
 
 register("_npi_eig", _lin("eig", _real_eig("eig", True)), inputs=("A",), nd_hidden=True,
-         num_outputs=2)
+         num_outputs=2, gradient=_zero_grad)
 register("_npi_eigvals", _lin("eigvals", _real_eig("eigvals", False)), inputs=("A",),
-         nd_hidden=True)
+         nd_hidden=True, gradient=_zero_grad)
 
 
 def _svd(rc, attrs, a):
-    if a.ndim < 2 or a.dtype.kind != "f":
-        raise MXNetError(f"svd: expected a (batch of) float matrices, got {a.shape} {a.dtype}")
-    u, s, vt = rc.xp.linalg.svd(a, full_matrices=False)
-    return u.astype(a.dtype), s.astype(a.dtype), vt.astype(a.dtype)
+    """1.9.1's reduced SVD a = ut @ diag(l) @ v of (..., M, N) matrices with M <= N; the sign
+    of each row of v (and column of ut) makes the row's largest-magnitude entry positive."""
+    xp = rc.xp
+    if a.ndim < 2:
+        raise MXNetError(f"svd: expected a (batch of) matrices of ndim >= 2, got shape {a.shape}")
+    if a.shape[-2] > a.shape[-1]:
+        raise MXNetError(f"svd: expected M <= N for (..., M, N) matrices, got shape {a.shape}")
+    dt = a.dtype if a.dtype.kind == "f" else np.dtype(np.float32)
+    ut, s, v = xp.linalg.svd(a.astype(np.float64), full_matrices=False)
+    if v.size:
+        big = xp.take_along_axis(v, xp.argmax(xp.abs(v), axis=-1)[..., None], axis=-1)
+        sign = xp.where(big < 0, -1.0, 1.0)
+        v = v * sign
+        ut = ut * xp.swapaxes(sign, -1, -2)
+    return ut.astype(dt), s.astype(dt), v.astype(dt)
 
 
-register("_npi_svd", _svd, inputs=("A",), nd_hidden=True, num_outputs=3)
+def _svd_grad(F, attrs, ins, outs, og):
+    return [F._npi_backward_svd(og[0], og[1], og[2], outs[0], outs[1], outs[2])]
+
+
+register("_npi_svd", _svd, inputs=("A",), nd_hidden=True, num_outputs=3, gradient=_svd_grad)
+
+
+def _backward_svd(rc, attrs, dut, dl, dv, ut, s, v):
+    """Gradient of a = ut diag(s) v (Seeger et al., Auto-differentiating linear algebra):
+    ut [(F o (ut^T dut - dut^T ut)) S + diag(dl) + S (F o (v dv^T - dv v^T))] v
+    + ut S^-1 dv (I - v^T v), with F_ij = 1 / (s_j^2 - s_i^2) off the diagonal."""
+    xp = rc.xp
+    dt = ut.dtype
+    f64 = [x.astype(np.float64) for x in (dut, dl, dv, ut, s, v)]
+    dut, dl, dv, ut, s, v = f64
+    tr = lambda x: xp.swapaxes(x, -1, -2)  # noqa: E731
+    s2 = s * s
+    diff = s2[..., None, :] - s2[..., :, None]
+    m = s.shape[-1]
+    off = ~xp.eye(m, dtype=bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fmat = xp.where(off, 1.0 / xp.where(off, diff, 1.0), 0.0)
+        sinv = xp.where(s != 0, 1.0 / xp.where(s != 0, s, 1.0), 0.0)
+    ju = tr(ut) @ dut
+    jv = v @ tr(dv)
+    inner = (fmat * (ju - tr(ju))) * s[..., None, :]
+    inner = inner + xp.eye(m) * dl[..., None, :]
+    inner = inner + s[..., :, None] * (fmat * (jv - tr(jv)))
+    da = ut @ inner @ v
+    proj = dv - (dv @ tr(v)) @ v
+    da = da + ut @ (sinv[..., :, None] * proj)
+    return da.astype(dt)
+
+
+register("_npi_backward_svd", _backward_svd,
+         inputs=("ograd_ut", "ograd_l", "ograd_v", "ut", "l", "v"), nd_hidden=True)
 
 
 def _pinv(rc, attrs, a):
@@ -809,7 +884,8 @@ def _pinv(rc, attrs, a):
 
 
 register("_npi_pinv_scalar_rcond", _pinv, inputs=("A",), nd_hidden=True,
-         params=(Param("rcond", "float", 1e-15), Param("hermitian", "bool", False)))
+         params=(Param("rcond", "float", 1e-15), Param("hermitian", "bool", False)),
+         gradient=_zero_grad)
 
 
 def _solve(rc, attrs, a, b):
@@ -847,8 +923,22 @@ def _tensorinv(rc, attrs, a):
         raise MXNetError(f"tensorinv: {e} (shape {a.shape}, ind {attrs['ind']})") from None
 
 
+def _backward_tensorinv(rc, attrs, dy, y):
+    """dA = -Y^T dY Y^T on the matrix views (Y = tensorinv's output, (Q..., P...))."""
+    ind_out = y.ndim - attrs["ind"]  # the output's leading axes are the input's trailing ones
+    q = int(np.prod(y.shape[:ind_out]))
+    ym = y.reshape(q, -1).astype(np.float64)
+    dym = dy.reshape(ym.shape).astype(np.float64)
+    da = -(ym.T @ dym @ ym.T)
+    return da.reshape(tuple(y.shape[ind_out:]) + tuple(y.shape[:ind_out])).astype(y.dtype)
+
+
+register("_npi_backward_tensorinv", _backward_tensorinv, inputs=("ograd", "y"),
+         nd_hidden=True, params=(Param("ind", "int", 2),))
 register("_npi_tensorinv", _tensorinv, inputs=("a",), nd_hidden=True,
-         params=(Param("ind", "int", 2),))
+         params=(Param("ind", "int", 2),),
+         gradient=lambda F, at, ins, outs, og: [F._npi_backward_tensorinv(og[0], outs[0],
+                                                                          ind=at["ind"])])
 
 
 def _tensorsolve(rc, attrs, a, b):
@@ -858,8 +948,33 @@ def _tensorsolve(rc, attrs, a, b):
         raise MXNetError(f"tensorsolve: {e} (shapes {a.shape}, {b.shape})") from None
 
 
+def _solve_axes(ndim, axes):
+    order = list(range(ndim))
+    for k in axes:
+        order.remove(k % ndim)
+        order.append(k % ndim)
+    return order
+
+
+def _backward_tensorsolve(rc, attrs, dx, a, b, x):
+    """db = solve(A^T, dx), dA = -db x^T on the matrix view A of ``a`` (its ``a_axes``
+    moved to the end, as the forward does)."""
+    xp = rc.xp
+    order = _solve_axes(a.ndim, attrs["a_axes"] or ())
+    at = xp.transpose(a, order).astype(np.float64)
+    am = at.reshape(b.size, x.size)
+    db = xp.linalg.solve(am.T, dx.reshape(-1).astype(np.float64))
+    dam = -xp.outer(db, x.reshape(-1).astype(np.float64))
+    da = xp.transpose(dam.reshape(at.shape), list(np.argsort(order)))
+    return da.astype(a.dtype), db.reshape(b.shape).astype(b.dtype)
+
+
+register("_npi_backward_tensorsolve", _backward_tensorsolve, inputs=("ograd", "a", "b", "x"),
+         nd_hidden=True, num_outputs=2, params=(Param("a_axes", "shape", None),))
 register("_npi_tensorsolve", _tensorsolve, inputs=("a", "b"), nd_hidden=True,
-         params=(Param("a_axes", "shape", ()),))
+         params=(Param("a_axes", "shape", None),),
+         gradient=lambda F, at, ins, outs, og: list(F._npi_backward_tensorsolve(
+             og[0], ins[0], ins[1], outs[0], a_axes=at["a_axes"])))
 
 
 # --- random distributions (scalar parameters) ----------------------------------------------
@@ -874,8 +989,29 @@ def _dist(name, draw, params):
 
 _P = Param
 _dist("exponential", lambda r, a, s: r.exponential(a["scale"], s), (_P("scale", "float", 1.0),))
-_dist("gamma", lambda r, a, s: r.gamma(a["shape"], a["scale"], s),
-      (_P("shape", "float", 1.0), _P("scale", "float", 1.0)))
+
+
+def _gamma(rc, attrs, *arrays):
+    """Gamma(shape, scale) samples; ``shape`` / ``scale`` left None come as array inputs (in
+    that order) and broadcast with each other and with ``size``."""
+    vals, it = {}, iter(arrays)
+    for k in ("shape", "scale"):
+        v = attrs[k]
+        if v is None:
+            v = next(it)
+            v = np.asarray(v.get() if hasattr(v, "get") else v, dtype=np.float64)
+        vals[k] = v
+    size = attrs["size"]
+    if size is None and arrays:
+        size = np.broadcast_shapes(*(np.shape(v) for v in vals.values()))
+    out = rc.rng.gamma(vals["shape"], vals["scale"], size or ())
+    return rc.xp.asarray(out).astype(attrs["dtype"])
+
+
+register("_npi_gamma", _gamma, inputs=lambda at: [k for k in ("shape", "scale") if at[k] is None],
+         nd_hidden=True, needs_rng=True,
+         params=(_P("shape", "float", 1.0, optional=True), _P("scale", "float", 1.0, optional=True),
+                 _P("size", "shape", None)) + _CTX_DT)
 _dist("beta", lambda r, a, s: r.beta(a["a"], a["b"], s), (_P("a", "float"), _P("b", "float")))
 _dist("chisquare", lambda r, a, s: r.chisquare(a["df"], s), (_P("df", "float"),))
 _dist("gumbel", lambda r, a, s: r.gumbel(a["loc"], a["scale"], s),

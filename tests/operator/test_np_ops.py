@@ -15,7 +15,9 @@ NON_DIFFERENTIABLE = tuple(COMPARISONS) + tuple(LOGICAL) + ("_npi_around", "_npi
     "_npi_argmax", "_npi_argmin", "_npi_ones_like", "_npi_zeros_like", "_npi_sign", "_npi_floor",
     "_npi_ceil", "_npi_trunc", "_npi_rint", "_npi_fix", "_npi_full_like", "_npi_where_scalar2",
     "_npi_lcm", "_npi_gcd", "_npi_bitwise_and", "_npi_bitwise_or", "_npi_bitwise_xor",
-    "_npi_bitwise_not", "_npi_isposinf", "_npi_isneginf", "_npi_percentile")
+    "_npi_bitwise_not", "_npi_isposinf", "_npi_isneginf", "_npi_percentile",
+    # 1.9.1 gives these zero gradients
+    "_npi_eigh", "_npi_eigvalsh", "_npi_eig", "_npi_eigvals", "_npi_pinv_scalar_rcond")
 
 _DOMAIN = {"arcsin": (-0.9, 0.9), "arccos": (-0.9, 0.9), "arctanh": (-0.9, 0.9),
            "arccosh": (1.2, 3.0), "log": (0.5, 2.0), "log10": (0.5, 2.0), "log2": (0.5, 2.0),
@@ -60,6 +62,11 @@ def _binary_cases():
 def _red(name, **kw):
     return GradCase(f"{name}_{kw}", (lambda f: (lambda p: f(p, **kw)))(getattr(F, name)),
                     [positive(3, 4, seed=5)], ops=(name,))
+
+
+def _sym(p):
+    """The symmetric part of p (a positive definite input for cholesky)."""
+    return F._npi_multiply_scalar(F._npi_add(p, F._npi_swapaxes(p, dim1=-1, dim2=-2)), scalar=0.5)
 
 
 GRAD_CASES = _unary_cases() + _binary_cases() + [
@@ -188,6 +195,15 @@ GRAD_CASES = _unary_cases() + _binary_cases() + [
              [rand(2, 3, 4), rand(4, seed=1)], ops=("_npi_einsum",)),
     GradCase("inv", lambda p: F._npi_inv(p), [rand(2, 3, 3) + 3 * np.eye(3)], ops=("_npi_inv",)),
     GradCase("det", lambda p: F._npi_det(p), [rand(2, 3, 3) + 2 * np.eye(3)], ops=("_npi_det",)),
+    GradCase("svd_l", lambda p: F._npi_svd(p)[1], [rand(2, 3, 4)], ops=("_npi_svd",)),
+    GradCase("svd_v", lambda p: F._npi_svd(p)[2], [rand(3, 4)], ops=("_npi_svd",)),
+    GradCase("cholesky", lambda p: F._npi_cholesky(_sym(p)), [rand(2, 3, 3) + 3 * np.eye(3)],
+             ops=("_npi_cholesky",)),
+    GradCase("tensorinv", lambda p: F._npi_tensorinv(p, ind=1),
+             [rand(4, 2, 2) + 3 * np.eye(4).reshape(4, 2, 2)], ops=("_npi_tensorinv",)),
+    GradCase("tensorsolve", lambda p, q: F._npi_tensorsolve(p, q, a_axes=(0,)),
+             [rand(6, 2, 3) + 3 * np.eye(6).reshape(6, 2, 3), rand(2, 3, seed=1)],
+             ops=("_npi_tensorsolve",)),
     GradCase("slogdet", lambda p: F._npi_slogdet(p)[1], [rand(3, 3) + 2 * np.eye(3)],
              ops=("_npi_slogdet",)),
     GradCase("solve_vec", lambda p, q: F._npi_solve(p, q), [rand(3, 3) + 3 * np.eye(3),

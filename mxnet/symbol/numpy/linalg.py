@@ -1,9 +1,11 @@
-"""``mx.sym.np.linalg``: norms on Symbols."""
+"""``mx.sym.np.linalg``: norms, inverses, decompositions and solvers on Symbols (the nodes
+1.9.1 writes)."""
 from __future__ import annotations
 
 from ._symbol import node
 
-__all__ = ["norm", "inv", "det", "slogdet", "solve"]
+__all__ = ["norm", "inv", "det", "slogdet", "solve", "svd", "cholesky", "tensorinv",
+           "tensorsolve", "pinv", "eigvals", "eigvalsh", "eig", "eigh"]
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (NumPy's argument name)
@@ -44,3 +46,60 @@ def slogdet(a):
 def solve(a, b):
     """Symbolic solution of a @ x = b."""
     return node("_npi_solve", [a, b], hint="solve")
+
+
+def _outputs(res, n):
+    return [res[i] for i in range(n)]
+
+
+def svd(a):
+    """Symbolic reduced SVD: a list [ut, l, v] with a = ut @ diag(l) @ v."""
+    return _outputs(node("_npi_svd", [a], hint="svd"), 3)
+
+
+def cholesky(a):
+    """Symbolic lower Cholesky factor."""
+    return node("_npi_cholesky", [a], hint="cholesky")
+
+
+def tensorinv(a, ind=2):
+    """Symbolic tensor inverse over the first ``ind`` axes."""
+    return node("_npi_tensorinv", [a], {"ind": int(ind)}, hint="tensorinv")
+
+
+def tensorsolve(a, b, axes=None):
+    """Symbolic solution x of tensordot(a, x, x.ndim) = b."""
+    return node("_npi_tensorsolve", [a, b],
+                {"a_axes": None if axes is None else tuple(int(k) for k in axes)},
+                hint="tensorsolve")
+
+
+def pinv(a, rcond=1e-15, hermitian=False):
+    """Symbolic Moore-Penrose pseudo-inverse with a scalar ``rcond``."""
+    from ...base import MXNetError
+    if hermitian:
+        raise NotImplementedError("pinv: hermitian=True is not supported on symbols")
+    if not isinstance(rcond, (int, float)):
+        raise MXNetError("pinv: an array-valued rcond is not supported yet; pass a float")
+    return node("_npi_pinv_scalar_rcond", [a], {"hermitian": False, "rcond": float(rcond)},
+                hint="pinv_scalar_rcond")
+
+
+def eigvals(a):
+    """Symbolic eigenvalues (real spectra only)."""
+    return node("_npi_eigvals", [a], hint="eigvals")
+
+
+def eigvalsh(a, UPLO="L"):  # noqa: N803  (NumPy's argument name)
+    """Symbolic eigenvalues of symmetric matrices."""
+    return node("_npi_eigvalsh", [a], {"UPLO": UPLO}, hint="eigvalsh")
+
+
+def eig(a):
+    """Symbolic eigenvalues and eigenvectors: a list [w, v]."""
+    return _outputs(node("_npi_eig", [a], hint="eig"), 2)
+
+
+def eigh(a, UPLO="L"):  # noqa: N803
+    """Symbolic eigenvalues and eigenvectors of symmetric matrices: a list [w, v]."""
+    return _outputs(node("_npi_eigh", [a], {"UPLO": UPLO}, hint="eigh"), 2)
