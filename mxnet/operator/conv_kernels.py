@@ -19,6 +19,15 @@ the bias gradient as one more column (``Conv.thin``, ``conv_forward(bias=)``,
 ``conv_wgrad(bias=True)``). Elsewhere the bias is added after the GEMMs and its gradient left
 to the caller.
 
+Batch last. Where output rows are short (under ``_BL_ROW``, as LeNet's 8x8), every row copy
+and col2im add above moves only a few values. With one group, stride 1, at least
+``_THIN_ROWS`` weights per filter, fewer than ``_BL_FILTERS`` filters and a whole-batch
+column buffer within ``_BL_BYTES`` (``Conv.batch_last``), the three kernels instead transpose
+x and gy to batch-last arrays ((C, *P, n), (F, *O, n)), so that a row of the columns holds
+that output row for all n images (O[-1]*n contiguous values), and run one whole-batch GEMM
+each (``_forward_bl``, ``_dgrad_bl``, ``_dwgrad_bl``); col2im adds each tap's columns for all
+channels at once into the padded batch-last gradient, which is transposed back at the end.
+
 Layout. Images are grouped into blocks so that each GEMM has at least ``_GEMM_COLS`` columns
 (``_WGRAD_COLS`` for the weight gradient, whose GEMM sums over them): one image per block for
 large images (no transposes at all), the whole batch for 4x4 ones. Arrays are held blocked,
@@ -88,6 +97,15 @@ _DGRAD_COLS = 512
 _TALL_COLS = 4096
 # Below this many weights per filter (one group), the bias rides in the GEMMs (Conv.thin).
 _THIN_ROWS = 256
+# Batch-last kernels (``Conv.batch_last``): output rows shorter than _BL_ROW but at least
+# _BL_ROW_MIN values for the whole batch, fewer than _BL_FILTERS filters and a whole-batch
+# column buffer of at most _BL_BYTES.
+_BL_ROW = 16
+_BL_ROW_MIN = 32
+_BL_FILTERS = 256
+_BL_BYTES = 8 << 20
+# ... and from this many columns on, the weight gradient is computed transposed.
+_BL_TALL_COLS = 1024
 
 
 _POOL = threading.local()
@@ -421,6 +439,54 @@ class Conv:
         the bias, or summing the output gradient) costs a good share of the GEMM itself."""
         return self.g == 1 and not self.unit and self.cg * self.ksize < _THIN_ROWS
 
+    # -- batch last ---------------------------------------------------------------------------
+    def batch_last(self, xp, itemsize):
+        """Whether the batch-last kernels apply: NumPy, one group, stride 1, many weights per
+        filter (not ``thin``) but fewer than ``_BL_FILTERS`` filters (with more the GEMMs
+        dominate and the copies saved do not pay), short output rows that the batch makes
+        long (at least ``_BL_ROW_MIN`` values) and whole-batch columns within ``_BL_BYTES``
+        and the workspace."""
+        if not (xp is np and self.g == 1 and not self.unit and self.f < _BL_FILTERS
+                and all(s == 1 for s in self.stride) and self.ospace[-1] < _BL_ROW
+                and self.ospace[-1] * self.n >= _BL_ROW_MIN
+                and self.cg * self.ksize >= _THIN_ROWS):
+            return False
+        return self.c * self.ksize * self.n * self.L * itemsize <= min(self.ws_bytes, _BL_BYTES)
+
+    def bl_source(self, xp, x):
+        """The zero-padded input, batch last: a scratch (C, *P, n)."""
+        xt = scratch(xp, "bl_source", (self.c,) + self.pspace + (self.n,), x.dtype)
+        inner = (slice(None),) + self.inner()
+        for d, sl in enumerate(self.inner()):
+            if sl.start > 0:
+                xt[inner[:d + 1] + (slice(0, sl.start),)] = 0
+            if sl.stop < self.pspace[d]:
+                xt[inner[:d + 1] + (slice(sl.stop, None),)] = 0
+        xt[inner] = x.transpose(tuple(range(1, self.nsp + 2)) + (0,))
+        return xt
+
+    def bl_grad(self, xp, gy):
+        """The output gradient (n, F, *O), batch last: a scratch (F, L*n)."""
+        gt = scratch(xp, "bl_grad", (self.f,) + self.ospace + (self.n,), gy.dtype)
+        gt[...] = gy.transpose(tuple(range(1, self.nsp + 2)) + (0,))
+        return gt.reshape(self.f, self.L * self.n)
+
+    def bl_columns(self, xp, xt):
+        """Columns (C*K, L*n) of the batch-last padded input ``xt`` (C, *P, n): for every
+        channel and tap, a window of whole output rows of all the images (rows of O[-1]*n
+        contiguous values, one ``copy_rows`` item each)."""
+        n, k = self.n, self.nsp
+        a = xt.reshape(xt.shape[:-2] + (-1,))
+        st = a.strides
+        sp = st[1:]
+        shape = (self.c,) + self.kernel + self.ospace[:-1] + (self.ospace[-1] * n,)
+        strides = ((st[0],) + tuple(sp[q] * self.dilate[q] for q in range(k - 1))
+                   + (xt.itemsize * n * self.dilate[-1],) + sp[:-1] + (xt.itemsize,))
+        win = xp.lib.stride_tricks.as_strided(a, shape, strides)
+        col = scratch(xp, "columns", shape, xt.dtype)
+        copy_rows(xp, col, win)
+        return col.reshape(self.c * self.ksize, self.L * n)
+
     def transposed(self):
         """For stride 1 and pad <= dilated kernel - 1: the convolution whose forward pass is
         this one's data gradient (a full correlation with the flipped, transposed kernel)."""
@@ -444,6 +510,8 @@ def conv_forward(xp, x, w, cv, out=None, bias=None):
     given."""
     dt = x.dtype
     y = _result(xp, out, (cv.n, cv.f) + cv.ospace, dt)
+    if cv.batch_last(xp, dt.itemsize):
+        return _forward_bl(xp, x, w, cv, y, bias)
     wm = cv.wmat(w)
     fused = bias is not None and cv.thin()
     if fused:   # the bias as one more weight column, against the columns' row of ones
@@ -473,8 +541,10 @@ def conv_dgrad(xp, gy, w, cv, out=None):
           and cv.f <= 2 * cv.c else None)
     if tr is not None:
         return conv_forward(xp, gy, cv.flipped(xp, w), tr, out)
-    cv = cv.reblocked(_DGRAD_COLS)
     dt = gy.dtype
+    if cv.batch_last(xp, dt.itemsize):
+        return _dgrad_bl(xp, gy, w, cv, _result(xp, out, (cv.n, cv.c) + cv.ispace, dt))
+    cv = cv.reblocked(_DGRAD_COLS)
     dx = _result(xp, out, (cv.n, cv.c) + cv.ispace, dt)
     gb = cv.grouped(xp, gy)
     size, ranges = cv.chunks(xp, dt.itemsize)
@@ -562,11 +632,66 @@ def _dgrad_flat(xp, gb, w, cv, plan, phases, ranges, dbuf, dxb, dx):
     return dx
 
 
+def _forward_bl(xp, x, w, cv, y, bias):
+    """conv_forward, batch last (``Conv.batch_last``): one GEMM over the whole batch,
+    (L*n, C*K) x (C*K, F) (the columns transposed; measured faster than (F, C*K) x
+    (C*K, L*n)), its (*O, n, F) product transposed into y."""
+    dt = x.dtype
+    yt = scratch(xp, "blocked", (cv.L, cv.n, cv.f), dt)
+    xp.matmul(cv.bl_columns(xp, cv.bl_source(xp, x)).T, cv.wmat(w)[0].T,
+              out=yt.reshape(cv.L * cv.n, cv.f))
+    y.reshape(cv.n, cv.f, cv.L)[...] = yt.transpose(1, 2, 0)
+    if bias is not None:   # (a separate pass: measured faster than adding while transposing)
+        y += bias.astype(dt, copy=False).reshape((-1,) + (1,) * cv.nsp)
+    return y
+
+
+def _dgrad_bl(xp, gy, w, cv, dx):
+    """conv_dgrad, batch last (``Conv.batch_last``, stride 1): one GEMM (C*K, F) x (F, L*n)
+    over the whole batch, then col2im into the padded batch-last gradient (C, *P, n), one
+    add per tap over all channels, each row of O[-1]*n values contiguous in both, and the
+    inner part transposed into dx."""
+    n, c, nsp = cv.n, cv.c, cv.nsp
+    region = cv.ospace[:-1] + (cv.ospace[-1] * n,)        # a tap's columns per channel
+    cols = scratch(xp, "columns", (c * cv.ksize, cv.L * n), dx.dtype)
+    xp.matmul(cv.wmat(w)[0].T, cv.bl_grad(xp, gy), out=cols)
+    cols = cols.reshape((c,) + cv.kernel + region)
+    acc = scratch(xp, "padded", (c,) + cv.pspace[:-1] + (cv.pspace[-1] * n,), dx.dtype)
+    acc[...] = 0
+    unit = (1,) * (nsp - 1) + (n,)                       # the last axis holds n per pixel
+    for tap in itertools.product(*[range(t) for t in cv.kernel]):
+        box = tuple(slice(t * d * u, t * d * u + r)
+                    for t, d, r, u in zip(tap, cv.dilate, region, unit))
+        acc[(slice(None),) + box] += cols[(slice(None),) + tap]
+    src = acc.reshape((c,) + cv.pspace + (n,))[(slice(None),) + cv.inner()]
+    dx[...] = src.transpose((nsp + 1, 0) + tuple(range(1, nsp + 1)))
+    return dx
+
+
+def _dwgrad_bl(xp, gy, x, cv, dw):
+    """conv_wgrad, batch last (``Conv.batch_last``): one GEMM over the whole batch, with
+    many columns (C*K, L*n) x (L*n, F) transposed into dw (measured faster), else
+    (F, L*n) x (L*n, C*K) straight into dw (the transpose of a large weight would cost
+    more than it saves)."""
+    col = cv.bl_columns(xp, cv.bl_source(xp, x))
+    gt = cv.bl_grad(xp, gy)
+    if cv.L * cv.n < _BL_TALL_COLS:
+        xp.matmul(gt, col.T, out=dw.reshape(cv.f, -1))
+        return dw
+    part = scratch(xp, "wsum", (cv.c * cv.ksize, cv.f), dw.dtype)
+    xp.matmul(col, gt.T, out=part)
+    dw.reshape(cv.f, -1)[...] = part.T
+    return dw
+
+
 def conv_wgrad(xp, gy, x, cv, out=None, bias=False, bias_out=None):
     """dw (F, Cg, *K) of y = conv(x, w) given gy (n, F, *O), written into ``out`` when
     given. With ``bias``, returns (dw, db): db (F,) the bias gradient (into ``bias_out`` when
     given) where it comes out of the same GEMM (``Conv.thin``), else None (left to the
     caller)."""
+    if cv.batch_last(xp, gy.dtype.itemsize):
+        dw = _dwgrad_bl(xp, gy, x, cv, _result(xp, out, (cv.f, cv.cg) + cv.kernel, gy.dtype))
+        return (dw, None) if bias else dw
     # Blocks of several images need gy transposed into them (a copy of gy); that pays off in
     # GEMM speed only where each column meets many weights (not for a 3-channel stem).
     cv = cv.reblocked(_WGRAD_COLS if cv.cg * cv.ksize >= _WGRAD_BLOCK_ROWS else 1)

@@ -104,6 +104,9 @@ TUNINGS = {
                            "_WGRAD_BLOCK_ROWS": 1, "_TALL_COLS": 1},
     "mixed": {"_GEMM_COLS": 30, "_WGRAD_COLS": 1 << 30, "_WGRAD_BLOCK_ROWS": 1, "_COL_BYTES": 1,
               "_TALL_COLS": 1 << 30},
+    # the batch-last kernels wherever one group and stride 1 allow them
+    "batch_last": {"_THIN_ROWS": 1, "_BL_ROW": 1 << 30, "_BL_ROW_MIN": 1,
+                   "_BL_BYTES": 1 << 40},
 }
 
 
@@ -261,3 +264,55 @@ def test_empty_batch_with_bias():
     dw, db = ck.conv_wgrad(np, gy, x, cv, bias=True)
     np.testing.assert_array_equal(dw, 0)
     np.testing.assert_array_equal(db, 0)
+
+
+@pytest.mark.parametrize("case, batch_last", [
+    ((8, 12, 5, 1, (8, 8), (5, 5), (1, 1), (1, 1), (0, 0)), True),      # LeNet's conv2, small
+    ((7, 30, 4, 1, (6, 5), (3, 3), (1, 1), (2, 1), (2, 1)), True),      # padded, dilated
+    ((4, 60, 3, 1, (9,), (5,), (1,), (1,), (2,)), True),
+    ((6, 12, 3, 1, (5, 4, 6), (3, 3, 3), (1, 1, 1), (1, 1, 1), (1, 1, 1)), True),
+    ((8, 30, 4, 1, (8, 8), (3, 3), (2, 2), (1, 1), (1, 1)), False),     # stride 2
+    ((8, 60, 4, 2, (6, 5), (3, 3), (1, 1), (1, 1), (1, 1)), False),     # two groups
+    ((8, 3, 10, 1, (7, 9), (3, 3), (1, 1), (1, 1), (1, 1)), False),     # thin (a stem)
+    ((8, 30, 256, 1, (6, 5), (3, 3), (1, 1), (1, 1), (1, 1)), False),   # many filters
+    ((2, 30, 3, 1, (4, 20), (3, 3), (1, 1), (1, 1), (1, 1)), False),    # long output rows
+    ((2, 30, 3, 1, (6, 5), (3, 3), (1, 1), (1, 1), (1, 1)), False),     # short batch rows
+])
+def test_batch_last_kernels(case, batch_last):
+    """Short output rows and many weights per filter: whole-batch GEMMs on batch-last
+    arrays (``Conv.batch_last``), with the bias added after the forward GEMM and its
+    gradient left to the caller; results into ``out`` the same bits as fresh ones."""
+    x, w, gy, cv = _case_data(case)
+    n, C, F, G, S, K, s, d, p = case
+    assert cv.batch_last(np, 8) == batch_last
+    y_ref, dx_ref, dw_ref = _reference(x, w, gy, K, s, d, p, G)
+    b = np.random.default_rng(3).standard_normal(F)
+    y = ck.conv_forward(np, x, w, cv, bias=b)
+    np.testing.assert_allclose(y, y_ref + b.reshape((-1,) + (1,) * len(S)), rtol=1e-10,
+                               atol=1e-10)
+    dx = ck.conv_dgrad(np, gy, w, cv)
+    np.testing.assert_allclose(dx, dx_ref, rtol=1e-10, atol=1e-10)
+    dw, db = ck.conv_wgrad(np, gy, x, cv, bias=True)
+    np.testing.assert_allclose(dw, dw_ref, rtol=1e-10, atol=1e-10)
+    if batch_last:
+        assert db is None
+    for fn, args in ((ck.conv_forward, (x, w, cv)), (ck.conv_dgrad, (gy, w, cv)),
+                     (ck.conv_wgrad, (gy, x, cv))):
+        extra = (b,) if fn is ck.conv_forward else ()
+        want = fn(np, *args, None, *extra)
+        out = np.full(want.shape, np.nan)
+        assert fn(np, *args, out, *extra) is out
+        np.testing.assert_array_equal(out, want)
+
+
+def test_batch_last_float32_lenet():
+    """LeNet's second convolution at batch 32 in float32 (the shape the path is for)."""
+    case = (32, 20, 50, 1, (12, 12), (5, 5), (1, 1), (1, 1), (0, 0))
+    x, w, gy, cv = _case_data(case, np.float32)
+    assert cv.batch_last(np, 4)
+    refs = _reference(*(a.astype(np.float64) for a in (x, w, gy)), *case[5:9], 1)
+    outs = (ck.conv_forward(np, x, w, cv), ck.conv_dgrad(np, gy, w, cv),
+            ck.conv_wgrad(np, gy, x, cv))
+    for got, ref in zip(outs, refs):
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, ref, rtol=1e-3, atol=1e-3)
