@@ -9,9 +9,11 @@ Each row is timed in three persistent worker processes: this project's mxnet, th
 MXNet 1.9.1 (``.ref`` venv, started from /tmp with the NaiveEngine) and PyTorch CPU, all with
 ``--threads`` BLAS/OpenMP threads (default: every core). Rows are timed round-robin, the
 three frameworks one after the other within a row and round, so that load from other jobs
-on a shared machine hits all of them alike; every time is the best of ``--rounds`` rounds of
-``--inner`` calls. A call is one forward under ``autograd.record`` and one backward to every
-input (torch: ``autograd.grad``), with a wait for the results.
+on a shared machine hits all of them alike, with a pause (``--settle``) before each request
+so that the worker threads one framework leaves spinning do not slow the next; every time is
+the best of ``--rounds`` rounds of ``--inner`` calls. A call is one forward under
+``autograd.record`` and one backward to every input (torch: ``autograd.grad``), with a wait
+for the results.
 
 For the GEMM ops (Convolution, Deconvolution, FullyConnected) the table adds GFLOP/s (a
 multiply-add counts 2; forward + backward is 3 times the forward) and the share of this
@@ -238,15 +240,17 @@ def _torch_step(torch, row, rng):
 
 def _worker(kind, threads, timer):
     """Serve timing requests: {"row": i, "inner": n} -> {"ms": best of n calls}."""
+    if kind != "torch":
+        # before numpy, as a script that starts with ``import mxnet`` does: mxnet-py then sets
+        # OpenBLAS's thread timeout (see mxnet/__init__.py) unless the environment has one
+        import mxnet as mx
+        make = lambda row, rng: _mxnet_step(mx, row, rng)  # noqa: E731
     import numpy as np
     clock = time.process_time if timer == "cpu" else time.perf_counter
     if kind == "torch":
         import torch
         torch.set_num_threads(threads)
         make = lambda row, rng: _torch_step(torch, row, rng)  # noqa: E731
-    else:
-        import mxnet as mx
-        make = lambda row, rng: _mxnet_step(mx, row, rng)  # noqa: E731
     steps = {}
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
@@ -346,6 +350,10 @@ def main():
     ap.add_argument("--timer", choices=("wall", "cpu"), default="wall",
                     help="wall clock, or process CPU time (steadier on a shared machine; "
                          "use it with --threads 1)")
+    ap.add_argument("--settle", type=float, default=0.12,
+                    help="seconds to pause before each timing request, so that the threads "
+                         "the previous framework (or the GEMM peak) left spinning go idle "
+                         "(OpenBLAS spins ~0.1 s after a GEMM by default)")
     ap.add_argument("--json", default=None, help="also write the results here")
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -376,6 +384,8 @@ def main():
                 for w in names:
                     if (i, w) in errors:
                         continue
+                    if args.settle > 0:
+                        time.sleep(args.settle)
                     res = workers[w].time(i, args.inner)
                     if "error" in res:
                         errors[(i, w)] = res["error"]
