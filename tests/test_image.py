@@ -1,9 +1,7 @@
 """mx.image functions, augmenters and ImageIter against 1.9.1 (tools/golden/gen_recordio_image.py)."""
-import importlib.util
 import json
 import random
 import struct
-import sys
 import zlib
 from pathlib import Path
 
@@ -14,20 +12,12 @@ import mxnet as mx
 from mxnet import image
 from mxnet.base import MXNetError
 
+from ._scripts import load_script
+
 GOLDEN = Path(__file__).parent / "golden" / "recordio"
 
 
-def _load_generator():
-    """The golden script's case tables (it imports mxnet only to run, not to define them)."""
-    path = Path(__file__).parents[1] / "tools" / "golden" / "gen_recordio_image.py"
-    spec = importlib.util.spec_from_file_location("_gen_recordio_image", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("_gen_recordio_image", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-GEN = _load_generator()
+GEN = load_script("tools/golden/gen_recordio_image.py", "_gen_recordio_image")
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,6 @@
 """Object detection data pipeline (mx.image.ImageDetIter, the Det*Aug augmenters,
 mx.io.ImageDetRecordIter) against 1.9.1 (tools/golden/gen_det_iter.py), and the sampling rules
 of the random augmenters."""
-import importlib.util
 import json
 import random
 import sys
@@ -15,20 +14,12 @@ import mxnet as mx
 from mxnet import image
 from mxnet.base import MXNetError
 
+from ._scripts import load_script
+
 GOLDEN = Path(__file__).parent / "golden" / "det"
 
 
-def _load_generator():
-    """The golden script's dataset and case tables."""
-    path = Path(__file__).parents[1] / "tools" / "golden" / "gen_det_iter.py"
-    spec = importlib.util.spec_from_file_location("_gen_det_iter", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("_gen_det_iter", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-GEN = _load_generator()
+GEN = load_script("tools/golden/gen_det_iter.py", "_gen_det_iter")
 
 
 @pytest.fixture(scope="module")
