@@ -10,14 +10,12 @@ import functools
 import inspect
 
 __all__ = ["is_np_array", "is_np_shape", "set_np", "reset_np", "set_np_shape", "set_np_array",
-           "use_np", "use_np_array", "use_np_shape", "np_array", "np_shape",
-           "is_np_default_dtype", "set_np_default_dtype"]
+           "use_np", "use_np_array", "use_np_shape", "np_array", "np_shape"]
 
 
 class _State:
     array = False
     shape = False
-    default_dtype = False
 
 
 _state = _State()
@@ -33,11 +31,6 @@ def is_np_shape() -> bool:
     return _state.shape
 
 
-def is_np_default_dtype() -> bool:
-    """True when creation functions default to float64 (``set_np(dtype=True)``)."""
-    return _state.default_dtype
-
-
 def set_np_shape(active):
     """Switch NumPy shape semantics; returns the previous setting."""
     prev, _state.shape = _state.shape, bool(active)
@@ -50,31 +43,20 @@ def set_np_array(active):
     return prev
 
 
-def set_np_default_dtype(is_np_default_dtype=True):
-    """Only float32 defaults are supported; float64 defaults raise."""
-    if is_np_default_dtype:
-        from .base import MXNetError
-        raise MXNetError("set_np: dtype=True (float64 default dtype) is not supported by "
-                         "mxnet-py yet; use the default dtype=False")
-    prev, _state.default_dtype = _state.default_dtype, False
-    return prev
-
-
-def set_np(shape=True, array=True, dtype=False):
+def set_np(shape=True, array=True):
     """Turn on NumPy semantics: ``shape`` for NumPy shapes, ``array`` for ``mx.np.ndarray``.
 
     ``array=True`` needs ``shape=True``, as in 1.9.1.
     """
     if not shape and array:
         raise ValueError("NumPy Shape semantics is required in using NumPy array semantics.")
-    set_np_default_dtype(dtype)
     set_np_array(array)
     set_np_shape(shape)
 
 
 def reset_np():
     """Turn NumPy semantics off again (the legacy ``mx.nd`` behaviour)."""
-    set_np(shape=False, array=False, dtype=False)
+    set_np(shape=False, array=False)
 
 
 class _Scope:
