@@ -296,21 +296,21 @@ class _Worker:
             self.proc.kill()
 
 
-def _start_workers(args, threads):
+def _start_workers(args, threads, base_env):
     me = str(Path(__file__).resolve())
     tenv = {k: str(threads) for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS",
                                       "OPENBLAS_NUM_THREADS")}
     workers = {}
     specs = [("mxnet-py", [sys.executable, me, "--worker", "mxnet"],
-              dict(os.environ, PYTHONPATH=str(REPO), **tenv), str(REPO))]
+              dict(base_env, PYTHONPATH=str(REPO), **tenv), str(REPO))]
     ref = REPO / ".ref" / "bin" / "python"
     if not args.no_ref and ref.exists():
-        env = dict(os.environ, MXNET_ENGINE_TYPE="NaiveEngine", **tenv)
+        env = dict(base_env, MXNET_ENGINE_TYPE="NaiveEngine", **tenv)
         env.pop("PYTHONPATH", None)
         specs.append(("mxnet-1.9.1", [str(ref), me, "--worker", "mxnet"], env, "/tmp"))
     if not args.no_torch:
         specs.append(("torch", [sys.executable, me, "--worker", "torch"],
-                      dict(os.environ, **tenv), "/tmp"))
+                      dict(base_env, **tenv), "/tmp"))
     for name, cmd, env, cwd in specs:
         cmd = cmd + ["--threads", str(threads), "--timer", args.timer]
         try:
@@ -370,9 +370,13 @@ def main():
     if args.match:
         subs = args.match.split("|")
         rows = [i for i in rows if any(t in ROWS[i]["name"] for t in subs)]
+    base_env = dict(os.environ)   # the workers' environment: each framework's own defaults
     for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[k] = str(args.threads)  # this process's GEMM peak (NumPy not loaded yet)
-    workers = _start_workers(args, args.threads)
+    # the GEMM peak measured here between rows must not leave OpenBLAS threads spinning
+    # (~0.1 s by default) while a worker is timed
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "16")
+    workers = _start_workers(args, args.threads, base_env)
     names = list(workers)
     best = {(i, w): math.inf for i in rows for w in names}
     errors = {}
