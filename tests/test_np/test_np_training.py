@@ -1,12 +1,18 @@
 """Gluon under npx.set_np(): the d2l "linear regression (concise)" and "softmax regression"
-loops against 1.9.1 (tests/golden/numpy_train.npz, from tools/golden/gen_numpy.py), with the
-same data, initial weights and batch order, imperative and hybridized."""
+loops against 1.9.1 (tests/golden/numpy_train.npz, from tools/golden/gen_numpy.py, whose
+loops run here on the recorded data, initial weights and batch order), imperative and
+hybridized."""
 import os
 
 import numpy as onp
 import pytest
 
 from mxnet import autograd, gluon, np, npx
+
+from .._scripts import load_script
+
+# the golden script's own training loops (it sets NumPy mode only when run)
+GEN = load_script("tools/golden/gen_numpy.py")
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "numpy_train.npz")
 
@@ -28,61 +34,17 @@ def _np_mode():
 
 
 def _linreg(g, hybridize):
-    X, y = g["lin_X"], g["lin_y"]
-    net = gluon.nn.Sequential()
-    net.add(gluon.nn.Dense(1))
-    net.initialize()
-    net(np.array(X[:1]))
-    net[0].weight.set_data(np.array([[0.01, -0.02]]))
-    net[0].bias.set_data(np.array([0.0]))
-    if hybridize:
-        net.hybridize()
-    loader = gluon.data.DataLoader(gluon.data.ArrayDataset(np.array(X), np.array(y)),
-                                   batch_size=10, shuffle=False)
-    loss = gluon.loss.L2Loss()
-    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.03})
-    losses = []
-    for _ in range(3):
-        for xb, yb in loader:
-            assert isinstance(xb, np.ndarray) and isinstance(yb, np.ndarray)
-            with autograd.record():
-                out = net(xb)
-                lv = loss(out, yb)
-            assert isinstance(out, np.ndarray) and isinstance(lv, np.ndarray)
-            lv.backward()
-            trainer.step(10)
-            losses.append(float(lv.mean().item()))
+    def check(xb, yb, out, lv):
+        assert all(isinstance(a, np.ndarray) for a in (xb, yb, out, lv))
+    losses, net = GEN.train_linreg(g["lin_X"], g["lin_y"], hybridize, check)
     assert isinstance(net[0].weight.data(), np.ndarray)
     assert isinstance(net[0].weight.grad(), np.ndarray)
-    return onp.array(losses), net[0].weight.data().asnumpy(), net[0].bias.data().asnumpy()
+    return losses, net[0].weight.data().asnumpy(), net[0].bias.data().asnumpy()
 
 
 def _softmax(g, hybridize):
-    X, y, W0 = g["sm_X"], g["sm_y"], g["sm_W0"]
-    net = gluon.nn.Sequential()
-    net.add(gluon.nn.Dense(5))
-    net.initialize()
-    net(np.array(X[:1]))
-    net[0].weight.set_data(np.array(W0))
-    net[0].bias.set_data(np.zeros(5))
-    if hybridize:
-        net.hybridize()
-    loader = gluon.data.DataLoader(gluon.data.ArrayDataset(np.array(X), np.array(y)),
-                                   batch_size=8, shuffle=False)
-    loss = gluon.loss.SoftmaxCrossEntropyLoss()
-    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1})
-    losses, accs = [], []
-    for _ in range(3):
-        for xb, yb in loader:
-            with autograd.record():
-                out = net(xb)
-                lv = loss(out, yb)
-            lv.backward()
-            trainer.step(xb.shape[0])
-            losses.append(float(lv.sum().item()))
-            accs.append(float((out.argmax(axis=1) == yb.astype("int64")).sum().item()))
-    return (onp.array(losses), onp.array(accs), net[0].weight.data().asnumpy(),
-            net[0].bias.data().asnumpy())
+    losses, accs, net = GEN.train_softmax(g["sm_X"], g["sm_y"], g["sm_W0"], hybridize)
+    return losses, accs, net[0].weight.data().asnumpy(), net[0].bias.data().asnumpy()
 
 
 @pytest.mark.filterwarnings("ignore:All children of this Sequential")

@@ -13,7 +13,6 @@ import numpy as onp
 
 from mxnet import autograd, gluon, np, npx
 
-npx.set_np()
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "..", "tests", "golden")
 
@@ -265,11 +264,17 @@ def gen_cases():
     print({k: len(v) for k, v in out.items()})
 
 
-def _linreg(hybridize):
+def linreg_data():
     rs = onp.random.RandomState(0)
     true_w, true_b = onp.array([2.0, -3.4]), 4.2
     X = rs.normal(0, 1, (40, 2)).astype("float32")
     y = (X @ true_w + true_b + rs.normal(0, 0.01, 40)).astype("float32").reshape(-1, 1)
+    return X, y
+
+
+def train_linreg(X, y, hybridize, check=None):
+    """d2l's concise linear regression, 3 epochs (under npx.set_np()): the per-batch losses
+    and the net. ``check(xb, yb, out, loss)`` sees every batch (the tests' type checks)."""
     net = gluon.nn.Sequential()
     net.add(gluon.nn.Dense(1))
     net.initialize()
@@ -286,19 +291,27 @@ def _linreg(hybridize):
     for _ in range(3):
         for xb, yb in loader:
             with autograd.record():
-                lv = loss(net(xb), yb)
+                out = net(xb)
+                lv = loss(out, yb)
+            if check is not None:
+                check(xb, yb, out, lv)
             lv.backward()
             trainer.step(10)
             losses.append(float(lv.mean().item()))
-    return (onp.array(losses), net[0].weight.data().asnumpy(), net[0].bias.data().asnumpy(),
-            X, y)
+    return onp.array(losses), net
 
 
-def _softmax(hybridize):
+def softmax_data():
     rs = onp.random.RandomState(1)
     X = rs.uniform(0, 1, (32, 1, 4, 4)).astype("float32")
     y = rs.randint(0, 5, 32).astype("float32")
     W0 = rs.normal(0, 0.01, (5, 16)).astype("float32")
+    return X, y, W0
+
+
+def train_softmax(X, y, W0, hybridize):
+    """d2l's concise softmax regression, 3 epochs: per-batch summed losses, correct counts
+    and the net."""
     net = gluon.nn.Sequential()
     net.add(gluon.nn.Dense(5))
     net.initialize()
@@ -321,8 +334,7 @@ def _softmax(hybridize):
             trainer.step(xb.shape[0])
             losses.append(float(lv.sum().item()))
             accs.append(float((out.argmax(axis=1) == yb.astype("int64")).sum().item()))
-    return (onp.array(losses), onp.array(accs), net[0].weight.data().asnumpy(),
-            net[0].bias.data().asnumpy(), X, y, W0)
+    return onp.array(losses), onp.array(accs), net
 
 
 def _scratch():
@@ -360,15 +372,17 @@ def _scratch():
 
 def gen_train():
     res = {k: v for k, v in _scratch().items() if v is not None}
+    res["lin_X"], res["lin_y"] = linreg_data()
+    res["sm_X"], res["sm_y"], res["sm_W0"] = softmax_data()
     for hyb in (False, True):
         tag = "hyb" if hyb else "imp"
-        lin = _linreg(hyb)
-        res.update({f"lin_{tag}_loss": lin[0], f"lin_{tag}_w": lin[1], f"lin_{tag}_b": lin[2]})
-        res["lin_X"], res["lin_y"] = lin[3], lin[4]
-        sm = _softmax(hyb)
-        res.update({f"sm_{tag}_loss": sm[0], f"sm_{tag}_acc": sm[1], f"sm_{tag}_w": sm[2],
-                    f"sm_{tag}_b": sm[3]})
-        res["sm_X"], res["sm_y"], res["sm_W0"] = sm[4], sm[5], sm[6]
+        losses, net = train_linreg(res["lin_X"], res["lin_y"], hyb)
+        res.update({f"lin_{tag}_loss": losses, f"lin_{tag}_w": net[0].weight.data().asnumpy(),
+                    f"lin_{tag}_b": net[0].bias.data().asnumpy()})
+        losses, accs, net = train_softmax(res["sm_X"], res["sm_y"], res["sm_W0"], hyb)
+        res.update({f"sm_{tag}_loss": losses, f"sm_{tag}_acc": accs,
+                    f"sm_{tag}_w": net[0].weight.data().asnumpy(),
+                    f"sm_{tag}_b": net[0].bias.data().asnumpy()})
     onp.savez_compressed(os.path.join(OUT, "numpy_train.npz"), **res)
     print({k: v.shape for k, v in res.items()})
 
@@ -532,6 +546,7 @@ def gen_hybrid():
 if __name__ == "__main__":
     import sys
     parts = sys.argv[1:] or ["cases", "train", "hybrid"]
+    npx.set_np()
     if "cases" in parts:
         gen_cases()
     if "train" in parts:
