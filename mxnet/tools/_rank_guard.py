@@ -94,7 +94,8 @@ def main(argv):
         else:
             _note(rundir, f"exit{rank}", f"{os.getpid()} {child.pid} {rc}\n")
     if rc < 0:   # killed by a signal: end the same way, so mpiexec reports that signal
-        signal.signal(-rc, signal.SIG_DFL)
+        if -rc not in (signal.SIGKILL, signal.SIGSTOP):   # these two take no handler
+            signal.signal(-rc, signal.SIG_DFL)
         os.kill(os.getpid(), -rc)
         return 128 - rc
     return rc
