@@ -241,8 +241,7 @@ def _torch_step(torch, row, rng):
 def _worker(kind, threads, timer):
     """Serve timing requests: {"row": i, "inner": n} -> {"ms": best of n calls}."""
     if kind != "torch":
-        # before numpy, as a script that starts with ``import mxnet`` does: mxnet-py then sets
-        # OpenBLAS's thread timeout (see mxnet/__init__.py) unless the environment has one
+        # before numpy, as a script that starts with ``import mxnet`` does
         import mxnet as mx
         make = lambda row, rng: _mxnet_step(mx, row, rng)  # noqa: E731
     import numpy as np

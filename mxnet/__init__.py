@@ -5,16 +5,6 @@
 __version__ = "1.9.1"
 
 import os as _os  # noqa: E402
-import sys as _sys  # noqa: E402
-
-# OpenBLAS's worker threads busy-wait for about 0.1 s (2**28 cycles) after each GEMM unless
-# told otherwise, holding the core that the op threads need for the kernels between GEMMs
-# (pooling, 1x1 convolutions and relu measured 1.5-2x slower right after a GEMM on two
-# cores); 2**16 cycles (~25 us) still keeps back-to-back GEMMs warm. OpenBLAS reads it once,
-# when NumPy loads, so it only applies when mxnet is imported before numpy; a value already
-# set is kept.
-if "numpy" not in _sys.modules:
-    _os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "16")
 
 if "MXNET_LAUNCH_RUNDIR" in _os.environ:  # a process of python -m mxnet.tools.launch
     from .tools.launch import note_process_start as _note_start  # noqa: E402
