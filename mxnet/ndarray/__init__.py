@@ -239,6 +239,9 @@ for _modname in ("serialization", "random", "utils"):
 globals().update(_optional)
 if "serialization" in _optional:
     from .serialization import load, load_frombuffer, save  # noqa: F401
+if "utils" in _optional:   # as in 1.9.1, the creators pick sparse storage from ``stype``
+    _dense_zeros = zeros
+    from .utils import array, empty, zeros  # noqa: F811
 
 
 def _fill_contrib():
@@ -273,6 +276,14 @@ __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "eye"
            "waitall", "invoke", "op", "concatenate", "moveaxis"] + sorted(_public)
 
 from .legacy_image import imdecode  # noqa: E402,F401  (1.9.1's deprecated decoder)
+from . import index_helpers as _index_helpers  # noqa: E402
+from .index_helpers import (  # noqa: E402,F401  (1.9.1's helpers in mxnet.ndarray.ndarray)
+    get_indexing_dispatch_code, get_oshape_of_gather_nd_op, indexing_key_expand_implicit_axes)
+
+for _k in ("get_indexing_dispatch_code", "get_oshape_of_gather_nd_op",
+           "indexing_key_expand_implicit_axes"):
+    setattr(sys.modules[f"{__name__}.ndarray"], _k, getattr(_index_helpers, _k))
+_GEN_MODULES = ("gen_op", "gen__internal", "gen_contrib", "gen_image", "gen_linalg", "gen_sparse")
 
 
 def _to_stype(dense_front):
@@ -292,6 +303,9 @@ def __getattr__(name):
     if name == "CachedOp":
         from ..executor.cached_op import CachedOp
         return CachedOp
+    if name in _GEN_MODULES:  # 1.9.1's generated operator modules (built on first use)
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
     if name == "sparse":   # mx.nd.sparse: loaded on first use, keeping ``import mxnet`` fast
         import importlib
         return importlib.import_module(f"{__name__}.sparse")
