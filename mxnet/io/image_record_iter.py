@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import collections
 import io as _io
+import math
 import os
 import struct
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..base import MXNetError
+from . import _image_aug as _aug
 from ._native import RawBatch, parse_bool, parse_float, parse_int, parse_shape, parse_str, required
 from .io import MXDataIter
 
@@ -235,6 +237,21 @@ class _Augmenter:
         self.factor = (np.float32(p["scale"]) / std).astype(np.float32)[:, None, None]
         self.identity = not mean.any() and bool((self.factor == 1).all())
         self.normalize = p["normalize"]
+        a = {key: p.get(key, default) for key, default in AUG_DEFAULTS.items()}
+        self.a = a
+        self.mean_img = p.get("mean_img_array")
+        lo = a["min_aspect_ratio"]
+        hi = a["max_aspect_ratio"]
+        self.aspect_range = (1 - hi, 1 + hi) if lo is None else (lo, hi)
+        self.affine = (a["max_rotate_angle"] > 0 or a["max_shear_ratio"] > 0 or a["rotate"] > 0
+                       or a["max_random_scale"] != 1 or a["min_random_scale"] != 1
+                       or a["max_aspect_ratio"] != 0 or a["max_img_size"] != 1e10
+                       or a["min_img_size"] != 0)
+        # 1.9.1 skips the random-size crop when it could only take the whole image as is
+        self.resized_crop = a["random_resized_crop"] and (
+            a["max_random_area"] != 1 or a["min_random_area"] != 1 or self.aspect_range != (1, 1))
+        self.hls = bool(a["random_h"] or a["random_s"] or a["random_l"])
+        self.jitter = a["brightness"] > 0 or a["contrast"] > 0 or a["saturation"] > 0
 
     def decode(self, buf):
         Image = _pil_image()
@@ -264,9 +281,87 @@ class _Augmenter:
         interp = self._interp(self.p["inter_method"], img.shape[1], img.shape[0], w, h, rng)
         return _kernels().resize(img, w, h, interp)
 
-    def process(self, buf, out, rng):
-        p = self.p
-        img = self.decode(buf)
+    def _affine(self, img, rng):
+        a = self.a
+        ms = np.float32(a["max_shear_ratio"])
+        shear = np.float32(rng.random()) * ms * np.float32(2) - ms
+        angle = int(rng.integers(-a["max_rotate_angle"], a["max_rotate_angle"] + 1))
+        if a["rotate"] > 0:
+            angle = a["rotate"]
+        scale = ratio = 1.0
+        if not a["random_resized_crop"]:
+            lo, hi = a["min_random_scale"], a["max_random_scale"]
+            scale = rng.random() * (hi - lo) + lo
+            lo, hi = self.aspect_range
+            ratio = rng.random() * (hi - lo) + lo
+        rows, cols = img.shape[:2]
+        m, new_w, new_h = _aug.affine_matrix(angle, shear, scale, ratio, rows, cols,
+                                             a["min_img_size"], a["max_img_size"])
+        fw = max(np.float32(a["min_img_size"]), min(np.float32(a["max_img_size"]), np.float32(scale) * cols))
+        fh = max(np.float32(a["min_img_size"]), min(np.float32(a["max_img_size"]), np.float32(scale) * rows))
+        interp = self._interp(self.p["inter_method"], cols, rows, fw, fh, rng)
+        return _aug.warp_affine(img, m, new_w, new_h, interp, self.p["fill_value"])
+
+    def _resized_crop(self, img, rng):
+        """The random-size crop: area fraction and log-uniform aspect, ten tries."""
+        a = self.a
+        rows, cols = img.shape[:2]
+        lo, hi = self.aspect_range
+        if lo <= 0 or hi <= 0:
+            raise MXNetError(f"ImageRecordIter: random_resized_crop needs a positive aspect ratio "
+                             f"range, got [{lo}, {hi}] (min_aspect_ratio, max_aspect_ratio)")
+        area = rows * cols
+        for _ in range(10):
+            frac = rng.uniform(a["min_random_area"], a["max_random_area"])
+            ratio = math.exp(rng.uniform(math.log(lo), math.log(hi)))
+            w = int(round(math.sqrt(area * frac * ratio)))
+            h = int(round(math.sqrt(area * frac / ratio)))
+            if 0 < w <= cols and 0 < h <= rows:
+                x = int(rng.integers(0, cols - w + 1))
+                y = int(rng.integers(0, rows - h + 1))
+                interp = self._interp(self.p["inter_method"], w, h, self.crop_w, self.crop_h, rng)
+                return _kernels().resize(img[y:y + h, x:x + w], self.crop_w, self.crop_h, interp)
+        return None
+
+    def _size_crop(self, img, rng):
+        a = self.a
+        lo, hi = a["min_crop_size"], a["max_crop_size"]
+        rows, cols = img.shape[:2]
+        if not (cols >= hi and rows >= hi and hi >= lo):
+            raise MXNetError(f"ImageRecordIter: input image size smaller than max_crop_size "
+                             f"(image {cols}x{rows}, min_crop_size={lo}, max_crop_size={hi})")
+        size = int(rng.integers(lo, hi + 1))
+        y, x = rows - size, cols - size
+        if self.p["rand_crop"]:
+            y, x = int(rng.integers(0, y + 1)), int(rng.integers(0, x + 1))
+        else:
+            y, x = y // 2, x // 2
+        interp = self._interp(self.p["inter_method"], size, size, self.crop_w, self.crop_h, rng)
+        return _kernels().resize(img[y:y + size, x:x + size], self.crop_w, self.crop_h, interp)
+
+    def _plain_crop(self, img, rng):
+        ch, cw = self.crop_h, self.crop_w
+        rows, cols = img.shape[:2]
+        if rows < ch or cols < cw:   # enlarge so that the crop fits
+            scale = max(ch / rows, cw / cols)
+            img = self._resize(img, max(cw, int(cols * scale)), max(ch, int(rows * scale)), rng)
+            rows, cols = img.shape[:2]
+        y, x = rows - ch, cols - cw
+        if self.p["rand_crop"]:
+            y, x = int(rng.integers(0, y + 1)), int(rng.integers(0, x + 1))
+        else:
+            y, x = y // 2, x // 2
+        return img[y:y + ch, x:x + cw]
+
+    def _check_inter(self):
+        if self.p["inter_method"] not in (1, 2, 3, 4, 9, 10):
+            raise MXNetError(f"ImageRecordIter: invalid inter_method: valid value 1,2,3,4,9,10 when "
+                             f"resizing or warping, got {self.p['inter_method']}")
+
+    def augment(self, img, rng):
+        """The default augmenter on one decoded (H, W, C) uint8 image: resize, affine warp, pad,
+        crop (random-size / crop-size / plain), HSL shift, colour jitter, PCA lighting."""
+        p, a = self.p, self.a
         if img.ndim == 2:
             img = img[:, :, None]
         if p["resize"] > 0:
@@ -276,35 +371,59 @@ class _Augmenter:
                 img = self._resize(img, r, r * rows // cols, rng)
             else:
                 img = self._resize(img, r * cols // rows, r, rng)
+        if self.affine:
+            self._check_inter()
+            img = self._affine(img, rng)
         if p["pad"] > 0:
             k = p["pad"]
             img = np.pad(img, ((k, k), (k, k), (0, 0)), constant_values=p["fill_value"])
-        ch, cw = self.crop_h, self.crop_w
-        rows, cols = img.shape[:2]
-        if rows < ch or cols < cw:   # enlarge so that the crop fits
-            scale = max(ch / rows, cw / cols)
-            img = self._resize(img, max(cw, int(cols * scale)), max(ch, int(rows * scale)), rng)
-            rows, cols = img.shape[:2]
-        y, x = rows - ch, cols - cw
-        if p["rand_crop"]:
-            y, x = int(rng.integers(0, y + 1)), int(rng.integers(0, x + 1))
-        else:
-            y, x = y // 2, x // 2
-        crop = img[y:y + ch, x:x + cw]
-        if p["mirror"] or (p["rand_mirror"] and rng.integers(0, 2)):
-            crop = crop[:, ::-1]
+        crop = None
+        if self.resized_crop:
+            crop = self._resized_crop(img, rng)
+        elif a["max_crop_size"] != -1 or a["min_crop_size"] != -1:
+            crop = self._size_crop(img, rng)
+        if crop is None:
+            crop = self._plain_crop(img, rng)
+        if self.hls:
+            if crop.shape[2] != 3:
+                raise MXNetError("ImageRecordIter: random_h/random_s/random_l need 3-channel "
+                                 f"images, got {crop.shape[2]} channel(s)")
+            dh = int(np.float32(rng.random()) * np.float32(a["random_h"] * 2) - np.float32(a["random_h"]))
+            ds = int(np.float32(rng.random()) * np.float32(a["random_s"] * 2) - np.float32(a["random_s"]))
+            dl = int(np.float32(rng.random()) * np.float32(a["random_l"] * 2) - np.float32(a["random_l"]))
+            crop = _aug.hls_shift(crop, dh, dl, ds)
+        if self.jitter:
+            factors = [1.0 + rng.uniform(-v, v) if v > 0 else 1.0
+                       for v in (a["brightness"], a["contrast"], a["saturation"])]
+            crop = _aug.color_jitter(crop, *factors)
+        if a["pca_noise"] > 0:
+            crop = _aug.pca_lighting(crop, rng.normal(0, a["pca_noise"], 3))
+        return crop
+
+    def process(self, buf, out, rng):
+        p = self.p
+        crop = self.augment(self.decode(buf), rng)
+        mirror = p["mirror"] or (p["rand_mirror"] and rng.integers(0, 2))
         chw = crop.transpose(2, 0, 1)
-        if not self.normalize or self.identity:
-            out[...] = chw
-        elif out.dtype == np.float32:
-            np.subtract(chw, self.mean, out=out)
-            np.multiply(out, self.factor, out=out)
-        else:
-            val = (chw - self.mean) * self.factor
-            if out.dtype.kind in "iu":
-                info = np.iinfo(out.dtype)
-                val = np.trunc(np.clip(val, info.min, info.max))
-            out[...] = val
+        contrast = illumination = None
+        if self.normalize and (self.a["max_random_contrast"] or self.a["max_random_illumination"]):
+            mc, mi = self.a["max_random_contrast"], self.a["max_random_illumination"]
+            contrast = np.float32(rng.random() * mc * 2 - mc + 1)
+            illumination = np.float32(rng.random() * mi * 2 - mi)
+        if not self.normalize or (self.identity and contrast is None and self.mean_img is None):
+            out[...] = chw[:, :, ::-1] if mirror else chw
+            return
+        mean = self.mean if self.mean_img is None else self.mean_img
+        val = chw.astype(np.float32) - mean
+        if contrast is not None:
+            val = val * contrast + illumination
+        val *= self.factor
+        if mirror:
+            val = val[:, :, ::-1]
+        if out.dtype.kind in "iu":
+            info = np.iinfo(out.dtype)
+            val = np.trunc(np.clip(val, info.min, info.max))
+        out[...] = val
 
 
 class _ImageRecordLoader:
@@ -369,28 +488,93 @@ class _ImageRecordLoader:
 
 
 # -- the iterators ------------------------------------------------------------------------------------
-_UNSUPPORTED = {  # 1.9.1 options with their defaults; other values are not implemented here
-    "aug_seq": "aug_default", "random_resized_crop": False, "max_rotate_angle": 0,
-    "max_aspect_ratio": 0.0, "min_aspect_ratio": None, "max_shear_ratio": 0.0,
-    "max_crop_size": -1, "min_crop_size": -1, "max_random_scale": 1.0, "min_random_scale": 1.0,
-    "max_random_area": 1.0, "min_random_area": 1.0, "max_img_size": 1e10, "min_img_size": 0.0,
-    "brightness": 0.0, "contrast": 0.0, "saturation": 0.0, "pca_noise": 0.0, "random_h": 0,
-    "random_s": 0, "random_l": 0, "rotate": -1, "mean_img": "", "max_random_contrast": 0.0,
+# the default augmenter's options (1.9.1's names and defaults)
+AUG_DEFAULTS = {
+    "random_resized_crop": False, "max_rotate_angle": 0, "rotate": -1, "max_shear_ratio": 0.0,
+    "max_aspect_ratio": 0.0, "min_aspect_ratio": None, "max_random_scale": 1.0,
+    "min_random_scale": 1.0, "max_random_area": 1.0, "min_random_area": 1.0,
+    "max_img_size": 1e10, "min_img_size": 0.0, "max_crop_size": -1, "min_crop_size": -1,
+    "random_h": 0, "random_s": 0, "random_l": 0, "brightness": 0.0, "contrast": 0.0,
+    "saturation": 0.0, "pca_noise": 0.0, "max_random_contrast": 0.0,
     "max_random_illumination": 0.0,
 }
+_INT_OPTIONS = {"max_rotate_angle", "rotate", "max_crop_size", "min_crop_size", "random_h",
+                "random_s", "random_l"}
 _OUT_DTYPES = {"float32": np.float32, "float16": np.float16, "float64": np.float64,
                "int32": np.int32, "int64": np.int64, "int8": np.int8, "uint8": np.uint8}
 
 
-def _is_default(key, value):
-    default = _UNSUPPORTED[key]
-    if value is None or default is None:
-        return value in (None, "None") and default is None
-    if isinstance(default, str):
-        return str(value) == default
-    if isinstance(default, bool):
-        return parse_bool(value, key) == default
-    return parse_float(value, key) == float(default)
+def _parse_aug(kwargs, name):
+    """The default augmenter's options from the keyword arguments, typed and checked."""
+    out = {}
+    for key, default in AUG_DEFAULTS.items():
+        value = kwargs.get(key, default)
+        if key == "random_resized_crop":
+            value = parse_bool(value, key)
+        elif key == "min_aspect_ratio":
+            value = None if value in (None, "None") else parse_float(value, key)
+        elif key in _INT_OPTIONS:
+            value = parse_int(value, key)
+        else:
+            value = parse_float(value, key)
+        out[key] = value
+    for key in ("max_rotate_angle", "random_h", "random_s", "random_l"):
+        if out[key] < 0:
+            raise MXNetError(f"{name}: {key} must be non-negative, got {out[key]}")
+    for key in ("max_shear_ratio", "brightness", "contrast", "saturation", "pca_noise",
+                "max_random_contrast", "max_random_illumination"):
+        if out[key] < 0:
+            raise MXNetError(f"{name}: {key} must be non-negative, got {out[key]}")
+    if out["min_random_scale"] > out["max_random_scale"]:
+        raise MXNetError(f"{name}: min_random_scale ({out['min_random_scale']}) must not exceed "
+                         f"max_random_scale ({out['max_random_scale']})")
+    if out["random_resized_crop"]:
+        if out["min_random_area"] > out["max_random_area"] or out["min_random_area"] <= 0:
+            raise MXNetError(f"{name}: with random_resized_crop, 0 < min_random_area <= "
+                             f"max_random_area is expected, got [{out['min_random_area']}, "
+                             f"{out['max_random_area']}]")
+    if out["min_aspect_ratio"] is not None and out["min_aspect_ratio"] > out["max_aspect_ratio"]:
+        raise MXNetError(f"{name}: min_aspect_ratio ({out['min_aspect_ratio']}) must not exceed "
+                         f"max_aspect_ratio ({out['max_aspect_ratio']})")
+    return out
+
+
+def _mean_image(path, p, make_batcher, name):
+    """Load the mean image saved at ``path``, or compute it over one pass of the records (the
+    augmented crops, before normalisation) and save it there, as 1.9.1 does."""
+    from .. import ndarray as nd
+    shape = tuple(p["data_shape"])
+    if os.path.isfile(path):
+        loaded = nd.load(path)
+        arrays = list(loaded.values()) if isinstance(loaded, dict) else list(loaded)
+        if isinstance(loaded, dict) and "mean_img" in loaded:
+            arrays = [loaded["mean_img"]]
+        if not arrays:
+            raise MXNetError(f"{name}: mean_img file {path!r} holds no array")
+        mean = arrays[0].asnumpy().astype(np.float32)
+        if mean.shape != shape:
+            raise MXNetError(f"{name}: mean_img {path!r} has shape {mean.shape}, expected "
+                             f"data_shape {shape}")
+        return mean
+    aug = _Augmenter(p)   # 1.9.1 averages what the iterator would output without the mean
+    batcher = make_batcher()
+    total = np.zeros(shape, np.float64)
+    count = 0
+    rng = np.random.default_rng([p["seed_aug"] & 0xFFFFFFFF, 0x6D65616E])
+    slot = np.zeros(shape, np.float32)
+    while True:
+        rec = batcher.source.next()
+        if rec is None:
+            break
+        aug.process(_unpack(rec)[2], slot, rng)
+        total += slot
+        count += 1
+    batcher.source.close()
+    if count == 0:
+        raise MXNetError(f"{name}: cannot compute mean_img, the record file is empty")
+    mean = (total / count).astype(np.float32)
+    nd.save(path, {"mean_img": nd.array(mean)})
+    return mean
 
 
 def _read_imglist(path, label_width):
@@ -422,9 +606,12 @@ class ImageRecordIter(MXDataIter):
     ``round_batch`` (default) the last batch is completed from the start and its ``pad`` says
     how many; without it the last batch is short, zero-filled, and reports pad 0 as 1.9.1 does.
 
-    Not implemented (NotImplementedError when set): the affine, colour and random-size
-    augmenters (``max_rotate_angle``, ``random_resized_crop``, ``brightness``, ...) and
-    ``mean_img``. All arguments are keywords.
+    The default augmenter's other options work as in 1.9.1 (see docs/image_record_iter.md):
+    the affine warp (``rotate``, ``max_rotate_angle``, ``max_shear_ratio``,
+    ``min/max_random_scale``, ``min/max_aspect_ratio``, ``min/max_img_size``), crop sizes,
+    ``random_resized_crop``, the HSL shift, brightness / contrast / saturation, ``pca_noise``,
+    ``max_random_contrast`` / ``max_random_illumination`` and ``mean_img``. Only
+    ``aug_seq='aug_default'`` is implemented. All arguments are keywords.
     """
 
     _default_dtype = "float32"
@@ -434,10 +621,10 @@ class ImageRecordIter(MXDataIter):
         name = type(self).__name__
         if args:
             raise TypeError(f"{name} can only accept keyword arguments")
-        for key, value in kwargs.items():
-            if key in _UNSUPPORTED and not _is_default(key, value):
-                raise NotImplementedError(f"{name}: the option {key}={value!r} is not supported "
-                                          "by this implementation")
+        aug_seq = parse_str(kwargs.get("aug_seq", "aug_default"), "aug_seq")
+        if aug_seq.replace(" ", "") != "aug_default":
+            raise NotImplementedError(f"{name}: aug_seq={aug_seq!r} is not supported; only the "
+                                      "default augmenter 'aug_default' is implemented")
         get = kwargs.get
         path = parse_str(get("path_imgrec", ""), "path_imgrec")
         if not path:
@@ -477,15 +664,22 @@ class ImageRecordIter(MXDataIter):
             raise MXNetError(f"{name}: batch_size must be positive, got {p['batch_size']}")
         if p["inter_method"] not in (0, 1, 2, 3, 4, 9, 10):
             raise MXNetError(f"invalid inter_method: valid value 0,1,2,3,9,10, got {p['inter_method']}")
+        p.update(_parse_aug(kwargs, name))
         num_parts = parse_int(get("num_parts", 1), "num_parts")
         part_index = parse_int(get("part_index", 0), "part_index")
         if num_parts <= 0 or not 0 <= part_index < num_parts:
             raise MXNetError(f"{name}: invalid part_index {part_index} of num_parts {num_parts}")
         shuffle = parse_bool(get("shuffle", False), "shuffle")
-        source = _RecordSource(path, parse_str(get("path_imgidx", ""), "path_imgidx"), num_parts,
-                               part_index, shuffle, p["seed"])
-        batcher = _RecordBatcher(source, p["batch_size"],
-                                 parse_bool(get("round_batch", True), "round_batch"))
+        path_idx = parse_str(get("path_imgidx", ""), "path_imgidx")
+        round_batch = parse_bool(get("round_batch", True), "round_batch")
+
+        def make_batcher():
+            source = _RecordSource(path, path_idx, num_parts, part_index, shuffle, p["seed"])
+            return _RecordBatcher(source, p["batch_size"], round_batch)
+        batcher = make_batcher()
+        mean_img = parse_str(get("mean_img", ""), "mean_img")
+        if mean_img:
+            p["mean_img_array"] = _mean_image(mean_img, p, make_batcher, name)
         imglist = parse_str(get("path_imglist", ""), "path_imglist")
         labels = _read_imglist(imglist, p["label_width"]) if imglist else None
         loader = _ImageRecordLoader(p, batcher, labels)

@@ -263,6 +263,6 @@ def test_image_record_iter_label_width_mismatch(rec_dir):
 
 
 def test_image_record_iter_unsupported_option(rec_dir):
-    with pytest.raises(NotImplementedError, match="max_rotate_angle"):
+    with pytest.raises(NotImplementedError, match="aug_seq"):
         mx.io.ImageRecordIter(path_imgrec=str(rec_dir / "t.rec"), data_shape=(3, 8, 10),
-                              batch_size=2, max_rotate_angle=10)
+                              batch_size=2, aug_seq="det_aug_default")
