@@ -49,6 +49,7 @@ __all__ = ["quantize_model", "quantize_model_mkldnn", "quantize_graph", "calib_g
            "quantize_net", "quantize_net_v2", "combine_histogram"]
 
 _QUANTIZE = "_contrib_quantize_v2"
+_QUANTIZE_ASYM = "_contrib_quantize_asym"
 _REQUANTIZE = "_contrib_requantize"
 _DEQUANTIZE = "_contrib_dequantize"
 # nodes calibrated on their (float model's) output rather than on their input
@@ -70,7 +71,16 @@ _RULES = {
     "elemwise_mul": ("support", "_contrib_quantized_elemwise_mul", None, (), True),
     "BatchNorm": ("support", "_contrib_quantized_batch_norm", None, (1, 2, 3, 4), False),
     "Embedding": ("support", "_contrib_quantized_embedding", None, (0,), False),
+    "RNN": ("must", "_contrib_quantized_rnn",
+            lambda p: p.get("mode") == "lstm" and p.get("projection_size") is None
+            and not p.get("use_sequence_length"), (1, 2, 3), False),
 }
+# quantized layers whose data inputs are quantized asymmetrically (quantize_asym: uint8 with
+# a scale and a shift) and whose outputs are float32 (no dequantize after them)
+_ASYM_INPUTS = {"RNN": (0,)}
+_FLOAT_OUTPUT = frozenset(("RNN",))
+# attributes the pass adds to a quantized layer
+_EXTRA_ATTRS = {"RNN": {"quantized": "true"}}
 
 # operators that 1.9.1 gives output names (FListOutputNames): a quantize node after one of
 # them is called "<node>_<output name>_quantize", after any other "<node>_<index>_quantize"
@@ -158,17 +168,37 @@ def _quantize_graph(sym, excluded_names, excluded_ops, offline_params, quantized
     reverse = {}           # id(new node) -> float node it mirrors
     quantized_entry = {}   # (id(float node), index) -> the quantize node made for it
 
+    def float_out(node):
+        return node.op is not None and node.op.name in _FLOAT_OUTPUT
+
     def minmax_source(node):
         m = mirror[id(node)]
         if m.op is not None and m.op.name == _DEQUANTIZE:
             m = m.inputs[0][0]
         return m
 
+    def float_entry(src, idx, ver):
+        """The entry giving ``src``'s float output ``idx`` in the new graph (a dequantize
+        after a quantized layer with integer outputs, made once)."""
+        m = mirror[id(src)]
+        if id(src) in marked and not float_out(src) and \
+                not (m.op is not None and m.op.name == _DEQUANTIZE):
+            base = m.num_outputs() - 2 + 2 * idx
+            deq = _new_node(_DEQUANTIZE, f"{src.name}_dequantize", {},
+                            [(m, idx), (m, base), (m, base + 1)])
+            deq.versions = [ver, 0, 0]
+            mirror[id(src)] = deq
+            reverse[id(deq)] = src
+            return deq, 0
+        return m, idx
+
     for node in order:
         rule = marked.get(id(node))
         if rule is not None:
             _, qop, _, keep_float, requant = rule
-            new = _new_node(qop, f"quantized_{node.name}", dict(node.attrs), [])
+            new = _new_node(qop, f"quantized_{node.name}",
+                            dict(node.attrs, **_EXTRA_ATTRS.get(node.op.name, {})), [])
+            asym = _ASYM_INPUTS.get(node.op.name, ())
             data_in, range_in, data_ver = [], [], []
             for i, (src, idx) in enumerate(node.inputs):
                 m = mirror[id(src)]
@@ -176,12 +206,16 @@ def _quantize_graph(sym, excluded_names, excluded_ops, offline_params, quantized
                 if i in keep_float:
                     data_in.append((m, idx))
                     continue
-                if id(src) not in marked:
-                    key = (id(src), idx)
+                if id(src) not in marked or float_out(src) or i in asym:
+                    if i in asym and id(src) in marked and not float_out(src):
+                        m, idx = float_entry(src, idx, node.versions[i])
+                    key = (id(src), idx, i in asym)
                     if key not in quantized_entry:
-                        quantized_entry[key] = _new_node(
-                            _QUANTIZE, _quantize_node_name(src, idx),
-                            {"out_type": quantized_dtype}, [(m, idx)])
+                        qname = _quantize_node_name(src, idx)
+                        quantized_entry[key] = (
+                            _new_node(_QUANTIZE_ASYM, qname, {}, [(m, idx)]) if i in asym
+                            else _new_node(_QUANTIZE, qname, {"out_type": quantized_dtype},
+                                           [(m, idx)]))
                         quantized_entry[key].versions = [node.versions[i]]
                     qn = quantized_entry[key]
                     data_in.append((qn, 0))
@@ -201,23 +235,14 @@ def _quantize_graph(sym, excluded_names, excluded_ops, offline_params, quantized
             new = Node(node.op, node.name, node.attrs, node.parsed, [], node.versions)
             new.version = node.version
             for (src, idx), ver in zip(node.inputs, node.versions):
-                m = mirror[id(src)]
-                if id(src) in marked and not (m.op is not None and m.op.name == _DEQUANTIZE):
-                    base = m.num_outputs() - 2 + 2 * idx
-                    deq = _new_node(_DEQUANTIZE, f"{src.name}_dequantize", {},
-                                    [(m, idx), (m, base), (m, base + 1)])
-                    deq.versions = [ver, 0, 0]
-                    new.inputs.append((deq, 0))
-                    mirror[id(src)] = deq
-                else:
-                    new.inputs.append((m, idx))
+                new.inputs.append(float_entry(src, idx, ver))
         mirror[id(node)] = new
         reverse[id(new)] = node
 
     out_heads = []
     for node, idx in heads:
         m = mirror[id(node)]
-        if id(node) in marked:
+        if id(node) in marked and not float_out(node):
             base = node.num_visible_outputs() + 2 * idx
             deq = _new_node(_DEQUANTIZE, f"{node.name}_dequantize", {},
                             [(m, idx), (m, base), (m, base + 1)])
@@ -241,7 +266,7 @@ def _quantize_graph(sym, excluded_names, excluded_ops, offline_params, quantized
     for node in topo_order(out_heads):
         if node.op is None:
             continue
-        if node.op.name == _QUANTIZE:
+        if node.op.name in (_QUANTIZE, _QUANTIZE_ASYM):
             src, idx = node.inputs[0]
             calib.append(src.name if src.op is None else _entry_name(reverse[id(src)], idx))
         elif node.op.name in _CALIB_OUTPUT:
@@ -289,7 +314,7 @@ def _calibrate_quantized_sym(qsym, th_dict):
         if node.op is None:
             continue
         key = None
-        if node.op.name == _QUANTIZE:
+        if node.op.name in (_QUANTIZE, _QUANTIZE_ASYM):
             src, idx = node.inputs[0]
             key = _entry_name(src, idx)
         elif node.op.name in _CALIB_OUTPUT:

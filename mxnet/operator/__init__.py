@@ -12,7 +12,8 @@ _FAMILIES = ("indexing_ops", "sort", "linalg", "random_ops", "shape_ops", "speci
              "misc_ops", "rnn_param_concat", "contrib_box", "contrib_detection",
              "contrib_optim", "contrib_signal", "contrib_proposal", "contrib_roi_pool",
              "contrib_deformable", "control_flow_ops", "contrib_quantize",
-             "contrib_quantized", "contrib_extra", "image_ops", "contrib_graph")
+             "contrib_quantized", "contrib_quantized_rnn", "contrib_extra", "image_ops",
+             "contrib_graph")
 for _mod in _FAMILIES:
     try:
         __import__(f"{__name__}.{_mod}")
