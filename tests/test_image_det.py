@@ -359,9 +359,13 @@ def test_image_det_record_iter_errors(folder, meta):
     with pytest.raises(MXNetError, match="resize_mode"):
         mx.io.ImageDetRecordIter(path_imgrec=rec, data_shape=(3, 8, 8), batch_size=2,
                                  resize_mode="stretch")
-    with pytest.raises(NotImplementedError, match="rand_crop_prob"):
+    # the augmentation options are checked (their behaviour: tests/io/test_det_record_aug.py)
+    with pytest.raises(MXNetError, match="crop_emit_mode"):
         mx.io.ImageDetRecordIter(path_imgrec=rec, data_shape=(3, 8, 8), batch_size=2,
-                                 rand_crop_prob=0.5)
+                                 rand_crop_prob=0.5, crop_emit_mode="corner")
+    with pytest.raises(MXNetError, match="max_crop_trials"):
+        mx.io.ImageDetRecordIter(path_imgrec=rec, data_shape=(3, 8, 8), batch_size=2,
+                                 num_crop_sampler=2, max_crop_trials=(1, 2, 3))
 
 
 def test_image_det_record_iter_shuffle_and_mirror(folder):

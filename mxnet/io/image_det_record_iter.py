@@ -13,20 +13,24 @@ found by a pass over it at construction). Objects with an empty box (xmax <= xmi
 ymax <= ymin) are dropped from the label, as 1.9.1 does; the length counts what remains.
 
 The images are decoded (Pillow, or the NumPy kernels of
-:mod:`mxnet.gluon.data.vision._image`), resized with those kernels (OpenCV's arithmetic),
-mirrored with their boxes with probability ``rand_mirror_prob``, fitted to ``data_shape`` and
-normalised as ``(x - mean) / std * scale`` over the whole slot. Random draws (mirroring, the
-shuffled order) come from generators seeded by ``seed`` and the batch's position in the
-stream, so runs repeat, though not 1.9.1's draws.
+:mod:`mxnet.gluon.data.vision._image`), resized with those kernels (OpenCV's arithmetic), then
+go through 1.9.1's default detection augmenter (:mod:`mxnet.io._det_augment`: mirror, colour
+jitter, random expansion, random crop, each updating the boxes), are fitted to ``data_shape``
+and normalised as ``(x - mean) / std * scale`` (or ``(x - mean_img) / std * scale``) over the
+whole slot. Random draws (the augmenters, the shuffled order) come from generators seeded by
+``seed`` and the batch's position in the stream, so runs repeat, though not 1.9.1's draws.
 """
 from __future__ import annotations
 
 import logging
+import os
 
 import numpy as np
 
 from ..base import MXNetError
-from ._native import RawBatch, parse_bool, parse_float, parse_int, parse_shape, parse_str, required
+from . import _det_augment as _aug
+from ._native import (RawBatch, _literal, parse_bool, parse_float, parse_int, parse_shape,
+                      parse_str, required)
 from .image_record_iter import _Augmenter, _RecordBatcher, _RecordSource, _recordio
 from .io import MXDataIter
 
@@ -36,25 +40,35 @@ _RESIZE_MODES = ("force", "shrink", "fit")
 _OUT_DTYPES = {"float32": np.float32, "float16": np.float16, "float64": np.float64,
                "int32": np.int32, "int64": np.int64, "int8": np.int8, "uint8": np.uint8}
 
-# 1.9.1's random crop / pad / colour augmentation of this iterator, with the values that turn
-# it off; other values raise NotImplementedError
-_UNSUPPORTED = {"rand_crop_prob": 0.0, "rand_pad_prob": 0.0, "random_hue_prob": 0.0,
-                "random_saturation_prob": 0.0, "random_illumination_prob": 0.0,
-                "random_contrast_prob": 0.0}
-# accepted and without effect here (they only matter with the options above)
-_IGNORED = ("min_crop_scales", "max_crop_scales", "min_crop_aspect_ratios",
-            "max_crop_aspect_ratios", "min_crop_overlaps", "max_crop_overlaps",
-            "min_crop_sample_coverages", "max_crop_sample_coverages", "min_crop_object_coverages",
-            "max_crop_object_coverages", "num_crop_sampler", "crop_emit_mode",
-            "emit_overlap_thresh", "max_crop_trials", "max_pad_scale", "max_random_hue",
-            "max_random_saturation", "max_random_illumination", "max_random_contrast",
-            "fill_value", "shuffle_chunk_size", "shuffle_chunk_seed", "prefetch_buffer", "ctx",
+# the default detection augmenter's options: (kind, default)
+_AUG_SCALARS = {"rand_crop_prob": (float, 0.0), "rand_pad_prob": (float, 0.0),
+                "max_pad_scale": (float, 1.0), "fill_value": (int, 127),
+                "random_hue_prob": (float, 0.0), "max_random_hue": (int, 0),
+                "random_saturation_prob": (float, 0.0), "max_random_saturation": (int, 0),
+                "random_illumination_prob": (float, 0.0), "max_random_illumination": (int, 0),
+                "random_contrast_prob": (float, 0.0), "max_random_contrast": (float, 0.0),
+                "num_crop_sampler": (int, 1), "emit_overlap_thresh": (float, 0.3)}
+# per crop sampler: (option, key in the sampler, kind, default)
+_SAMPLER_TUPLES = (("min_crop_scales", "min_scale", float, 0.0),
+                   ("max_crop_scales", "max_scale", float, 1.0),
+                   ("min_crop_aspect_ratios", "min_aspect", float, 1.0),
+                   ("max_crop_aspect_ratios", "max_aspect", float, 1.0),
+                   ("min_crop_overlaps", "min_overlap", float, 0.0),
+                   ("max_crop_overlaps", "max_overlap", float, 1.0),
+                   ("min_crop_sample_coverages", "min_sample_coverage", float, 0.0),
+                   ("max_crop_sample_coverages", "max_sample_coverage", float, 1.0),
+                   ("min_crop_object_coverages", "min_object_coverage", float, 0.0),
+                   ("max_crop_object_coverages", "max_object_coverage", float, 1.0),
+                   ("max_crop_trials", "trials", int, 25))
+# accepted and without effect here
+_IGNORED = ("shuffle_chunk_size", "shuffle_chunk_seed", "prefetch_buffer", "ctx",
             "preprocess_threads", "verbose", "mean_a", "std_a", "aug_seq")
 _KNOWN = {"path_imglist", "path_imgrec", "label_width", "data_shape", "num_parts", "part_index",
           "label_pad_width", "label_pad_value", "shuffle", "seed", "batch_size", "round_batch",
           "dtype", "resize", "rand_mirror_prob", "inter_method", "resize_mode", "mean_img",
           "mean_r", "mean_g", "mean_b", "std_r", "std_g", "std_b", "scale", "data_name",
-          "label_name"} | set(_UNSUPPORTED) | set(_IGNORED)
+          "label_name", "crop_emit_mode"} | set(_AUG_SCALARS) | {t[0] for t in _SAMPLER_TUPLES} \
+    | set(_IGNORED)
 
 
 def _read_det_imglist(path):
@@ -101,6 +115,7 @@ class _DetLoader:
         self.mean = mean[:, None, None]
         self.std = std[:, None, None]
         self.scale = np.float32(p["scale"])
+        self.mean_img = None      # (c, h, w) float32 when mean_img is in use
         # persistent buffers: without round_batch the padding slots keep the previous batch
         self.data = np.zeros((b, c, h, w), np.float32)
         self.label = np.full((b, 4 + pad_width), p["label_pad_value"], np.float32)
@@ -121,9 +136,25 @@ class _DetLoader:
                              f"{p['label_width']}")
         return label.copy()
 
-    def _process(self, payload, label, slot, rng):
-        """Decode, augment and normalise one image into ``self.data[slot]``; returns the image
-        height and width inside the slot."""
+    def _augment(self, img, objs, rng):
+        """1.9.1's default detection augmenter after the ``resize`` step, in its order: mirror,
+        colour jitter, random expansion, random crop. Returns (img, objs)."""
+        p = self.p
+        if p["rand_mirror_prob"] > 0 and rng.random() < p["rand_mirror_prob"]:
+            img = img[:, ::-1]
+            objs = _aug.mirror(objs)
+        img = _aug.color_jitter(img, p, rng)
+        if p["rand_pad_prob"] > 0 and p["max_pad_scale"] > 1 \
+                and rng.random() < p["rand_pad_prob"]:
+            img, objs = _aug.random_pad(img, objs, p, rng)
+        if p["rand_crop_prob"] > 0 and p["samplers"] and rng.random() < p["rand_crop_prob"]:
+            img, objs = _aug.random_crop(img, objs, p, rng)
+        return img, objs
+
+    def _process(self, payload, label, slot, rng, out=None):
+        """Decode and augment one image into ``self.data[slot]`` (or ``out``), normalised
+        unless ``out`` is given; returns the image height and width inside the slot and the
+        updated raw label."""
         p = self.p
         _, out_h, out_w = p["data_shape"]
         img = self.aug.decode(payload)
@@ -136,9 +167,9 @@ class _DetLoader:
                 img = self.aug._resize(img, r, r * rows // cols, rng)
             else:
                 img = self.aug._resize(img, r * cols // rows, r, rng)
-        if p["rand_mirror_prob"] > 0 and rng.random() < p["rand_mirror_prob"]:
-            img = img[:, ::-1]
-            _mirror_label(label)
+        header, objs = _split_label(label)
+        img, objs = self._augment(np.ascontiguousarray(img), objs, rng)
+        label = np.concatenate([header, objs.ravel()]).astype(np.float32)
         rows, cols = img.shape[:2]
         mode = p["resize_mode"]
         if mode == "force":
@@ -150,14 +181,42 @@ class _DetLoader:
         if rows > out_h or cols > out_w:
             raise MXNetError(f"ImageDetRecordIter: an image of {rows}x{cols} does not fit "
                              f"data_shape {p['data_shape']}")
-        out = self.data[slot]
+        normalize = out is None
+        if out is None:
+            out = self.data[slot]
         out[...] = 0
         out[:, :rows, :cols] = img.transpose(2, 0, 1)
-        if self.mean.any() or (self.std != 1).any() or self.scale != 1:
+        if not normalize:
+            pass
+        elif self.mean_img is not None:
+            np.subtract(out, self.mean_img, out=out)
+            np.divide(out, self.std, out=out)
+            np.multiply(out, self.scale, out=out)
+        elif self.mean.any() or (self.std != 1).any() or self.scale != 1:
             np.subtract(out, self.mean, out=out)
             np.divide(out, self.std, out=out)
             np.multiply(out, self.scale, out=out)
-        return rows, cols
+        return rows, cols, label
+
+    def compute_mean(self, source):
+        """The mean of the (augmented, unnormalised) data slots over one pass of ``source``."""
+        total = np.zeros(self.p["data_shape"], np.float64)
+        buf = np.zeros(self.p["data_shape"], np.float32)
+        rng = np.random.default_rng([self.p["seed"] & 0xFFFFFFFF, 1 << 31])
+        count = 0
+        while True:
+            rec = source.next()
+            if rec is None:
+                break
+            raw, image_id, payload = _unpack(rec)
+            label = _valid_objects(self.label_of(raw, image_id))
+            self._process(payload, label, 0, rng, out=buf)
+            total += buf
+            count += 1
+        if count == 0:
+            raise MXNetError("ImageDetRecordIter: cannot compute mean_img: the record file holds "
+                             "no image")
+        return (total / count).astype(np.float32)
 
     def before_first(self):
         self.batcher.before_first()
@@ -173,10 +232,10 @@ class _DetLoader:
         for i, rec in enumerate(records):
             raw, image_id, payload = _unpack(rec)
             label = _valid_objects(self.label_of(raw, image_id))
+            rows, cols, label = self._process(payload, label, i, rng)
             if label.size > self.pad_width:
                 raise MXNetError(f"ImageDetRecordIter: a label of {label.size} values is longer "
                                  f"than label_pad_width {self.pad_width}")
-            rows, cols = self._process(payload, label, i, rng)
             row = self.label[i]
             row[:4] = (p["data_shape"][0], rows, cols, label.size)
             row[4:4 + label.size] = label
@@ -214,16 +273,67 @@ def _valid_objects(label):
     return np.concatenate([header, objs[keep].ravel()])
 
 
-def _mirror_label(label):
-    """Mirror the boxes of a raw detection label in place (xmin, xmax <- 1 - xmax, 1 - xmin)."""
-    objs = _split_label(label)[1]
-    left = np.float32(1) - objs[:, 3]
-    objs[:, 3] = np.float32(1) - objs[:, 1]
-    objs[:, 1] = left
+def _parse_tuple(value, name, kind):
+    """A tuple option (``(0.1, 0.3)``, ``[1]``, ``"(2, 3)"`` or a number) as a list of ``kind``."""
+    v = _literal(value)
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        v = (v,)
+    try:
+        return [kind(x) if kind is float else int(x) for x in v]
+    except (TypeError, ValueError):
+        raise MXNetError(f"ImageDetRecordIter: invalid value for {name}: expected a tuple of "
+                         f"{kind.__name__}, got {value!r}") from None
 
 
-def _is_default(key, value):
-    return parse_float(value, key) == _UNSUPPORTED[key]
+def _parse_aug(kwargs):
+    """The default detection augmenter's options, checked as 1.9.1 checks them."""
+    name = "ImageDetRecordIter"
+    p = {}
+    for key, (kind, default) in _AUG_SCALARS.items():
+        value = kwargs.get(key, default)
+        p[key] = parse_float(value, key) if kind is float else parse_int(value, key)
+    mode = parse_str(kwargs.get("crop_emit_mode", "center"), "crop_emit_mode")
+    if mode not in ("center", "overlap"):
+        raise MXNetError(f"Invalid Input: '{mode}', valid values are: {{'center', 'overlap'}} "
+                         "(parameter crop_emit_mode)")
+    p["crop_emit_mode"] = mode
+    num = p["num_crop_sampler"]
+    columns = {}
+    for opt, key, kind, default in _SAMPLER_TUPLES:
+        vals = _parse_tuple(kwargs.get(opt, (default,)), opt, kind)
+        if num > 0 and len(vals) != num:
+            if len(vals) == 1 and num > 1:
+                vals = vals * num
+            else:
+                raise MXNetError(f"{name}: {opt} has {len(vals)} values, expected 1 or "
+                                 f"num_crop_sampler ({num}): # of parameters/crop_samplers "
+                                 "mismatch")
+        columns[key] = vals
+    samplers = [{key: columns[key][i] for key in columns} for i in range(max(num, 0))]
+    for i, smp in enumerate(samplers):
+        checks = (
+            (smp["min_scale"] >= 0, "min_crop_scales", "be >= 0", smp["min_scale"]),
+            (smp["max_scale"] <= 1, "max_crop_scales", "be <= 1", smp["max_scale"]),
+            (smp["max_scale"] > smp["min_scale"], "max_crop_scales",
+             f"be > min_crop_scales ({smp['min_scale']})", smp["max_scale"]),
+            (smp["min_aspect"] >= 0, "min_crop_aspect_ratios", "be >= 0", smp["min_aspect"]),
+            (smp["max_aspect"] >= smp["min_aspect"], "max_crop_aspect_ratios",
+             f"be >= min_crop_aspect_ratios ({smp['min_aspect']})", smp["max_aspect"]),
+            (smp["max_overlap"] >= smp["min_overlap"], "max_crop_overlaps",
+             f"be >= min_crop_overlaps ({smp['min_overlap']})", smp["max_overlap"]),
+            (smp["max_sample_coverage"] >= smp["min_sample_coverage"],
+             "max_crop_sample_coverages",
+             f"be >= min_crop_sample_coverages ({smp['min_sample_coverage']})",
+             smp["max_sample_coverage"]),
+            (smp["max_object_coverage"] >= smp["min_object_coverage"],
+             "max_crop_object_coverages",
+             f"be >= min_crop_object_coverages ({smp['min_object_coverage']})",
+             smp["max_object_coverage"]))
+        for ok, opt, want, got in checks:
+            if not ok:
+                raise MXNetError(f"{name}: {opt}[{i}] must {want}, got {got}")
+    p["samplers"] = samplers
+    return p
 
 
 class ImageDetRecordIter(MXDataIter):
@@ -235,21 +345,28 @@ class ImageDetRecordIter(MXDataIter):
     values<TAB>path`` lines, matched on the records' ids); ``label_width`` > 0 requires every
     record to hold that many values.
 
-    Per image: the shorter side is resized to ``resize`` (if > 0), the image and its boxes
-    are mirrored with probability ``rand_mirror_prob``, then fitted to ``data_shape`` by
+    Per image: the shorter side is resized to ``resize`` (if > 0); the image and its boxes
+    are mirrored with probability ``rand_mirror_prob``; colours are jittered
+    (``random_hue/saturation/illumination_prob`` with ``max_random_*``: integer shifts of
+    OpenCV's 8-bit HLS channels; ``random_contrast_prob``: ``x * (1 + c)``, ``|c| <=
+    max_random_contrast``); with probability ``rand_pad_prob`` the image is placed in a canvas
+    up to ``max_pad_scale`` times larger filled with ``fill_value``; with probability
+    ``rand_crop_prob`` one of ``num_crop_sampler`` crop samplers (``min/max_crop_scales``,
+    ``..._aspect_ratios``, ``..._overlaps``, ``..._sample_coverages``,
+    ``..._object_coverages``, ``max_crop_trials``) crops it, keeping the boxes chosen by
+    ``crop_emit_mode`` / ``emit_overlap_thresh``; it is then fitted to ``data_shape`` by
     ``resize_mode``: ``force`` (resize to it), ``fit`` (largest size keeping the aspect
     ratio) or ``shrink`` (like fit, only for larger images); a smaller image sits in the
     top-left corner of a zero slot. ``inter_method`` picks the interpolation (0 nearest,
     1 bilinear, 2 cubic, 3 area, 4 Lanczos, 9 auto, 10 random). The slot is normalised as
-    ``(x - mean) / std * scale`` (``mean_r/g/b``, ``std_r/g/b``; a std of 0 means 1).
+    ``(x - mean) / std * scale`` (``mean_r/g/b``, ``std_r/g/b``; a std of 0 means 1); when
+    ``mean_img`` is set and ``mean_r/g/b`` are all 0, ``mean`` is that image (read from the
+    file, or computed over one pass of the data and saved there as ``{"mean_img": array}``).
 
     ``shuffle`` reshuffles the records on every pass (seeded by ``seed``, not in 1.9.1's
     order); ``num_parts`` / ``part_index`` read one share of the file; with ``round_batch``
     (default) the last batch is completed from the start, without it the missing slots keep
     the previous batch's contents; ``pad`` says how many in both cases.
-
-    Not implemented (NotImplementedError when enabled): the random crop, pad and colour
-    augmenters (``rand_crop_prob``, ``rand_pad_prob``, ``random_*_prob``) and ``mean_img``.
     """
 
     def __init__(self, *args, **kwargs):
@@ -259,12 +376,6 @@ class ImageDetRecordIter(MXDataIter):
         unknown = sorted(set(kwargs) - _KNOWN)
         if unknown:
             raise MXNetError(f"{name}: unknown parameters {unknown}")
-        for key, value in kwargs.items():
-            if key in _UNSUPPORTED and not _is_default(key, value):
-                raise NotImplementedError(f"{name}: the option {key}={value!r} is not supported "
-                                          "by this implementation")
-        if parse_str(kwargs.get("mean_img", ""), "mean_img"):
-            raise NotImplementedError(f"{name}: mean_img is not supported by this implementation")
         get = kwargs.get
         path = parse_str(get("path_imgrec", "./data/imgrec.rec"), "path_imgrec")
         data_shape = parse_shape(required(kwargs, "data_shape", "Shape(tuple)", name), "data_shape")
@@ -297,6 +408,7 @@ class ImageDetRecordIter(MXDataIter):
         }
         for key in ("mean_r", "mean_g", "mean_b", "std_r", "std_g", "std_b"):
             p[key] = parse_float(get(key, 0.0), key)
+        p.update(_parse_aug(kwargs))
         if p["batch_size"] <= 0:
             raise MXNetError(f"{name}: batch_size must be positive, got {p['batch_size']}")
         if p["inter_method"] not in (0, 1, 2, 3, 4, 9, 10):
@@ -328,9 +440,49 @@ class ImageDetRecordIter(MXDataIter):
         batcher = _RecordBatcher(source, p["batch_size"],
                                  parse_bool(get("round_batch", True), "round_batch"))
         loader = _DetLoader(p, batcher, labels, pad_width)
+        mean_img = parse_str(get("mean_img", ""), "mean_img")
+        # 1.9.1 uses mean_img only when mean_r/g/b are all 0
+        if mean_img and not (p["mean_r"] or p["mean_g"] or p["mean_b"]):
+            try:
+                loader.mean_img = self._mean_image(mean_img, loader, source, data_shape, verbose)
+            except BaseException:
+                source.close()
+                raise
         prefetch = max(1, parse_int(get("prefetch_buffer", 4), "prefetch_buffer"))
         super().__init__(loader, data_name=get("data_name", "data"),
                          label_name=get("label_name", "softmax_label"), prefetch_buffer=prefetch)
+
+    @staticmethod
+    def _mean_image(path, loader, source, data_shape, verbose):
+        """The mean image read from ``path``, or computed over one pass and saved there."""
+        from ..ndarray import array as nd_array
+        from ..ndarray import load as nd_load
+        from ..ndarray import save as nd_save
+        if os.path.isfile(path):
+            try:
+                loaded = nd_load(path)
+            except Exception as e:  # noqa: BLE001 - any unreadable file
+                raise MXNetError(f"ImageDetRecordIter: cannot read mean_img {path!r}: {e}") \
+                    from None
+            values = list(loaded.values()) if isinstance(loaded, dict) else list(loaded)
+            if len(values) != 1:
+                raise MXNetError(f"ImageDetRecordIter: mean_img {path!r} must hold one array, "
+                                 f"got {len(values)}")
+            mean = values[0].asnumpy().astype(np.float32)
+            if mean.shape != tuple(data_shape):
+                raise MXNetError(f"ImageDetRecordIter: mean_img {path!r} has shape "
+                                 f"{mean.shape}, expected data_shape {tuple(data_shape)}")
+            if verbose:
+                logging.info("ImageDetRecordIter: load mean image from %s", path)
+            return mean
+        if verbose:
+            logging.info("ImageDetRecordIter: cannot find %s, computing the mean image over one "
+                         "pass", path)
+        mean = loader.compute_mean(source)
+        source.passes = 0   # the first pass again (the same shuffled order)
+        source.before_first()
+        nd_save(path, {"mean_img": nd_array(mean)})
+        return mean
 
     @staticmethod
     def _widest_label(source, labels_by_id, label_width):
