@@ -153,6 +153,14 @@ def _check_heads(heads, head_grads):
         if h._node is None:
             raise _not_in_graph()
         entries.append(h._node)
+    # as in 1.9.1, a tape entry listed twice among the heads takes the head gradient of
+    # its last listing only
+    last = {(id(e[0]), e[1]): i for i, e in enumerate(entries)}
+    if len(last) < len(entries):
+        keep = sorted(last.values())
+        heads = [heads[i] for i in keep]
+        head_grads = [head_grads[i] for i in keep]
+        entries = [entries[i] for i in keep]
     return heads, head_grads, entries
 
 

@@ -17,6 +17,13 @@ steps (operator, parsed parameters, input slots, output slots).
   ``backward`` runs the gradient graph built once from the registry's gradient rules,
   writing (``write``) or adding (``add``) straight into the bound gradient arrays.
 
+As in 1.9.1, an entry listed more than once among the outputs (``Group([y, y])``) is
+one buffer behind several ``outputs`` NDArrays, an output that is a bound argument is
+that argument's memory, and ``backward`` gives such an entry the head gradient of its
+last listing only. Both passes lay their buffers out by shape inference, so a creation
+operator whose legacy ``shape`` leaves dimensions at 0 (``mx.rnn`` begin states) writes
+the inferred shape into its buffer.
+
 ``debug_str`` lists the graph as 1.9.1's does; with gradients requested it adds the
 gradient entries to the outputs and the backward nodes 1.9.1 would run (named, wired and
 ordered as :mod:`.monitoring` derives them). It ends, as 1.9.1's does, with ``Total N MB
@@ -92,9 +99,6 @@ def _grad_reqs(grad_req, names):
         if r not in _GRAD_REQ:
             raise ValueError(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, got {r!r}")
     return reqs
-
-
-_SHAPED_CREATORS = frozenset(("_zeros", "_ones", "_full"))
 
 
 class _Step:
@@ -193,21 +197,27 @@ class Executor:
                 self._entry_shape[s] = tuple(v)
             t = tres.values.get((nid, i))
             self._entry_dtype[s] = None if t is None else np.dtype(t)
-        for st in steps:  # creation ops whose legacy shape left dimensions (0) to inference
-            if st.op.name in _SHAPED_CREATORS and 0 in tuple(st.attrs.get("shape", ())):
-                known = self._entry_shape[st.outs[0]]
-                if known is not None:
-                    st.attrs = dict(st.attrs, shape=known)
         xp = get_backend(self._ctx).xp
         self.outputs = []
         self._out_bufs = []
+        # as in 1.9.1, an entry listed twice among the outputs gives two NDArrays on one
+        # buffer, and an output that is a bound argument (or auxiliary state) is that
+        # array's memory
+        var_data = {slot: self._var_array(kind, idx)._data
+                    for slot, kind, idx in self._var_slots}
+        first = {}
         for s in self._head_slots:
             shape = self._entry_shape[s]
             dtype = self._entry_dtype[s] or np.dtype(np.float32)
             if shape is None:
                 raise MXNetError(f"bind: cannot infer the shape of output {len(self.outputs)} "
                                  f"({sym.list_outputs()[len(self.outputs)]})")
-            buf = xp.zeros(shape, dtype=dtype)
+            buf = first.get(s)
+            if buf is None:
+                buf = var_data.get(s)
+                if buf is None:
+                    buf = xp.zeros(shape, dtype=dtype)
+                first[s] = buf
             self._out_bufs.append(buf)
             self.outputs.append(_new(buf, self._ctx))
 
@@ -337,13 +347,19 @@ class Executor:
             self._run_planned(rc, slots, monitor)
         finally:
             _mode.recording, _mode.training = prev
+        done = {}   # head slot -> its buffer (an entry listed twice: one buffer)
         for i, s in enumerate(self._head_slots):
             o, buf, val = self.outputs[i], self._out_bufs[i], slots[s]
-            if val is not buf:
+            if s in done:
+                buf = done[s]
+            elif s in self._var_node:   # a bound array is an output: it is its memory
+                buf = val
+            elif val is not buf:
                 if buf.shape == val.shape and buf.dtype == val.dtype:
                     xp.copyto(buf, val)
                 else:
-                    buf = self._out_bufs[i] = val.copy()
+                    buf = val.copy()
+            done[s] = self._out_bufs[i] = buf
             o._data = buf
             o._node = None
         self._recorded = False
@@ -410,10 +426,14 @@ class Executor:
                 if node.op is None:
                     var_pos[id(node)] = pos[slot]
                 slot += node.num_outputs()
-            self._prog = GraphProgram(self._order, self._symbol._outputs, var_pos, self._ctx)
-            for pst, st in zip(self._prog.fsteps, self._steps):  # shapes filled in by _build
-                if st.op.name in _SHAPED_CREATORS:
-                    pst.attrs = st.attrs
+            self._prog = GraphProgram(self._order, self._symbol._outputs, var_pos, self._ctx,
+                                      last_head_grad=True)
+            # the program lays its kept buffers out by shape inference, as the inference
+            # plan does (a creation op with a legacy 0 in ``shape`` writes into its buffer)
+            self._prog.set_info({s: (self._entry_shape[s], self._entry_dtype[s])
+                                 for s in range(self._nslots)
+                                 if self._entry_shape[s] is not None and
+                                 self._entry_dtype[s] is not None})
             self._arena = self._prog.acquire()
         return self._prog
 

@@ -384,7 +384,8 @@ def backward_plan(order, heads, requested):
     for i, (h, k) in enumerate(heads):
         hid = MonNode(f"_head_grad_{i}_id", "head", [("head", i), ("fwd", h, k)],
                       ["lhs", "rhs"], [f"_head_grad_{i}_id_output"], info=i)
-        contrib.setdefault((id(h), k), []).append(("mon", hid, 0))
+        # an entry listed twice among the outputs: its last head gradient replaces the others
+        contrib[(id(h), k)] = [("mon", hid, 0)]
     aggregated: dict = {}
 
     def aggregate(node, k):

@@ -182,9 +182,14 @@ class GraphProgram:
     ``order``: the graph's nodes in topological order; ``heads``: its (node, index)
     outputs; ``var_pos``: id(variable node) -> position of its array in the input list
     that ``forward`` takes; ``ctx``: the device.
+
+    ``last_head_grad``: how backward treats an entry listed more than once among the
+    outputs. False (a hybridized block, 1.9.1's CachedOp): each listing is an output of
+    its own and their gradients add up. True (the Executor, 1.9.1's graph executor): the
+    entry takes the gradient of its last listing only, the others are ignored.
     """
 
-    def __init__(self, order, heads, var_pos, ctx):
+    def __init__(self, order, heads, var_pos, ctx, last_head_grad=False):
         slot_of = {}
         self.var_slots = []
         steps = []
@@ -205,6 +210,11 @@ class GraphProgram:
         self.nslots = n
         self.fsteps = steps
         self.heads = [slot_of[(id(h), i)] for h, i in heads]
+        self.last_head_grad = bool(last_head_grad)
+        # positions of outputs whose entry an earlier output lists already (run() hands
+        # them out as copies: 1.9.1's CachedOp gives each output its own array)
+        self.dup_heads = frozenset(j for j, h in enumerate(self.heads)
+                                   if h in self.heads[:j])
         self.var_of = {s: p for s, p in self.var_slots}
         self.ninputs = 1 + max((p for _, p in self.var_slots), default=-1)
         self._head_set = set(self.heads)
@@ -216,7 +226,20 @@ class GraphProgram:
         self._iplan = None         # (plan, views wanted) of the inference pass
         self._icheck = None        # per forward step: the inference plan's alias checks
         self._info = None          # entry -> (shape, dtype), from the first run
+        self._fresh_heads = ()     # see set_info
         self._rows_consumers = None   # see grad_rows
+
+    def set_info(self, info):
+        """Take the entries' (shape, dtype) from shape and type inference (``{entry: (shape,
+        dtype)}``) instead of learning them from the first run: the kept buffers are laid
+        out from the first call on, so a kernel writing into one writes the inferred shape.
+        A graph output of an operator without inputs (a creation operator, whose legacy
+        ``shape`` may leave dimensions at 0 for inference to fill) gets a new array of its
+        inferred shape when no earlier one is free: such a kernel has nothing else to take
+        the shape from."""
+        self._info = dict(info)
+        self._fresh_heads = frozenset(e for st in self.fsteps if st.out_ok and not st.ins
+                                      for e in st.outs if e in self._head_set)
 
     # -- arenas -------------------------------------------------------------------------------
     def acquire(self):
@@ -256,6 +279,7 @@ class GraphProgram:
         hook = _ndm._prof_hook
         heads = self._head_set
         hbuf = arena.hbuf
+        fresh = self._fresh_heads
         for k, st in enumerate(self.fsteps):
             ins = [vals[s] for s in st.ins]
             if monitor is not None:   # inputs are shown before the step may overwrite them
@@ -266,6 +290,9 @@ class GraphProgram:
                 if st.nin and st.out_ok:   # writes a graph output: a free old one if any
                     out = [_free_output(hbuf.get(s)) if s in heads else
                            (None if bufs is None else bufs[s]) for s in st.outs]
+                    if fresh:   # an operator without inputs: else a new one, inferred
+                        out = [_new_output(xp, self._info.get(s)) if o is None and s in fresh
+                               else o for s, o in zip(st.outs, out)]
                     res = st.op.compute(rc, st.attrs, *ins, out=out)
                     if type(res) is not tuple and type(res) is not list:
                         res = (res,)
@@ -534,7 +561,10 @@ class GraphProgram:
                                "_grad_add"))
             grad[e] = s
 
-        for h, g in zip(self.heads, hg):
+        head_grads = list(zip(self.heads, hg))
+        if self.last_head_grad:   # a repeated output: only its last head gradient counts
+            head_grads = list(dict(head_grads).items())
+        for h, g in head_grads:
             if h in needs:
                 add_grad(h, g)
         for st in reversed(self.fsteps):
@@ -804,6 +834,11 @@ def _free_output(cands):
     return None
 
 
+def _new_output(xp, info):
+    """A new array for a graph output of known ``(shape, dtype)``; None when unknown."""
+    return None if info is None else xp.empty(info[0], dtype=info[1])
+
+
 def _keep_output(hbuf, s, r):
     """Remember graph output ``r`` of entry ``s`` (the last two) for reuse once freed."""
     cands = hbuf.get(s)
@@ -899,13 +934,16 @@ def run(prog, arrays, ctx):
         prog.release(arena)
         raise
     var_of = prog.var_of
+    dups = prog.dup_heads
+    if dups:   # a repeated output: every listing after the first gets its own copy
+        outs = [o.copy() if j in dups else o for j, o in enumerate(outs)]
     if not record:
         prog.release(arena)
-        return [arrays[var_of[h]] if h in var_of else _ndm._new(o, ctx)
-                for h, o in zip(prog.heads, outs)]
+        return [arrays[var_of[h]] if h in var_of and j not in dups else _ndm._new(o, ctx)
+                for j, (h, o) in enumerate(zip(prog.heads, outs))]
     mask = tuple(a._node is not None for a in arrays)
     node = FusedNode(_CACHED_OP, list(arrays), outs, ctx, RecordedCall(prog, arena, mask))
-    return [arrays[var_of[h]] if h in var_of else _ndm._new(o, ctx, (node, j))
+    return [arrays[var_of[h]] if h in var_of and j not in dups else _ndm._new(o, ctx, (node, j))
             for j, (h, o) in enumerate(zip(prog.heads, outs))]
 
 

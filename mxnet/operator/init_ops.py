@@ -14,15 +14,34 @@ def _shape_of(attrs):
     return tuple(attrs["shape"])
 
 
-def _zeros(rc, attrs):
+def _into(out, value):
+    """The planned output buffer in ``out`` filled with ``value``; None without one. Such
+    a buffer has the shape inference gave the entry, which a legacy ``shape`` with 0
+    dimensions leaves open."""
+    buf = out[0] if out else None
+    if buf is not None:
+        buf[...] = value
+    return buf
+
+
+def _zeros(rc, attrs, out=None):
+    buf = _into(out, 0)
+    if buf is not None:
+        return buf
     return rc.xp.zeros(_shape_of(attrs), dtype=dtype_np(attrs["dtype"]))
 
 
-def _ones(rc, attrs):
+def _ones(rc, attrs, out=None):
+    buf = _into(out, 1)
+    if buf is not None:
+        return buf
     return rc.xp.ones(_shape_of(attrs), dtype=dtype_np(attrs["dtype"]))
 
 
-def _full(rc, attrs):
+def _full(rc, attrs, out=None):
+    buf = _into(out, attrs["value"])
+    if buf is not None:
+        return buf
     return rc.xp.full(_shape_of(attrs), attrs["value"], dtype=dtype_np(attrs["dtype"]))
 
 
@@ -34,11 +53,11 @@ def _const_shape(attrs, ins, outs):
 
 
 register("_zeros", _zeros, inputs=(), params=(Param("shape", "shape", ()),) + _CTX_DTYPE,
-         infer_shape=_const_shape)
+         infer_shape=_const_shape, accepts_out=True)
 register("_ones", _ones, inputs=(), params=(Param("shape", "shape", ()),) + _CTX_DTYPE,
-         infer_shape=_const_shape)
+         infer_shape=_const_shape, accepts_out=True)
 register("_full", _full, inputs=(), params=(Param("shape", "shape", ()),) + _CTX_DTYPE + (
-    Param("value", "float"),), infer_shape=_const_shape)
+    Param("value", "float"),), infer_shape=_const_shape, accepts_out=True)
 
 
 def arange_values(start, stop, step, repeat, dtype, xp=np):
