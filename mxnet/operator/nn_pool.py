@@ -529,7 +529,7 @@ def _pool_backward(xp, og, x, out, g, attrs, dst=None):
             return _into(xp, dst, _global_max_backward(xp, og, x, out))
         return _into(xp, dst, _max_backward(xp, og, x, out, g))
     if xp is np and x.size and not g.is_global:
-        return _fast_sum_backward(og, x, out, g, attrs, _dest(dst, x.shape, x.dtype))
+        return _sum_backward_by_maps(og, x, out, g, attrs, _dest(dst, x.shape, x.dtype))
     cdt = _compute_dtype(x.dtype)
     ogc = og.astype(cdt, copy=False)
     p = attrs["p_value"] if pt == "lp" else 1
@@ -558,6 +558,25 @@ def _pool_backward(xp, og, x, out, g, attrs, dst=None):
     if p > 1:
         gx = gx * _lp_pow(xc, p - 1)
     return _into(xp, dst, xp.ascontiguousarray(gx).astype(x.dtype, copy=False))
+
+
+def _sum_backward_by_maps(og, x, out, g, attrs, dst):
+    """``_fast_sum_backward`` over pieces of whole feature maps (about ``_PIECE_ELEMENTS``
+    input elements each, as the forward), so that its passes' temporaries stay in the cache
+    (the ResNet stem's avg-pool backward: 1.8 ms for the whole batch at once, 1.1 ms in four
+    pieces, one thread)."""
+    maps, plane = math.prod(x.shape[:2]), math.prod(x.shape[2:])
+    step = max(1, _PIECE_ELEMENTS // max(plane, 1))
+    if maps <= step or not (x.flags.c_contiguous and og.flags.c_contiguous
+                            and out.flags.c_contiguous and dst.flags.c_contiguous):
+        return _fast_sum_backward(og, x, out, g, attrs, dst)
+    lead = (1, maps)
+    ogm, xm = og.reshape(lead + og.shape[2:]), x.reshape(lead + x.shape[2:])
+    om, dm = out.reshape(lead + out.shape[2:]), dst.reshape(lead + dst.shape[2:])
+    for a in range(0, maps, step):
+        b = a + step
+        _fast_sum_backward(ogm[:, a:b], xm[:, a:b], om[:, a:b], g, attrs, dm[:, a:b])
+    return dst
 
 
 def _fast_sum_backward(og, x, out, g, attrs, dst):
