@@ -43,6 +43,7 @@ from ..base import MXNetError
 from .contrib_quantize import F32
 from .nn_rnn import _PARAMS as _RNN_PARAMS
 from .nn_rnn import _check_attrs as _rnn_check_attrs
+from .nn_rnn import _fill as _rnn_fill
 from .registry import Param, register
 
 _OP = "_contrib_quantized_rnn"
@@ -243,10 +244,7 @@ def _output_names(attrs):
 
 
 def _fill(ins, i, want, name):
-    have = ins[i]
-    if have is not None and None not in have and 0 not in have and tuple(have) != want:
-        raise MXNetError(f"{_OP}: {name} must have shape {want}; got {tuple(have)}")
-    ins[i] = want
+    _rnn_fill(_OP, ins, i, want, name)
 
 
 def _infer_shape(attrs, in_shapes, out_shapes):
