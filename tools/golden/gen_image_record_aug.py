@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import json
 import os
-import struct
 import tempfile
-import zlib
 from pathlib import Path
 
 import numpy as np
 
 import mxnet as mx
+from gen_det_iter import png_bytes  # (run from tools/golden: its own folder is on sys.path)
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "golden" / "image_record_aug"
@@ -80,19 +79,6 @@ ERRORS = {
     "rotate_nearest": {"rotate": 30, "inter_method": 0},
     "resize_nearest": {"resize": 10, "inter_method": 0},
 }
-
-
-def png_bytes(img):
-    """PNG bytes (8-bit RGB, no filtering) of a uint8 (H, W, 3) array."""
-    img = np.asarray(img, np.uint8)
-    h, w = img.shape[:2]
-    rows = b"".join(b"\x00" + img[r].tobytes() for r in range(h))
-
-    def chunk(tag, body):
-        return (struct.pack(">I", len(body)) + tag + body
-                + struct.pack(">I", zlib.crc32(tag + body) & 0xFFFFFFFF))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
 
 
 def images():
