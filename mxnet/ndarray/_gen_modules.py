@@ -32,9 +32,12 @@ sgd_mom_update sgd_update sigmoid sign sin sinh slice sqrt square stop_gradient 
 where zeros_like""".split()
 
 
-def names(kind):
-    """{public name: function} for ``mxnet.ndarray.gen_<kind>``."""
-    from . import _subs, op
+def names(kind, package=None):
+    """{public name: function} for ``<package>.gen_<kind>`` (default ``mxnet.ndarray``; the
+    same rules serve ``mxnet.symbol``, whose ``op`` and sub-namespaces mirror mx.nd's)."""
+    import importlib
+    pkg = package or importlib.import_module(__package__)
+    _subs, op = pkg._subs, pkg.op
     every = {n: getattr(op, n) for n in vars(op) if not n.startswith("__")}
     if kind == "op":
         return {n: f for n, f in every.items() if not n.startswith("_")}
@@ -44,16 +47,15 @@ def names(kind):
     if kind == "sparse":
         fns = {n: every[n] for n in _SPARSE if n in every}
         if len(fns) < len(_SPARSE):  # sparse-only operators live in mx.nd.sparse here
-            import importlib
-            sparse = importlib.import_module(f"{__package__}.sparse")
+            sparse = importlib.import_module(f"{pkg.__name__}.sparse")
             fns.update((n, getattr(sparse, n)) for n in _SPARSE
                        if n not in fns and hasattr(sparse, n))
         return fns
     return dict(_subs[kind])
 
 
-def fill(namespace, kind):
+def fill(namespace, kind, package=None):
     """Fill a ``gen_<kind>`` module's globals and ``__all__``."""
-    fns = names(kind)
+    fns = names(kind, package)
     namespace.update(fns)
     namespace["__all__"] = sorted(fns)

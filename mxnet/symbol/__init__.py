@@ -360,7 +360,10 @@ del _k, _v, _sub, _fns, _m, _name
 
 _NP_SUBMODULES = {"np": "numpy", "numpy": "numpy", "npx": "numpy_extension",
                   "numpy_extension": "numpy_extension"}
+# 1.9.1's generated operator modules, built on first use
+_NP_SUBMODULES.update((f"gen_{k}", f"gen_{k}")
+                      for k in ("op", "_internal", "contrib", "image", "linalg", "sparse"))
 
 
-# mx.sym.np / mx.sym.npx load on first use, keeping ``import mxnet`` light
+# mx.sym.np / mx.sym.npx / mx.sym.gen_* load on first use, keeping ``import mxnet`` light
 __getattr__ = _lazy_submodules(__name__, _NP_SUBMODULES)

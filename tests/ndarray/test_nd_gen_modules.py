@@ -169,3 +169,19 @@ def test_nd_creators_pick_storage_from_stype_as_in_1_9_1():
     assert mx.nd.array(z).stype == "csr"
     d = mx.nd.zeros((2, 2), dtype="float64")
     assert d.stype == "default" and d.dtype == np.float64
+
+
+def test_sym_gen_modules_have_the_reference_names():
+    from mxnet.symbol.gen_op import Convolution as SymConvolution
+    assert SymConvolution is mx.sym.Convolution
+    assert mx.sym.gen_contrib.box_nms is mx.sym.contrib.box_nms
+    # the symbol side has no sparse-only retain / adagrad_update
+    known_absent = {"gen_sparse": {"adagrad_update", "retain"}}
+    for mod, ref in GOLD["gen_sym"].items():
+        m = getattr(mx.sym, mod)
+        assert m is importlib.import_module(f"mxnet.symbol.{mod}")
+        if mod == "gen__internal":
+            assert len(set(ref) & set(m.__all__)) > 120
+            continue
+        assert set(ref) - set(m.__all__) <= known_absent.get(mod, set()), mod
+        assert set(m.__all__) - set(ref) <= {"full_like"}, mod
