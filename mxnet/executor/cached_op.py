@@ -21,7 +21,9 @@ class CachedOp:
     order (arguments and auxiliary states, as the symbol lists them); returns the output,
     or the list of outputs when the symbol has several. ``flags`` (1.9.1's static_alloc,
     static_shape, ...) are accepted and change nothing: the program plans its memory once
-    per input signature anyway."""
+    per input signature anyway. A graph creating arrays with legacy 0 (unknown) dimensions
+    (``mx.sym.zeros(shape=(0, 8))`` added to a data-dependent array) has them inferred
+    from the input shapes at the first call of each signature, as 1.9.1 does."""
 
     def __init__(self, sym, flags=(), thread_safe=False):
         from ..symbol import Symbol

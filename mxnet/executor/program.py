@@ -228,6 +228,11 @@ class GraphProgram:
         self._info = None          # entry -> (shape, dtype), from the first run
         self._fresh_heads = ()     # see set_info
         self._rows_consumers = None   # see grad_rows
+        # a creation operator whose legacy ``shape`` leaves dimensions at 0: the first
+        # forward takes the entries' shapes from inference over the graph (see infer_info)
+        self._open = _open_creators(steps)
+        self._graph = (heads, slot_of, [(node, var_pos[id(node)]) for node in order
+                                        if node.op is None]) if self._open else None
 
     def set_info(self, info):
         """Take the entries' (shape, dtype) from shape and type inference (``{entry: (shape,
@@ -240,6 +245,30 @@ class GraphProgram:
         self._info = dict(info)
         self._fresh_heads = frozenset(e for st in self.fsteps if st.out_ok and not st.ins
                                       for e in st.outs if e in self._head_set)
+
+    def infer_info(self, inputs):
+        """``{entry: (shape, dtype)}`` from shape and type inference over the graph, given
+        the raw input arrays ``inputs`` (the signature this program was built for); entries
+        inference leaves open are left out. Used at the first forward of a graph holding a
+        creation operator with legacy 0 (unknown) dimensions in its ``shape``: as in 1.9.1,
+        the operators consuming its array determine them."""
+        from ..symbol import Symbol
+        from .infer import infer_graph
+        heads, slot_of, var_nodes = self._graph
+        shapes, dtypes = {}, {}
+        for node, p in var_nodes:
+            a = inputs[p]
+            shapes[node.name] = tuple(a.shape)
+            dtypes[node.name] = np.dtype(a.dtype)
+        sym = Symbol(list(heads))
+        svals, _ = infer_graph(sym, "shape", shapes)
+        tvals, _ = infer_graph(sym, "type", dtypes)
+        info = {}
+        for key, s in slot_of.items():
+            shape, dtype = svals.get(key), tvals.get(key)
+            if shape is not None and dtype is not None and all(d is not None for d in shape):
+                info[s] = (tuple(int(d) for d in shape), np.dtype(dtype))
+        return info
 
     # -- arenas -------------------------------------------------------------------------------
     def acquire(self):
@@ -264,6 +293,8 @@ class GraphProgram:
         vals = arena.vals
         for s, p in self.var_slots:
             vals[s] = inputs[p]
+        if self._info is None and self._open:   # 0-dim creators: shapes from inference
+            self.set_info(self.infer_info(inputs))
         checks = None
         if keep:
             bufs = arena.fbuf
@@ -822,6 +853,21 @@ def _inplace_out(st, vals, cur, info):
         if tuple(a.shape) == want[0] and a.dtype == want[1]:
             out[o] = a
     return out
+
+
+def _open_creators(steps):
+    """Whether a step is a creation operator (no inputs) whose ``shape`` attribute has a 0
+    dimension that legacy shape semantics leave for inference to fill in."""
+    from ..util import is_np_shape
+    if is_np_shape():   # NumPy shape semantics: a 0 is a real, empty dimension
+        return False
+    for st in steps:
+        if st.ins or not isinstance(st.attrs, dict):
+            continue
+        shape = st.attrs.get("shape")
+        if isinstance(shape, (tuple, list)) and any(d == 0 for d in shape):
+            return True
+    return False
 
 
 def _free_output(cands):

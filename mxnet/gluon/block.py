@@ -204,9 +204,13 @@ class Block:
         params = self._collect_params_with_prefix()
         if not loaded and not params:
             return
-        if not any("." in k for k in loaded) and any(k.startswith(("arg:", "aux:")) or
-                                                       k in self.collect_params() for k in loaded):
-            # a file saved with full parameter names (ParameterDict.save / export)
+        names = self.collect_params()
+        if not any("." in k for k in loaded) and any(
+                k.startswith(("arg:", "aux:")) or k in names or self.prefix + k in names
+                for k in loaded):
+            # a file saved with full parameter names (ParameterDict.save / export), possibly
+            # without this block's prefix (ParameterDict.save(strip_prefix=...)): 1.9.1 loads
+            # both through ParameterDict.load with restore_prefix=self.prefix
             self.collect_params().load(filename, ctx, allow_missing, ignore_extra,
                                        self.prefix, cast_dtype=cast_dtype)
             return
@@ -278,25 +282,67 @@ class Block:
         raise NotImplementedError
 
     def summary(self, *inputs):
-        """Print each child block's output shape and parameter count for ``inputs``."""
-        rows = []
+        """Run ``inputs`` through the block and print, in 1.9.1's layout, one row per leaf
+        or custom block (containers ``Sequential``/``HybridSequential`` are skipped) with its
+        output shape and parameter count, then totals: parameters counted once per use,
+        trainable and non-trainable ones, and how many are repeats of a shared parameter.
+        The block must not be hybridized (AssertionError, as 1.9.1)."""
+        from .nn import HybridSequential, Sequential
+        rows = [("Input", _shape_str(inputs), 0)]
+        seen = set()
+        counts = {"total": 0, "trainable": 0, "shared": 0}
 
         def hook(block, _args, out):
-            shape = out.shape if isinstance(out, NDArray) else [o.shape for o in out]
-            n = sum(int(_prod(p.shape)) for p in block._reg_params.values() if p.shape)
-            rows.append((f"{block.__class__.__name__}-{len(rows) + 1}", shape, n))
+            n = 0
+            for p in block._reg_params.values():
+                size = int(_prod(p.shape)) if p.shape else 0
+                n += size
+                counts["total"] += size
+                if p.grad_req != "null":
+                    counts["trainable"] += size
+                if id(p) in seen:
+                    counts["shared"] += size
+                seen.add(id(p))
+            rows.append((f"{block.__class__.__name__}-{len(rows)}", _shape_str(out), n))
+
         handles = []
-        self.apply(lambda b: handles.append(b.register_forward_hook(hook)))
+
+        def register(block):
+            if isinstance(block, HybridBlock) and block._active:
+                raise AssertionError(f'"{block.name}" must not be hybridized to print summary.')
+            if not isinstance(block, (Sequential, HybridSequential)):
+                handles.append(block.register_forward_hook(hook))
         try:
+            self.apply(register)
             self(*inputs)
         finally:
             for h in handles:
                 h.detach()
-        total = sum(int(_prod(p.shape)) for p in self.collect_params().values() if p.shape)
-        print(f"{'Layer (type)':>30s}{'Output Shape':>30s}{'Param #':>12s}")
+        fmt = "{:>20}  {:>42} {:>15}"
+        print("-" * 80)
+        print(fmt.format("Layer (type)", "Output Shape", "Param #"))
+        print("=" * 80)
         for name, shape, n in rows:
-            print(f"{name:>30s}{str(shape):>30s}{n:>12d}")
-        print(f"Total params: {total}")
+            print(fmt.format(name, shape, n))
+        print("=" * 80)
+        print("Parameters in forward computation graph, duplicate included")
+        print(f"   Total params: {counts['total']}")
+        print(f"   Trainable params: {counts['trainable']}")
+        print(f"   Non-trainable params: {counts['total'] - counts['trainable']}")
+        print(f"Shared params in forward computation graph: {counts['shared']}")
+        print(f"Unique parameters in model: {counts['total'] - counts['shared']}")
+        print("-" * 80)
+
+
+def _shape_str(value):
+    """Shapes of a (nested) output for :meth:`Block.summary`: arrays become their shape
+    tuples, nested lists/tuples become lists, and the outermost brackets are dropped."""
+    def shapes(v):
+        if isinstance(v, (list, tuple)):
+            return [shapes(x) for x in v]
+        return v.shape if hasattr(v, "shape") else v
+    res = shapes(value)
+    return str(res)[1:-1] if isinstance(res, list) else str(res)
 
 
 def _prod(shape):
@@ -318,6 +364,25 @@ class _HookHandle:
 
     def __exit__(self, *exc):
         self.detach()
+
+
+_TRACE = threading.local()   # .vars: {id(parameter): (parameter, variable)} of a trace
+
+
+class _one_var_per_param:
+    """While a block is traced into a Symbol, a parameter used several times (a cell
+    unrolled over steps) is one variable node, as in 1.9.1, whose ``Parameter.var()``
+    hands out one kept variable: the exported graph has one node per parameter. Nested
+    symbolic calls share the outermost trace's variables."""
+
+    def __enter__(self):
+        self.outer = getattr(_TRACE, "vars", None) is not None
+        if not self.outer:
+            _TRACE.vars = {}
+
+    def __exit__(self, *exc):
+        if not self.outer:
+            _TRACE.vars = None
 
 
 class HybridBlock(Block):
@@ -372,14 +437,24 @@ class HybridBlock(Block):
             inputs = [None if i is None else i.as_np_ndarray() for i in inputs]
         grouped, _ = _regroup(list(inputs), fmt)
         inputs = [i for i in inputs if i is not None]
-        params = self._sym_params()
-        with self.name_scope():
-            out = self.hybrid_forward(_sym, *grouped, **params)
+        with _one_var_per_param():
+            params = self._sym_params()
+            with self.name_scope():
+                out = self.hybrid_forward(_sym, *grouped, **params)
         out_flat, out_fmt = _flatten(out)
         return inputs, _sym.Group(out_flat) if len(out_flat) > 1 else out_flat[0], out_fmt
 
     def _sym_params(self):
-        params = {name: p.var() for name, p in self._reg_params.items()}
+        cache = getattr(_TRACE, "vars", None)
+        if cache is None:
+            params = {name: p.var() for name, p in self._reg_params.items()}
+        else:   # one variable node per parameter within a trace (see _one_var_per_param)
+            params = {}
+            for name, p in self._reg_params.items():
+                hit = cache.get(id(p))
+                if hit is None:
+                    hit = cache[id(p)] = (p, p.var())
+                params[name] = hit[1]
         if _util.is_np_array():
             params = {name: v.as_np_ndarray() for name, v in params.items()}
         return params
@@ -426,9 +501,10 @@ class HybridBlock(Block):
     # -- running ---------------------------------------------------------------------------------
     def forward(self, x, *args):
         if isinstance(x, Symbol):
-            params = self._sym_params()
-            with self.name_scope():
-                return self.hybrid_forward(_sym, x, *args, **params)
+            with _one_var_per_param():
+                params = self._sym_params()
+                with self.name_scope():
+                    return self.hybrid_forward(_sym, x, *args, **params)
         if self._active:
             return self._call_cached_op(x, *args)
         ctx = x.context if isinstance(x, NDArray) else None

@@ -135,8 +135,9 @@ class Parameter:
             # as 1.9.1: a parameter without its own init takes the default initializer's
             # weight rule whatever its name (no bias/gamma/beta name patterns)
             init = default_init
-        desc = _init.InitDesc(self.name, {"__init__": init if isinstance(init, str) else
-                                          (init.dumps() if init is not None else "")})
+        # as 1.9.1, the initializer object itself rides in the descriptor (not its dumps()),
+        # so that an unregistered Initializer subclass works
+        desc = _init.InitDesc(self.name, {"__init__": init if init is not None else ""})
         chosen = init if init is not None and not isinstance(init, str) else default_init
         if isinstance(init, str):
             chosen = _init.create(init)

@@ -21,10 +21,15 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
     if size < num_slice:
         raise ValueError(f"Too many slices for data with shape {data.shape}. Arguments are "
                          f"num_slice={num_slice} and batch_axis={batch_axis}.")
-    step = size // num_slice
     if num_slice == 1:
         return [data]
-    bounds = [i * step for i in range(num_slice)] + [size]
+    # as 1.9.1: the first ``size % num_slice`` slices take one extra row each
+    step, extra = divmod(size, num_slice)
+    bounds = [0]
+    for i in range(num_slice):
+        bounds.append(bounds[-1] + step + (1 if i < extra else 0))
+    if batch_axis == 0:
+        return [data[bounds[i]:bounds[i + 1]] for i in range(num_slice)]
     return [_nd.slice_axis(data, axis=batch_axis, begin=bounds[i], end=bounds[i + 1])
             for i in range(num_slice)]
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError, dtype_np
+from ..util import is_np_shape
 from .registry import Param, register
 
 _FLOATS = ("float16", "float32", "float64")
@@ -236,17 +237,27 @@ def _make_random(name, pspecs, draw, check, desc):
     opname = f"_random_{name}"
     pnames = [p[0] for p in pspecs]
 
-    def compute(rc, attrs):
+    def compute(rc, attrs, out=None):
         _check_scalars(opname, check, attrs)
-        shape = _check_shape(opname, attrs["shape"], allow_empty=False)
+        buf = out[0] if out else None
+        if buf is not None:   # a graph's buffer, shaped by inference (legacy 0 dimensions)
+            shape = tuple(buf.shape)
+        else:
+            shape = _check_shape(opname, attrs["shape"], allow_empty=False)
         out_dt = dtype_np(attrs["dtype"] or "float32")
         wdt = _work_dtype(out_dt)
-        return draw(rc, shape, wdt, *[attrs[p] for p in pnames]).astype(out_dt, copy=False)
+        res = draw(rc, shape, wdt, *[attrs[p] for p in pnames]).astype(out_dt, copy=False)
+        if buf is not None:
+            buf[...] = res
+            return buf
+        return res
 
     def infer_shape(attrs, ins, outs):
         shape = attrs["shape"]
         if shape is None or len(shape) == 0:
             return ins, list(outs), []
+        if not is_np_shape():   # legacy shapes: a 0 dimension is left for inference
+            return ins, [tuple(None if d == 0 else d for d in shape)], []
         return ins, [tuple(shape)], []
 
     def infer_type(attrs, ins, outs):
@@ -261,7 +272,7 @@ def _make_random(name, pspecs, draw, check, desc):
     aliases = (f"random_{name}",) + ((name,) if name in ("uniform", "normal") else ())
     register(opname, compute, inputs=(), params=params, infer_shape=infer_shape,
              infer_type=infer_type, gradient=_no_input_grads, aliases=aliases, needs_rng=True,
-             doc=f"Draw samples of ``shape`` from {desc}.")
+             accepts_out=True, doc=f"Draw samples of ``shape`` from {desc}.")
 
 
 # ---------------------------------------------------------------------------------------------

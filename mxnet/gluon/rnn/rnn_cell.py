@@ -44,10 +44,11 @@ def _as_list(x):
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
-def _split_steps(F, x, num_outputs, axis):
+def _split_steps(F, x, num_outputs, axis, squeeze=True):
     """``x`` cut along ``axis`` into a list of ``num_outputs`` squeezed steps (a grouped
-    symbol is unpacked too)."""
-    parts = F.split(x, num_outputs=num_outputs, axis=axis, squeeze_axis=True)
+    symbol is unpacked too). ``squeeze``: the ``squeeze_axis`` value as 1.9.1 spells it at
+    that call site (``1`` or ``True``: the same split, written differently in exports)."""
+    parts = F.split(x, num_outputs=num_outputs, axis=axis, squeeze_axis=squeeze)
     if isinstance(parts, Symbol):
         return list(parts) if len(parts) > 1 else [parts]
     return _as_list(parts)
@@ -66,28 +67,6 @@ def _cells_begin_state(cells, **kwargs):
     return [s for c in cells for s in c.begin_state(**kwargs)]
 
 
-def _symbolic_zeros(ref, batch_axis):
-    """A ``func`` for ``begin_state`` making zero states whose batch size comes from ``ref``.
-
-    1.9.1 builds ``symbol.zeros`` with a 0 ("unknown") batch dimension and lets shape
-    inference fill it; here the batch dimension is broadcast from the input instead, so the
-    graph also runs where creation operators take their shape literally.
-    """
-    def func(name=None, shape=(), dtype=None, **kwargs):
-        shape = tuple(shape)
-        kwargs.pop("__layout__", None)
-        if dtype is not None:
-            kwargs["dtype"] = dtype
-        unknown = [i for i, d in enumerate(shape) if d == 0]
-        if len(unknown) != 1:
-            return _sym.zeros(shape=shape, name=name, **kwargs)
-        k = unknown[0]
-        seed = _sym.zeros(shape=shape[:k] + (1,) + shape[k + 1:],
-                          name=None if name is None else f"{name}_seed", **kwargs)
-        return _sym.broadcast_like(seed, ref, lhs_axes=(k,), rhs_axes=(batch_axis,), name=name)
-    return func
-
-
 def _get_begin_state(cell, F, begin_state, inputs, batch_size, layout="NTC"):
     """``begin_state`` or, when None, zero states sized for ``inputs``."""
     if begin_state is not None:
@@ -96,11 +75,9 @@ def _get_begin_state(cell, F, begin_state, inputs, batch_size, layout="NTC"):
         ctx = inputs.context if isinstance(inputs, _TENSORS) else inputs[0].context
         with ctx:
             return cell.begin_state(func=_nd.zeros, batch_size=batch_size)
-    if isinstance(inputs, _TENSORS):
-        ref, axis = inputs, layout.find("N")
-    else:
-        ref, axis = inputs[0], 0
-    return cell.begin_state(func=_symbolic_zeros(ref, axis), batch_size=batch_size)
+    # as in 1.9.1: a 0 (unknown) batch dimension, which shape inference fills in from the
+    # operators reading the states (hybridized blocks and executors infer it per call)
+    return cell.begin_state(func=_sym.zeros, batch_size=batch_size)
 
 
 def _format_sequence(length, inputs, layout, merge, in_layout=None):
@@ -121,7 +98,7 @@ def _format_sequence(length, inputs, layout, merge, in_layout=None):
                 raise AssertionError("unroll doesn't allow grouped symbol as input. Please "
                                      "convert to list with list(inputs) first or let unroll "
                                      "handle splitting.")
-            inputs = _split_steps(_sym, inputs, length, in_axis)
+            inputs = _split_steps(_sym, inputs, length, in_axis, squeeze=1)
     elif isinstance(inputs, NDArray):
         F = _nd
         batch_size = inputs.shape[batch_axis]

@@ -22,7 +22,6 @@ from ...ndarray import NDArray
 from ...operator import rnn_param_concat as _rnn_param_concat  # noqa: F401  (registers the op)
 from ...symbol import Symbol
 from ..block import HybridBlock
-from .rnn_cell import _symbolic_zeros
 
 __all__ = ["RNN", "LSTM", "GRU"]
 
@@ -148,8 +147,7 @@ class _RNNLayer(HybridBlock):
                 batch_size = inputs.shape[self._layout.find("N")]
                 states = self.begin_state(batch_size, ctx=inputs.context, dtype=inputs.dtype)
             else:
-                states = self.begin_state(
-                    0, func=_symbolic_zeros(inputs, self._layout.find("N")))
+                states = self.begin_state(0, func=_sym.zeros)   # 0: inferred, as in 1.9.1
         if isinstance(states, (NDArray, Symbol)):
             states = [states]
         if self._use_sequence_length:
