@@ -93,8 +93,9 @@ class Optimizer:
         self.lr = learning_rate
         if lr_scheduler is not None and learning_rate is not None:
             if lr_scheduler.base_lr != learning_rate:
-                warnings.warn("learning rate from ``lr_scheduler`` has been overwritten by "
-                              "``learning_rate`` in optimizer.", UserWarning, stacklevel=2)
+                # 1.9.1 prints this warning to stdout rather than issuing it
+                print(UserWarning("learning rate from ``lr_scheduler`` has been overwritten by "
+                                  "``learning_rate`` in optimizer."))
                 lr_scheduler.base_lr = learning_rate
         self.wd = wd
         self.lr_mult = {}
