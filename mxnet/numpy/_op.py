@@ -364,9 +364,11 @@ def repeat(a, repeats, axis=None):
 
 
 def where(condition, x=None, y=None):
-    """Elements of ``x`` where ``condition`` holds, else of ``y`` (scalars allowed)."""
+    """Elements of ``x`` where ``condition`` holds, else of ``y`` (scalars allowed); with the
+    condition alone, ``nonzero(condition)``."""
     if x is None and y is None:
-        raise MXNetError("where: the one-argument form (nonzero) is not supported yet")
+        from ._op_more import nonzero
+        return nonzero(_arr(condition, "where"))
     if x is None or y is None:
         raise ValueError("where: either both or neither of x and y should be given")
     _arr(condition, "where")

@@ -84,7 +84,14 @@ def _in1d(ar1, ar2, assume_unique=False, invert=False):
     return _onp.isin(_onp.ravel(ar1), ar2, assume_unique=assume_unique, invert=invert)
 
 
+def _count_nonzero(a, axis=None, keepdims=False):
+    # NumPy 1.23 (1.9.1's) gives a Python int for a full count; NumPy 2 an int64 scalar
+    out = _onp.count_nonzero(a, axis=axis, keepdims=keepdims)
+    return int(out) if axis is None and not keepdims else out
+
+
 _SUBSTITUTES = {
+    "count_nonzero": _count_nonzero,
     "alltrue": _onp.all, "msort": _msort, "in1d": _in1d,
     "trapz": getattr(_onp, "trapezoid", None) or getattr(_onp, "trapz", None),
 }

@@ -6,6 +6,8 @@ runs on the host with official NumPy (``cond``, ``lstsq``, ``matrix_power``,
 ``matrix_rank``, ``multi_dot``, ``qr``)."""
 from __future__ import annotations
 
+import math as _math
+
 from ..base import MXNetError
 from .multiarray import _call
 from ._op import _arr
@@ -18,23 +20,65 @@ __all__ = ["norm", "inv", "det", "slogdet", "svd", "cholesky", "eigh", "eigvalsh
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (NumPy's argument name)
-    """Vector or matrix norm: the 2-norm (Frobenius for matrices) by default, ``ord=1`` or
-    ``ord=2`` along one axis, ``ord='fro'`` over two axes. Other orders raise MXNetError."""
+    """Vector or matrix norm. Vectors (one axis, or a 1-d array): the 2-norm by default, any
+    finite ``ord`` (``0`` counts nonzeros). Matrices (two axes, or a 2-d array): Frobenius by
+    default or with ``'fro'``; ``1``/``-1``/``inf``/``-inf`` (max/min absolute column/row
+    sums, differentiable); ``2``/``-2``/``'nuc'`` (singular values, computed on the host
+    without a gradient, as 1.9.1 does). As in 1.9.1, a vector ``ord=inf`` raises."""
     _arr(x, "norm")
     if isinstance(axis, int):
         axis = (axis,)
     elif axis is not None:
         axis = tuple(int(a) for a in axis)
-    if ord is not None and ord not in (1, 2, "fro"):
-        raise MXNetError(f"norm: ord={ord!r} is not supported yet")
-    if ord is not None and axis is None and x.ndim == 2:
-        if ord == "fro":
-            ord = None
-        else:
-            raise MXNetError(f"norm: matrix norm with ord={ord!r} is not supported yet")
     if ord is not None and axis is None and x.ndim > 2:
         raise ValueError("norm: Improper number of dimensions to norm.")
-    return _call("_npi_norm", [x], ord=ord, axis=axis, keepdims=bool(keepdims))
+    axes = tuple(range(x.ndim)) if axis is None else tuple(a % max(x.ndim, 1) for a in axis)
+    if ord is None or (ord == "fro" and len(axes) == 2) or (ord in (1, 2) and len(axes) == 1):
+        return _call("_npi_norm", [x], ord=ord if ord in (1, 2) else None, axis=axis,
+                     keepdims=bool(keepdims))
+    if isinstance(ord, str) and ord not in ("fro", "nuc"):
+        raise ValueError(f"norm: invalid norm order {ord!r}; expected a number, 'fro' or 'nuc'")
+    if len(axes) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"norm: ord={ord!r} is only valid for matrices (axis {axis})")
+        if _math.isinf(ord):
+            raise MXNetError(f"norm: a vector norm with ord={ord} is not supported "
+                             "(1.9.1 rejects it too); use np.abs(x).max() / .min()")
+        return _vector_norm(x, float(ord), axes[0], keepdims)
+    if len(axes) != 2 or axes[0] == axes[1]:
+        raise ValueError(f"norm: ord={ord!r} needs one or two distinct axes, got axis={axis}")
+    if ord in (2, -2, "nuc"):
+        import numpy as _onp
+        from .multiarray import array
+        val = _onp.linalg.norm(x.asnumpy(), ord=ord, axis=axes, keepdims=bool(keepdims))
+        dt = x.dtype if _onp.dtype(x.dtype).kind == "f" else _onp.float32
+        return array(_onp.asarray(val, dtype=dt), dtype=dt, ctx=x.ctx)
+    if ord not in (1, -1) and not (not isinstance(ord, str) and _math.isinf(ord)):
+        raise ValueError(f"norm: invalid matrix norm order {ord!r}; expected 1, -1, 2, -2, "
+                         "inf, -inf, 'fro' or 'nuc'")
+    from . import _op
+    r, c = axes
+    if ord in (1, -1):
+        sum_axis, pick_axis = r, c
+    else:
+        sum_axis, pick_axis = c, r
+    sums = _op.abs(x).sum(axis=sum_axis, keepdims=True)
+    out = sums.max(axis=pick_axis, keepdims=True) if ord > 0 else \
+        sums.min(axis=pick_axis, keepdims=True)
+    if not keepdims:
+        out = out.reshape(tuple(d for i, d in enumerate(x.shape) if i not in axes))
+    return out
+
+
+def _vector_norm(x, ord, ax, keepdims):  # noqa: A002
+    from . import _op
+    if ord == 0:
+        dt = x.dtype if x.dtype.kind == "f" else "float32"
+        return (x != 0).astype(dt).sum(axis=ax, keepdims=bool(keepdims))
+    a = _op.abs(x)
+    if x.dtype.kind != "f":
+        a = a.astype("float32")
+    return (a ** ord).sum(axis=ax, keepdims=bool(keepdims)) ** (1.0 / ord)
 
 
 def inv(a):
@@ -50,7 +94,7 @@ def det(a):
 def slogdet(a):
     """(sign, log|det|) of each square matrix in ``a`` (log|det| is differentiable)."""
     res = _call("_npi_slogdet", [_arr(a, "slogdet")])
-    return tuple(res)
+    return list(res)  # 1.9.1 returns a list here (eigh/svd/qr give tuples)
 
 
 def svd(a):

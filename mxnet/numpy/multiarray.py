@@ -241,6 +241,41 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
     def __rmatmul__(self, other):
         return matmul(other, self)
 
+    # bitwise / logical operators (1.9.1 defines no reflected forms: ``1 & a`` raises)
+    def __and__(self, other):
+        from ._op_more import bitwise_and
+        return bitwise_and(self, other)
+
+    def __or__(self, other):
+        from ._op_more import bitwise_or
+        return bitwise_or(self, other)
+
+    def __xor__(self, other):
+        from ._op_more import bitwise_xor
+        return bitwise_xor(self, other)
+
+    def __invert__(self):
+        from ._op_more import bitwise_not
+        return bitwise_not(self)
+
+    def __iand__(self, other):
+        return self._inplace_res(self.__and__(other))
+
+    def __ior__(self, other):
+        return self._inplace_res(self.__or__(other))
+
+    def __ixor__(self, other):
+        return self._inplace_res(self.__xor__(other))
+
+    def _inplace_res(self, res):
+        if _mode.recording:
+            _check_not_in_graph([self])
+        if res.shape != self.shape:
+            raise MXNetError(f"bitwise: non-broadcastable output operand with shape "
+                             f"{self.shape} doesn't match the broadcast shape {res.shape}")
+        self._assign(res._data.astype(self.dtype, copy=False))
+        return self
+
     def __neg__(self):
         return _call("_npi_negative", [self])
 

@@ -107,10 +107,16 @@ def reshape(a, newshape, reverse=False, order="C"):
                                                  "reverse": reverse, "order": order})
 
 
-def fully_connected(x, weight, bias=None, num_hidden=None, no_bias=True, flatten=True):
-    """x @ weight.T (+ bias)."""
+def fully_connected(x, weight, bias=None, num_hidden=None, no_bias=False, flatten=True):
+    """x @ weight.T + bias (``no_bias=True``: no bias; 1.9.1's default is to add one)."""
     if num_hidden is None:
         num_hidden = weight.shape[0]
+    if not no_bias and bias is None:
+        raise MXNetError("npx.fully_connected: bias is None but no_bias=False; pass a bias "
+                         "array of shape (num_hidden,) or no_bias=True")
+    if no_bias and bias is not None:
+        raise MXNetError("npx.fully_connected: a bias array was given with no_bias=True "
+                         "(1.9.1 rejects the extra input); drop one of them")
     return _run("fully_connected", "FullyConnected", [x, weight, None if no_bias else bias],
                 {"num_hidden": num_hidden, "no_bias": no_bias, "flatten": flatten})
 

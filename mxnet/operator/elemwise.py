@@ -159,8 +159,9 @@ def _rint_half_down(xp, x):
     """1.9.1's rint: ties go to the lower integer (-2.5 -> -3, 2.5 -> 2)."""
     if x.dtype.kind not in "fc":
         return x.copy()
-    f = xp.floor(x)
-    return xp.where(x - f <= 0.5, f, f + 1).astype(x.dtype, copy=False)
+    f, c = xp.floor(x), xp.ceil(x)
+    # the ceiling (not floor + 1) keeps the sign of zero: rint(-0.4) is -0.0 in 1.9.1
+    return xp.where(x - f <= c - x, f, c).astype(x.dtype, copy=False)
 
 
 def _round_half_away(xp, x):

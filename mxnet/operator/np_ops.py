@@ -20,8 +20,11 @@ from .registry import Param, get_op, register
 _F32 = np.dtype(np.float32)
 
 
-def promote(opname, a, b):
-    """The result dtype of a binary op on two arrays' dtypes, as 1.9.1's mx.np computes it."""
+def promote(opname, a, b, mixed_sign=False):
+    """The result dtype of a binary op on two arrays' dtypes, as 1.9.1's mx.np computes it.
+
+    ``mixed_sign``: the op accepts uint8 with a wider signed integer (1.9.1's add, multiply
+    and power do; its other binary ops reject any signed/unsigned mix)."""
     a, b = np.dtype(a), np.dtype(b)
     if a == b:
         return a
@@ -32,7 +35,8 @@ def promote(opname, a, b):
     fa, fb = a.kind == "f", b.kind == "f"
     if fa != fb:
         return a if fa else b
-    if a.kind != b.kind:
+    if a.kind != b.kind and not (mixed_sign and min(a.itemsize, b.itemsize) == 1
+                                 and max(a.itemsize, b.itemsize) > 1):
         raise MXNetError(f"{opname}: mixing signed and unsigned integer dtypes ({a} and {b}) "
                          "is not supported, as in 1.9.1")
     try:
@@ -109,7 +113,7 @@ def _register_binary(kind, kernel):
     name = f"_npi_{kind}"
 
     def compute(rc, attrs, a, b, _k=kernel, _n=name, _kind=kind):
-        dt = promote(_n, a.dtype, b.dtype)
+        dt = promote(_n, a.dtype, b.dtype, mixed_sign=_kind in ("add", "multiply", "power"))
         if _kind == "true_divide" and dt.kind in "iub":
             dt = _F32
         if a.shape != b.shape:
@@ -1127,9 +1131,16 @@ LOGICAL = ("_np_any", "_np_all", "_npi_isnan", "_npi_isinf", "_npi_isfinite", "_
 
 
 def _around(rc, attrs, x):
-    if x.dtype.kind in "iub" and attrs["decimals"] >= 0:
+    xp, d = rc.xp, attrs["decimals"]
+    if x.dtype.kind in "iub" and d >= 0:
         return x.copy()
-    return rc.xp.asarray(rc.xp.around(x, attrs["decimals"]), dtype=x.dtype)
+    out = xp.asarray(xp.around(x, d), dtype=x.dtype)
+    if x.dtype.kind == "f":
+        # 1.9.1 breaks a tie towards the even neighbour by adding one to the floor, so a
+        # scaled value of exactly -0.5 rounds to +0 (NumPy's rint gives -0)
+        scaled = x * x.dtype.type(10.0 ** d) if d >= 0 else x / x.dtype.type(10.0 ** -d)
+        out = xp.where(scaled == -0.5, x.dtype.type(0), out)
+    return out
 
 
 register("_npi_around", _around, nd_hidden=True, params=(Param("decimals", "int", 0),),
