@@ -224,6 +224,20 @@ def _make_fluent(fn):
     return method
 
 
+def _broadcast_to_method(self, shape):
+    """Fluent broadcast_to; like 1.9.1 it checks NumPy-style (a 0 in ``shape`` is an error)."""
+    shape = tuple(shape)
+    cur = (1,) * (len(shape) - self.ndim) + tuple(self.shape)
+    if len(cur) != len(shape) or any(c != t and c != 1 for c, t in zip(cur, shape)):
+        raise ValueError(f"NDArray.broadcast_to: operands could not be broadcast together with "
+                         f"remapped shapes[original->remapped]: {tuple(self.shape)} and requested "
+                         f"shape {shape}")
+    src = self if cur == tuple(self.shape) else self.reshape(cur)
+    return _public["broadcast_to"](src, shape=shape)
+
+
+NDArray.broadcast_to = _broadcast_to_method
+
 for _name in _FLUENT:
     _fn = _public.get(_name) or globals().get(_name)
     if _fn is not None and not hasattr(NDArray, _name):

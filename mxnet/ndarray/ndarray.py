@@ -6,6 +6,7 @@ autograd records, each call leaves a :class:`~mxnet.ndarray.tape.TapeNode`.
 """
 from __future__ import annotations
 
+import re
 import threading
 from time import perf_counter_ns as _perf_ns
 
@@ -573,7 +574,11 @@ class NDArray:
         try:
             new_shape = infer_reshape("reshape", self.shape, shape, reverse)
         except MXNetError as e:
-            if reverse:  # 1.9.1 reports reversed-shape failures from Python, as ValueError
+            # 1.9.1 reports reversed-shape failures and targets smaller than the input from
+            # Python, as ValueError; a larger target stays an MXNetError
+            sizes = re.search(r"\(size (\d+)\) into .*\(size (\d+)\)", str(e))
+            if reverse or ("cannot reshape array" in str(e)
+                           and not (sizes and int(sizes[2]) > int(sizes[1]))):
                 raise ValueError(str(e)) from None
             raise
         if _mode.recording:

@@ -8,11 +8,21 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
-from ._common import norm_axes
+from ._common import norm_axes, normalize_axis
 from .registry import Param, register
 
 _AXIS_PARAMS = (Param("axis", "shape", None), Param("keepdims", "bool", False),
                 Param("exclude", "bool", False))
+
+
+def _red_axes(opname, axis, ndim, exclude=False):
+    """``norm_axes`` that also rejects an axis named twice, as 1.9.1's reductions do."""
+    if axis is not None and not isinstance(axis, int) and len(axis) > 1:
+        seen = [a + ndim if isinstance(a, int) and a < 0 else a for a in axis]
+        if len(set(seen)) != len(seen):
+            raise MXNetError(f"{opname}: reduction axes {tuple(axis)} have duplicates "
+                             f"(input ndim {ndim}); expected distinct axes")
+    return norm_axes(opname, axis, ndim, exclude)
 
 
 def _finish(out, xp, dtype):
@@ -32,7 +42,7 @@ def _reduce_shape(attrs, ins, outs):
     s = ins[0]
     if s is None:
         return ins, outs, []
-    axes = norm_axes("reduce", attrs["axis"], len(s), attrs["exclude"])
+    axes = _red_axes("reduce", attrs["axis"], len(s), attrs["exclude"])
     return ins, [_out_shape(s, axes, attrs["keepdims"])], []
 
 
@@ -48,7 +58,7 @@ def _make_reduce(name, kernel, grad_rule, aliases=()):
         if attrs["axis"] is None and not attrs["exclude"]:
             axes = None  # whole-array reduction: NumPy's fastest path
         else:
-            axes = norm_axes(name, attrs["axis"], x.ndim, attrs["exclude"])
+            axes = _red_axes(name, attrs["axis"], x.ndim, attrs["exclude"])
         out = kernel(rc.xp, x, axes, attrs["keepdims"])
         return _finish(out, rc.xp, x.dtype)
 
@@ -74,7 +84,11 @@ def _count(x, axes):
 def _mean_kernel(xp, x, axes, keepdims):
     if x.dtype.kind in "iu":
         return xp.sum(x, axis=axes, keepdims=keepdims) // max(_count(x, axes), 1)
-    return xp.mean(x, axis=axes, keepdims=keepdims, dtype=np.float32 if x.dtype == np.float16 else None)
+    if x.dtype == np.float16:  # 1.9.1: float32 sum rounded to float16, then divided in float16
+        with np.errstate(over="ignore"):
+            total = xp.sum(x, axis=axes, keepdims=keepdims, dtype=np.float32).astype(np.float16)
+        return total / np.float16(max(_count(x, axes), 1))
+    return xp.mean(x, axis=axes, keepdims=keepdims)
 
 
 _make_reduce("sum", lambda xp, x, a, k: x.sum(axis=a, keepdims=k),
@@ -112,7 +126,7 @@ _make_reduce("min", _safe_extreme(np.min), _minmax_grad, aliases=("min_axis",))
 def _norm(rc, attrs, x):
     xp = rc.xp
     ord_ = attrs["ord"]
-    axes = norm_axes("norm", attrs["axis"], x.ndim)
+    axes = _red_axes("norm", attrs["axis"], x.ndim)
     keep = attrs["keepdims"]
     if ord_ == 1:
         out = xp.sum(xp.abs(x), axis=axes, keepdims=keep)
@@ -149,6 +163,7 @@ def _arg(fn, name):
             out = fn(x.reshape(-1))
             out = xp.asarray(out).reshape(1)
         else:
+            axis = normalize_axis(name, axis, x.ndim)
             out = fn(x, axis=axis)
             if attrs["keepdims"]:
                 out = xp.expand_dims(out, axis)

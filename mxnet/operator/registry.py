@@ -216,7 +216,8 @@ class OpDef:
         for k, v in kwargs.items():
             p = params.get(k)
             if p is None:
-                if k.startswith("__") or k in ("name", "attr", "ctx"):
+                # 1.9.1 keeps and ignores any attribute of an operator that has no parameters
+                if k.startswith("__") or k in ("name", "attr", "ctx") or not params:
                     continue
                 raise MXNetError(f"{self.name}: unknown parameter '{k}'; "
                                  f"accepted parameters are {sorted(params)}")

@@ -174,7 +174,9 @@ def _cast_grad(F, attrs, ins, outs, og):
                    else str(ins[0].dtype))]
 
 
-register("Cast", _cast, params=(Param("dtype", "dtype"),), gradient=_cast_grad,
+_CAST_DTYPES = ("bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "int8", "uint8")
+
+register("Cast", _cast, params=(Param("dtype", "dtype", choices=_CAST_DTYPES),), gradient=_cast_grad,
          aliases=("cast",),
          infer_type=lambda a, i, o: (i, [dtype_np(a["dtype"])], []))
 
@@ -195,8 +197,8 @@ def _broadcast_to_shape(opname, src, target):
                          f"dimensions as the input {tuple(src)}")
     out = []
     for s, t in zip(src, target):
-        if t == 0:
-            raise ValueError(f"{opname}: a 0 in the target shape {tuple(target)} is not allowed")
+        if t == 0:  # 1.9.1: a 0 in the target shape keeps the input's size on that axis
+            t = s
         if s != t and s != 1:
             raise MXNetError(f"{opname}: cannot broadcast input of shape {tuple(src)} to "
                              f"{tuple(target)}")
@@ -212,12 +214,7 @@ def _broadcast_to(rc, attrs, x):
     return rc.xp.broadcast_to(x, _broadcast_to_shape("broadcast_to", x.shape, attrs["shape"])).copy()
 
 
-def _no_zero_dims(opname, attrs):
-    if 0 in attrs["shape"]:
-        raise ValueError(f"{opname}: a 0 in the target shape {attrs['shape']} is not allowed")
-
-
-register("broadcast_to", _broadcast_to, params=(Param("shape", "shape", ()),), attr_check=_no_zero_dims,
+register("broadcast_to", _broadcast_to, params=(Param("shape", "shape", ()),),
          gradient=_bcast_grad,
          infer_shape=lambda a, i, o: (i, [None if i[0] is None else
                                          _broadcast_to_shape("broadcast_to", i[0], a["shape"])], []))

@@ -57,8 +57,10 @@ def _make_sym_function(op, public_name):
                                     f"instances, but argument {i} is {type(a).__name__}")
             inputs, rest = list(args), []
         else:
-            while rest and (isinstance(rest[0], Symbol) or rest[0] is None) and (
-                    slots is None or len(inputs) < slots):
+            # a Symbol is always an input (optional inputs such as SequenceMask's
+            # sequence_length lie beyond the default-attrs slot count); None fills a slot
+            while rest and (isinstance(rest[0], Symbol) or (rest[0] is None and (
+                    slots is None or len(inputs) < slots))):
                 inputs.append(rest.pop(0))
         if len(rest) > len(param_order):
             raise TypeError(f"{public_name}: too many positional arguments ({len(args)})")

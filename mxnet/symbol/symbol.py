@@ -371,7 +371,16 @@ class Symbol:
     # -- inference --------------------------------------------------------------------------------
     def infer_shape(self, *args, **kwargs):
         """(arg_shapes, out_shapes, aux_shapes) from known shapes; Nones when incomplete."""
-        res = self._infer_shape_impl(False, *args, **kwargs)
+        try:
+            res = self._infer_shape_impl(False, *args, **kwargs)
+        except MXNetError:
+            # 1.9.1 prints the given shapes to stdout before re-raising
+            print("infer_shape error. Arguments:")
+            for i, arg in enumerate(args):
+                print(f"  #{i}: {arg}")
+            for k, v in kwargs.items():
+                print(f"  {k}: {v}")
+            raise
         if res[1] is None:
             arg_shapes, _, _ = self._infer_shape_impl(True, *args, **kwargs)
             unknowns = []
