@@ -122,3 +122,12 @@ def test_load_parameters_of_a_prefix_stripped_parameterdict_file(tmp_path):
     x = nd.ones((1, 3))
     # closed form (biases keep their zeros init): 0.5 * 2 * (3 * 0.5) = 1.5; 1.9.1 gives 1.5
     assert dst(x).asnumpy().tolist() == [[1.5]]
+
+
+def test_float16_arrays_print_as_in_1_9_1():
+    # 1.9.1 formats with NumPy 1.x, whose float16 text differs from NumPy 2's (recorded
+    # from 1.9.1: "[5000.]", "array([5000.], dtype=float16)", "5000.0")
+    assert str(mx.nd.array([5000.0], dtype="float16")).splitlines()[1] == "[5000.]"
+    assert repr(mx.np.array([5000.0], dtype="float16")) == "array([5000.], dtype=float16)"
+    assert str(mx.np.array(5000.0, dtype="float16")) == "5000.0"
+    assert str(mx.np.array([5000.0, 1.5], dtype="float16")) == "[5.0e+03 1.5e+00]"

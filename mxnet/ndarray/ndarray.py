@@ -392,7 +392,9 @@ class NDArray:
     # -- python protocol -------------------------------------------------------------------------
     def __repr__(self):
         shape = "x".join(str(s) for s in self.shape)
-        return f"\n{self.asnumpy()!s}\n<NDArray {shape} @{self._ctx}>"
+        with np.printoptions(legacy="1.25"):  # NumPy 1.x's text, as 1.9.1 prints (float16)
+            text = str(self.asnumpy())
+        return f"\n{text}\n<NDArray {shape} @{self._ctx}>"
 
     def __str__(self):
         return self.__repr__()

@@ -143,7 +143,8 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
 
     # -- python protocol --------------------------------------------------------------------
     def __repr__(self):
-        text = repr(self.asnumpy())
+        with _onp.printoptions(legacy="1.25"):  # NumPy 1.x's text, as 1.9.1 prints (float16)
+            text = repr(self.asnumpy())
         dt = self._data.dtype
         if "dtype=" in text:
             if dt == _onp.float32:
@@ -155,7 +156,8 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
         return text
 
     def __str__(self):
-        return str(self.asnumpy())
+        with _onp.printoptions(legacy="1.25"):
+            return str(self.asnumpy())
 
     def __format__(self, spec):
         if self.ndim == 0:
