@@ -38,8 +38,9 @@ def nonzero(a, name=None, attr=None):
 __all__.append("nonzero")
 
 
-def _legacy(public, opname):
-    """``public`` over the registered ``opname`` operator, returning a NumPy-mode symbol."""
+def _legacy(public, opname, where=None, prefix="npx"):
+    """``public`` over the registered ``opname`` operator, returning a NumPy-mode symbol
+    (stored in ``where``'s namespace, this module's by default)."""
     from .. import _make_sym_function
     base = _make_sym_function(get_op(opname), public)
 
@@ -47,11 +48,16 @@ def _legacy(public, opname):
         kwargs = {k: v for k, v in kwargs.items() if v is not None}
         return as_np(base(*args, **kwargs))
     fn.__name__ = fn.__qualname__ = public
-    fn.__module__ = __name__
-    fn.__doc__ = f"Symbolic npx.{public} (the {opname} operator)."
+    fn.__doc__ = f"Symbolic {prefix}.{public} (the {opname} operator)."
     fn.__signature__ = base.__signature__
-    globals()[public] = fn
-    __all__.append(public)
+    if where is None:
+        fn.__module__ = __name__
+        globals()[public] = fn
+        __all__.append(public)
+    else:
+        fn.__module__ = where.__name__
+        setattr(where, public, fn)
+        where.__all__.append(public)
 
 
 for _pub, _op in (("softmax", "softmax"), ("log_softmax", "log_softmax"),
@@ -66,8 +72,30 @@ for _pub, _op in (("softmax", "softmax"), ("log_softmax", "log_softmax"),
                   ("arange_like", "_contrib_arange_like"), ("smooth_l1", "smooth_l1"),
                   ("gather_nd", "gather_nd"), ("slice", "slice"),
                   ("reshape_like", "reshape_like"), ("rnn", "RNN"), ("erfinv", "erfinv"),
-                  ("gammaln", "gammaln"), ("cast", "Cast")):
+                  ("gammaln", "gammaln"), ("cast", "Cast"), ("roi_pooling", "ROIPooling"),
+                  ("multibox_detection", "_contrib_MultiBoxDetection"),
+                  ("multibox_prior", "_contrib_MultiBoxPrior"),
+                  ("multibox_target", "_contrib_MultiBoxTarget")):
     try:
         _legacy(_pub, _op)
     except Exception:  # noqa: BLE001 - an operator this build does not register
         pass
+
+
+def _image_module():
+    """``mx.sym.npx.image``: the ``_image_*`` operators on NumPy-mode symbols."""
+    import sys
+    import types
+    mod = types.ModuleType(__name__ + ".image", "Symbolic npx.image operators.")
+    mod.__all__ = []
+    for pub in ("to_tensor", "normalize", "resize", "crop", "flip_left_right", "flip_top_bottom",
+                "random_flip_left_right", "random_flip_top_bottom", "random_brightness",
+                "random_contrast", "random_saturation", "random_hue", "random_color_jitter",
+                "adjust_lighting", "random_lighting"):
+        _legacy(pub, "_image_" + pub, where=mod, prefix="npx.image")
+    sys.modules[mod.__name__] = mod
+    return mod
+
+
+image = _image_module()
+__all__.append("image")
