@@ -70,6 +70,17 @@ _ALIASES = {"contiguous_dump": "continuous_dump"}
 _MARKER_SCOPES = {"global": "g", "process": "p", "thread": "t", "task": "p", "marker": "p"}
 _SORT_KEYS = ("total", "avg", "min", "max", "count")
 
+
+class _DumpsArgError(MXNetError, AssertionError):
+    """A bad ``format``/``sort_by`` of :func:`dumps` (1.9.1 asserts on these)."""
+
+
+class _StateError(MXNetError, KeyError):
+    """An unknown profiler state (1.9.1 raises a KeyError)."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
+
 profiler_kvstore_handle = None
 
 
@@ -297,7 +308,7 @@ def set_kvstore_handle(handle):
 def set_state(state="stop", profile_process="worker"):
     """Start (``'run'``) or stop (``'stop'``) recording."""
     if state not in ("run", "stop"):
-        raise MXNetError(f"profiler state must be 'run' or 'stop', not {state!r}")
+        raise _StateError(f"profiler state must be 'run' or 'stop', not {state!r}")
     if not _check_process(profile_process):
         return
     _P.running = state == "run"
@@ -457,9 +468,9 @@ def _table(stats, mem, sort_by, ascending):
             lines.append(f"{'----':<30}{'-' * 11}" + f"{'-' * 13:>17}" * 3)
             rows = sorted(mem[sec].items(),
                           key=lambda it: _mem_key(it[1], sort_by), reverse=not ascending)
-            for name, (count, lo, hi, total) in rows:
+            for name, (count, lo, hi, _total) in rows:
                 lines.append(f"{name:<25}{count:>16}{lo / 1000:17.4f}{hi / 1000:17.4f}"
-                             f"{total / count / 1000:17.4f}")
+                             f"{_mem_avg(lo, hi) / 1000:17.4f}")
         else:
             lines.append(f"{'Name':<30}{'Total Count':>11}" + "".join(
                 f"{h:>17}" for h in ("Time (ms)", "Min Time (ms)", "Max Time (ms)",
@@ -473,9 +484,15 @@ def _table(stats, mem, sort_by, ascending):
     return "\n".join(lines) + "\n"
 
 
+def _mem_avg(lo, hi):
+    # 1.9.1 reports half the spread between the lowest and highest use as "Avg Use"
+    # (min 4 kB, max 18 kB -> 7 kB whatever the samples were); kept so that tables agree.
+    return (hi - lo) / 2
+
+
 def _mem_key(s, sort_by):
     count, lo, hi, total = s
-    return {"total": total, "avg": total / count, "min": lo, "max": hi, "count": count}[sort_by]
+    return {"total": total, "avg": _mem_avg(lo, hi), "min": lo, "max": hi, "count": count}[sort_by]
 
 
 def _json(stats, mem, sort_by, ascending):
@@ -499,7 +516,7 @@ def _json(stats, mem, sort_by, ascending):
         items = sorted(mem[sec].items(), key=lambda it: _mem_key(it[1], sort_by),
                        reverse=not ascending)
         rows = [(name, [("Count", count), ("Min", _num(lo / 1000)), ("Max", _num(hi / 1000)),
-                        ("Avg", _num(total / count / 1000))])
+                        ("Avg", _num(_mem_avg(lo, hi) / 1000))])
                 for name, (count, lo, hi, total) in items]
         mem_secs.append((sec, rows))
 
@@ -523,12 +540,16 @@ def dumps(reset=False, format="table", sort_by="total", ascending=False):  # noq
     ``reset=True`` clears the statistics after reading them.
     """
     if format not in ("table", "json"):
-        raise MXNetError(f"Invalid value provided for format: {format}. Support: 'table', 'json'")
+        raise _DumpsArgError(f"Invalid value provided for format: {format}. "
+                             "Support: 'table', 'json'")
     if sort_by not in _SORT_KEYS:
-        raise MXNetError(f"Invalid value provided for sort_by: {sort_by}. "
+        raise _DumpsArgError(f"Invalid value provided for sort_by: {sort_by}. "
                          "Support: 'total', 'avg', 'min', 'max', 'count'")
-    if not isinstance(ascending, bool) or not isinstance(reset, bool):
-        raise MXNetError("ascending and reset must be True or False")
+    if not isinstance(ascending, (bool, int)) or not isinstance(reset, bool):
+        # 1.9.1 takes an int ``ascending`` (as its truth value) but not an int ``reset``
+        raise MXNetError("dumps: ascending must be a bool or int and reset a bool, got "
+                         f"ascending={ascending!r}, reset={reset!r}")
+    ascending = bool(ascending)
     if not _P.config["aggregate_stats"] and not _P.stats and not _P.mem_stats:
         return ""
     with _P.lock:

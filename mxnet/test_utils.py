@@ -129,11 +129,16 @@ def _tols(a, b, rtol, atol):
 
 
 def almost_equal(a, b, rtol=None, atol=None, equal_nan=False, use_broadcast=True):
-    """True when ``|a - b| <= atol + rtol * |b|`` elementwise."""
+    """True when ``|a - b| <= atol + rtol * |b|`` elementwise.
+
+    Unlike :func:`assert_almost_equal`, missing tolerances are float64's (rtol 1e-5,
+    atol 1e-20) whatever the dtypes, as in 1.9.1; with ``use_broadcast=False`` different
+    shapes raise AssertionError.
+    """
     a, b = _as_np(a), _as_np(b)
-    rtol, atol = _tols(a, b, rtol, atol)
-    if not use_broadcast and a.shape != b.shape:
-        return False
+    if not use_broadcast:
+        checkShapes(a, b)
+    rtol, atol = get_rtol(rtol), get_atol(atol)
     return bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
@@ -142,24 +147,57 @@ def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=
     """Raise AssertionError, locating the worst element, unless ``a`` and ``b`` are close.
 
     Tolerances default per dtype as in 1.9.1 (float16 1e-2/1e-1, float32 1e-4/1e-3,
-    float64 1e-5/1e-20).
+    float64 1e-5/1e-20). On a mismatch of arrays, the worst elements (at most
+    ``mismatches[0]`` lines, ``mismatches[1]`` counted) are printed to stdout first, and the
+    message has numpy.testing's ``Items are not equal`` layout, as 1.9.1's.
     """
-    a, b = _as_np(a), _as_np(b)
-    if not use_broadcast and a.shape != b.shape:
-        raise AssertionError(f"shape mismatch: {names[0]} {a.shape} vs {names[1]} {b.shape}")
-    rtol, atol = _tols(a, b, rtol, atol)
-    af, bf = a.astype(np.float64), b.astype(np.float64)
-    if np.allclose(af, bf, rtol=rtol, atol=atol, equal_nan=equal_nan):
+    if not use_broadcast:
+        checkShapes(_as_np(a), _as_np(b))
+    rtol, atol = get_tols(a, b, rtol, atol)
+    a = _as_np(a) if hasattr(a, "asnumpy") else a
+    b = _as_np(b) if hasattr(b, "asnumpy") else b
+    an, bn = np.asarray(a), np.asarray(b)
+    if an.dtype == np.bool_ and bn.dtype == np.bool_:
+        npt.assert_equal(an, bn)
         return
+    if np.allclose(an, bn, rtol=rtol, atol=atol, equal_nan=equal_nan):
+        return
+    if an.ndim == 0 and bn.ndim == 0:  # 1.9.1 (NumPy 1.x) measured scalars in float64
+        index, worst = _max_violation(an.astype(np.float64), bn.astype(np.float64), rtol, atol)
+    else:
+        index, worst = _max_violation(an, bn, rtol, atol)
+    if index != ():
+        err_msg = _mismatch_report(an, bn, rtol, atol, names, equal_nan, mismatches, index, worst)
+    else:
+        err_msg = "Error %f exceeds tolerance rtol=%e, atol=%e.\n" % (worst, rtol, atol)
+    # 1.9.1 set these print options globally here; NumPy 1.x printed no shape=/np.float32()
+    legacy = {"legacy": "1.25"} if int(np.__version__.split(".")[0]) >= 2 else {}
+    with np.printoptions(threshold=4, suppress=True, **legacy):
+        raise AssertionError(npt.build_err_msg([a, b], err_msg=err_msg))
+
+
+def _mismatch_report(a, b, rtol, atol, names, equal_nan, mismatches, index, worst):
+    """Print the worst mismatching elements and return the message's error text."""
+    ab, bb = np.broadcast_arrays(a, b)
     with np.errstate(all="ignore"):
-        err = np.abs(af - bf) / (atol + rtol * np.abs(bf))
-    err = np.where(np.isnan(err), np.inf, err)
-    idx = tuple(int(i) for i in np.unravel_index(np.argmax(err), err.shape)) if err.ndim else ()
-    raise AssertionError(
-        f"Items are not equal: error {float(err[idx]) if err.ndim else float(err):.6g} exceeds "
-        f"tolerance rtol={rtol:.3g}, atol={atol:.3g}. Location of maximum error: {idx}, "
-        f"{names[0]}={float(af[idx])!r}, {names[1]}={float(bf[idx])!r}\n"
-        f" {names[0]}: {a!r}\n {names[1]}: {b!r}")
+        diff = np.where(np.equal(ab, bb), 0, np.abs(ab - bb))
+        ratio = (diff / (atol + rtol * np.abs(bb) + 1e-20)).ravel()
+    bad = np.flatnonzero(~np.isclose(ab, bb, rtol=rtol, atol=atol, equal_nan=equal_nan).ravel())
+    # worst first (NaN counts as the worst), ties in element order, like repeated argmax
+    key = ratio[bad]
+    nan = np.isnan(key)
+    bad = bad[np.lexsort((bad, -np.where(nan, 0, key), ~nan))]
+    n_print, n_count = mismatches
+    counted = len(bad) if n_count <= 0 else min(len(bad), n_count)
+    print(f"\n*** Maximum errors for vector of size {a.size}:  rtol={rtol}, atol={atol}\n")
+    for i, flat in enumerate(bad[:min(counted, n_print)]):
+        loc = tuple(int(j) for j in np.unravel_index(flat, ab.shape))
+        print("%3d: Error %f  %s" % (i + 1, ratio[flat], locationError(ab, bb, loc, names)))
+    partial = n_count > 0 and len(bad) > n_count
+    found = n_count + 1 if partial else max(len(bad), 1)
+    return "Error %f exceeds tolerance rtol=%e, atol=%e (mismatch %s%f%%).\n%s" % (
+        worst, rtol, atol, "at least " if partial else "", 100 * found / a.size,
+        locationError(ab, bb, index, names, maxError=True))
 
 
 def same(a, b):
@@ -931,7 +969,7 @@ def _max_violation(a, b, rtol, atol):
     with np.errstate(all="ignore"):
         diff = np.where(np.equal(a, b), 0, np.abs(a - b))
         ratio = diff / (atol + rtol * np.abs(b) + 1e-20)
-    loc = np.unravel_index(np.argmax(ratio), ratio.shape)
+    loc = tuple(int(i) for i in np.unravel_index(np.argmax(ratio), ratio.shape))
     return loc, np.max(ratio)
 
 
@@ -946,18 +984,20 @@ def assert_almost_equal_with_err(a, b, rtol=None, atol=None, etol=None, names=("
     elements are out of tolerance (``etol`` 0 or None: none may be)."""
     etol = get_etol(etol)
     if etol <= 0:
-        assert_almost_equal(a, b, rtol=rtol, atol=atol, names=names, equal_nan=equal_nan)
+        assert_almost_equal(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
         return
     rtol, atol = get_tols(a, b, rtol, atol)
-    a, b = _as_np(a), _as_np(b)
-    close = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
-    rate = 1 - np.count_nonzero(close) / close.size
-    if rate > etol:
-        loc, worst = _max_violation(a.astype(np.float64), b.astype(np.float64), rtol, atol)
-        raise AssertionError(npt.build_err_msg(
-            [a, b], err_msg="Error %f exceeds tolerance rtol=%e, atol=%e (mismatch %f%% > "
-                            "etol %f%%).\n%s" % (worst, rtol, atol, 100 * rate, 100 * etol,
-                                                 locationError(a, b, loc, names, True))))
+    a = _as_np(a) if hasattr(a, "asnumpy") else a
+    b = _as_np(b) if hasattr(b, "asnumpy") else b
+    an, bn = np.asarray(a), np.asarray(b)
+    close = np.isclose(an, bn, rtol=rtol, atol=atol)
+    if 1 - np.count_nonzero(close) / close.size <= etol:
+        return
+    index, worst = _max_violation(an, bn, rtol, atol)
+    err_msg = _mismatch_report(an, bn, rtol, atol, names, equal_nan, mismatches, index, worst)
+    legacy = {"legacy": "1.25"} if int(np.__version__.split(".")[0]) >= 2 else {}
+    with np.printoptions(threshold=4, suppress=True, **legacy):
+        raise AssertionError(npt.build_err_msg([a, b], err_msg=err_msg))
 
 
 def assert_almost_equal_ignore_nan(a, b, rtol=None, atol=None, names=("a", "b")):

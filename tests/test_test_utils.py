@@ -7,9 +7,15 @@ from mxnet import test_utils as tu
 
 
 def test_default_tolerances_per_dtype():
-    assert tu.almost_equal(np.float32(1.0), np.float32(1.0 + 5e-5))
+    # assert_almost_equal picks tolerances per dtype
+    tu.assert_almost_equal(np.float32(1.0), np.float32(1.0 + 5e-5))
+    tu.assert_almost_equal(np.array([1.0], np.float16), np.array([1.005], np.float16))
+    with pytest.raises(AssertionError):
+        tu.assert_almost_equal(np.array([1.0], np.float64), np.array([1.0 + 1e-4], np.float64))
+    # almost_equal always defaults to float64's tolerances (1.9.1: False, False, False)
+    assert not tu.almost_equal(np.float32(1.0), np.float32(1.0 + 5e-5))
     assert not tu.almost_equal(np.array([1.0], np.float64), np.array([1.0 + 1e-4], np.float64))
-    assert tu.almost_equal(np.array([1.0], np.float16), np.array([1.005], np.float16))
+    assert not tu.almost_equal(np.array([1.0], np.float16), np.array([1.005], np.float16))
 
 
 def test_assert_almost_equal_reports_location():

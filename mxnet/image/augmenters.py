@@ -28,6 +28,11 @@ __all__ = ["Augmenter", "SequentialAug", "ResizeAug", "ForceResizeAug", "RandomC
 _LUMA = [[[0.299, 0.587, 0.114]]]
 
 
+class _ImageArgError(ValueError, AssertionError):
+    """A bad argument to an image iterator or augmenter factory: a ValueError that is also an
+    AssertionError, the exception 1.9.1 raises for these checks."""
+
+
 class Augmenter:
     """Base class: subclasses implement ``__call__(src) -> image``."""
 
@@ -319,7 +324,7 @@ def _check_stat(value, name):
     if value is None:
         return None
     if not isinstance(value, (np.ndarray, nd.NDArray)) or value.shape[0] not in (1, 3):
-        raise ValueError(f"CreateAugmenter: {name} must be True, None, or a NumPy array / "
+        raise _ImageArgError(f"CreateAugmenter: {name} must be True, None, or a NumPy array / "
                          f"NDArray of 1 or 3 values, got {value!r}")
     return value
 
@@ -338,7 +343,7 @@ def CreateAugmenter(data_shape, resize=0, rand_crop=False, rand_resize=False, ra
     crop_size = (data_shape[2], data_shape[1])
     if rand_resize:
         if not rand_crop:
-            raise ValueError("CreateAugmenter: rand_resize=True needs rand_crop=True")
+            raise _ImageArgError("CreateAugmenter: rand_resize=True needs rand_crop=True")
         auglist.append(RandomSizedCropAug(crop_size, 0.08, (3.0 / 4.0, 4.0 / 3.0), inter_method))
     elif rand_crop:
         auglist.append(RandomCropAug(crop_size, inter_method))

@@ -130,8 +130,9 @@ def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out
     width = ((pads[0], pads[1]), (pads[2], pads[3]), (0, 0))
     if type == 0:
         fill = np.full(4, value, np.float64)
-        vals = list(values or ())
-        fill[:len(vals)] = vals[:4]
+        # a scalar ``values`` counts as one value, as in 1.9.1
+        vals = np.atleast_1d(np.asarray(() if values is None else values, np.float64)).ravel()
+        fill[:min(vals.size, 4)] = vals[:4]
         res = np.empty((arr.shape[0] + pads[0] + pads[1], arr.shape[1] + pads[2] + pads[3],
                         arr.shape[2]), arr.dtype)
         c = arr.shape[2]

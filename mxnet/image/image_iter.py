@@ -16,7 +16,7 @@ from .. import ndarray as nd
 from .. import recordio
 from ..base import MXNetError, numeric_types
 from ..io import DataBatch, DataIter
-from .augmenters import CreateAugmenter
+from .augmenters import CreateAugmenter, _ImageArgError
 from .image import imdecode
 
 __all__ = ["ImageIter"]
@@ -53,9 +53,9 @@ class ImageIter(DataIter):
                  dtype="float32", last_batch_handle="pad", **kwargs):
         DataIter.__init__(self, batch_size)
         if not (path_imgrec or path_imglist or isinstance(imglist, list)):
-            raise ValueError("ImageIter needs path_imgrec, path_imglist or an imglist list")
+            raise _ImageArgError("ImageIter needs path_imgrec, path_imglist or an imglist list")
         if dtype not in _LABEL_DTYPES:
-            raise ValueError(f"ImageIter: label dtype {dtype!r} is not supported; use one of "
+            raise _ImageArgError(f"ImageIter: label dtype {dtype!r} is not supported; use one of "
                              f"{', '.join(_LABEL_DTYPES)}")
         if last_batch_handle not in _LAST_BATCH:
             raise ValueError(f"ImageIter: last_batch_handle must be one of {_LAST_BATCH}, "

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from .io import MXDataIter
 __all__ = ["CSVIter"]
 
 _DTYPES = {"float32": np.float32, "int32": np.int32, "int64": np.int64}
+_INT_FIELD = re.compile(r"(?:^|,)[ \t]*([+-]?\d*)[^,\n]*", re.M)
 _CHUNK = 1024  # lines parsed at a time
 
 
@@ -61,15 +63,26 @@ class _CSVRows:
                     f"Check failed: row.length == shape.Size() ({n} vs. {self.size}) : The data "
                     f"size in CSV do not match size of shape: specified shape={list(self.shape)}, "
                     f"the csv row-length={n}")
+        if np.dtype(self.dtype).kind == "i":
+            return self._parse_int(lines)
         try:
             rows = np.loadtxt(lines, delimiter=",", dtype=np.float64, ndmin=2,
                               usecols=range(self.size))
         except ValueError as e:
             raise MXNetError(f"CSVIter: cannot parse {self.path}: {e}") from None
-        if np.dtype(self.dtype).kind == "i":
-            with np.errstate(invalid="ignore"):
-                return np.trunc(rows).astype(self.dtype)
         return rows.astype(self.dtype)
+
+    def _parse_int(self, lines):
+        # Integer dtypes read each field's leading integer, as 1.9.1 does (strtol-like):
+        # "3.99" -> 3, "2.5e-01" -> 2, "1e3" -> 1; a field without leading digits is an error.
+        text = "\n".join(ln.rstrip().rstrip(",") for ln in lines)
+        fields = np.array(_INT_FIELD.findall(text), dtype=str)
+        bad = ~np.char.isdigit(np.char.lstrip(fields, "+-"))
+        if bad.any():
+            raise MXNetError(f"CSVIter: cannot parse {self.path}: a field of row "
+                             f"{int(np.argmax(bad)) // self.size + 1} of this block does not "
+                             f"start with an integer, as dtype {np.dtype(self.dtype).name} needs")
+        return fields.astype(np.int64).reshape(len(lines), self.size).astype(self.dtype)
 
     def take(self, n):
         """Up to ``n`` rows as an (m, size) array; an empty array at the end of the file."""
@@ -147,8 +160,9 @@ class CSVIter(MXDataIter):
     ``'NULL'``: zero labels) holds the labels, one row of shape ``label_shape`` each. With
     ``round_batch`` (the default) a short last batch is completed from the start of the file
     and the next epoch begins after those rows; otherwise it keeps rows of the batch before in
-    its padding slots. ``dtype`` is ``'float32'``, ``'int32'`` or ``'int64'``. Values are parsed
-    as doubles, so int64 values beyond 2**53 lose precision.
+    its padding slots. ``dtype`` is ``'float32'``, ``'int32'`` or ``'int64'``. With an integer
+    dtype each field's leading integer is read exactly (``3.99`` -> 3, ``2.5e-01`` -> 2), as
+    1.9.1 reads them.
 
     All arguments are keywords, as in 1.9.1; unknown keywords are ignored.
     """
