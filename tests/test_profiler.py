@@ -96,6 +96,19 @@ def test_operators_traced(tmp_path):
     assert all(e["pid"] in meta for e in events)
 
 
+def test_executor_inference_steps_traced(tmp_path):
+    # a predict-mode executor forward (Module.predict / score) shows its operators, as in 1.9.1
+    y = mx.sym.relu(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=4, name="fc"))
+    ex = y.simple_bind(mx.cpu(), data=(2, 3))
+
+    def run():
+        ex.forward(is_train=False, data=mx.nd.ones((2, 3)))
+        ex.outputs[0].wait_to_read()
+    names = [e["name"] for e in _profile(tmp_path, run, profile_all=True)
+             if e.get("cat") == "operator"]
+    assert names.count("FullyConnected") == 1 and names.count("relu") == 1
+
+
 def test_aggregate_table_and_json(tmp_path):
     _profile(tmp_path, lambda: _run_ops(3), aggregate_stats=True)
     text = profiler.dumps()
