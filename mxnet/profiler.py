@@ -388,8 +388,10 @@ def _trace_events():
         pid = pid_of(proc)
         ev = {"name": name, "cat": cat, "ph": ph, "ts": round((t - base) / 1000.0, 3),
               "pid": pid, "tid": tid_of(pid, ident)}
-        if ph == "X":
-            ev["dur"] = round(extra / 1000.0, 3)
+        if ph == "X":   # written as 1.9.1 writes a duration: a begin and an end record
+            ev["ph"] = "B"
+            out.append(ev)
+            ev = dict(ev, ph="E", ts=round((t + extra - base) / 1000.0, 3))
         elif ph == "C":
             ev["args"] = {name: extra}
         elif ph in ("b", "e"):
@@ -397,7 +399,8 @@ def _trace_events():
         elif ph == "n":
             ev["s"], ev["id"] = extra
         out.append(ev)
-    return out
+    meta = [e for e in out if e["ph"] == "M"]
+    return meta + sorted((e for e in out if e["ph"] != "M"), key=lambda e: e["ts"])
 
 
 def dump(finished=True, profile_process="worker"):
@@ -418,8 +421,7 @@ def dump(finished=True, profile_process="worker"):
     fd, tmp = tempfile.mkstemp(prefix=".profile-", suffix=".json", dir=os.path.dirname(path))
     try:
         with os.fdopen(fd, "w") as f:
-            f.write('{"traceEvents": [\n' + body + '\n],\n"displayTimeUnit": "ms",\n'
-                    '"otherData": {"producer": "mxnet-py profiler"}\n}\n')
+            f.write('{"traceEvents": [\n' + body + '\n],\n"displayTimeUnit": "ms"\n}\n')
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
