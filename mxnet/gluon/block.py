@@ -15,7 +15,8 @@ from ..ndarray import NDArray
 from ..symbol import Symbol
 from ..symbol.graph import topo_order
 from ..executor.program import GraphProgram, run as run_program
-from .parameter import DeferredInitializationError, Parameter, ParameterDict
+from .parameter import (DeferredInitializationError, Parameter, ParameterDict, _ParamAssertionError,
+                        _ParamValueError)
 
 __all__ = ["Block", "HybridBlock", "SymbolBlock"]
 
@@ -217,14 +218,14 @@ class Block:
         if not allow_missing:
             for name in params:
                 if name not in loaded:
-                    raise MXNetError(f"Parameter '{name}' is missing in file '{filename}', which "
-                                     f"contains parameters: {sorted(loaded)}. Set "
+                    raise _ParamAssertionError(f"Parameter '{name}' is missing in file '{filename}', which "
+                                     f"contains parameters: {', '.join(repr(k) for k in loaded)}. Set "
                                      "allow_missing=True to ignore missing parameters.")
         for name, arr in loaded.items():
             if name not in params:
                 if not ignore_extra:
-                    raise MXNetError(f"Parameter '{name}' loaded from file '{filename}' is not "
-                                     "present in the Block. Set ignore_extra=True to ignore.")
+                    raise _ParamValueError(f"Parameter '{name}' loaded from file '{filename}' is "
+                                           "not present in the Block. Set ignore_extra=True to ignore.")
                 continue
             p = params[name]
             if cast_dtype:
@@ -487,7 +488,7 @@ class HybridBlock(Block):
         try:
             self.infer_shape(*args)
         except MXNetError as e:
-            raise MXNetError(f"Deferred initialization failed because shape cannot be inferred: "
+            raise _ParamValueError(f"Deferred initialization failed because shape cannot be inferred: "
                              f"{e}") from None
 
     def _finish_params(self, *args):
@@ -604,7 +605,6 @@ class HybridBlock(Block):
             _npx_save(f"{path}-{epoch:04d}.params", arrays)
         else:
             _nd.save(f"{path}-{epoch:04d}.params", arrays)
-        return sym
 
 
 class SymbolBlock(HybridBlock):
@@ -616,6 +616,10 @@ class SymbolBlock(HybridBlock):
             inputs = [inputs] if len(inputs) == 1 else list(inputs)
         if isinstance(outputs, (list, tuple)):
             outputs = _sym.Group(list(outputs))
+        for i in inputs:  # as 1.9.1: inputs are plain variables (an assertion there)
+            if len(i) != 1 or i._outputs[0][0].op is not None:
+                raise _ParamAssertionError(f"SymbolBlock: input symbols must be variables, but {i} "
+                                           "is an output of operators")
         self._sym_inputs = [i.name for i in inputs]
         self._sym_outputs = outputs
         input_set = set(self._sym_inputs)

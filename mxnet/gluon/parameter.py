@@ -17,6 +17,14 @@ class DeferredInitializationError(MXNetError):
     """A parameter's shape is still unknown, so its data cannot be used yet."""
 
 
+class _ParamAssertionError(MXNetError, AssertionError):
+    """A Gluon check that 1.9.1 makes with ``assert`` (so it is also an AssertionError)."""
+
+
+class _ParamValueError(MXNetError, ValueError):
+    """A Gluon check that 1.9.1 reports with ValueError (so it is also one)."""
+
+
 def _ctx_list(ctx):
     if ctx is None:
         return [current_context()]
@@ -42,6 +50,7 @@ class Parameter:
         self.name = name
         self._shape = None if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
         self.dtype = dtype_np(dtype).type
+        self._dtype_shown = dtype  # repr shows the dtype as given ('float32' from Dense), as 1.9.1
         self.lr_mult = lr_mult
         self.wd_mult = wd_mult
         self.init = init
@@ -50,7 +59,8 @@ class Parameter:
         self._differentiable = differentiable
         self._grad_req = grad_req if differentiable else "null"
         if self._grad_req not in ("write", "add", "null"):
-            raise MXNetError(f"Parameter {name}: grad_req must be write, add or null; got {grad_req!r}")
+            raise _ParamAssertionError(f"Parameter {name}: grad_req must be write, add or null; "
+                                       f"got {grad_req!r}")
         self._data = None          # list of NDArray, one per context
         self._ctx_list = None
         self._deferred_init = ()   # (init, ctx_list, default_init) while the shape is unknown
@@ -59,7 +69,16 @@ class Parameter:
         self.grad_stype = grad_stype
 
     def __repr__(self):
-        return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
+        return f"Parameter {self.name} (shape={self.shape}, dtype={self._shown_dtype()})"
+
+    def _shown_dtype(self):
+        shown = getattr(self, "_dtype_shown", None)
+        try:
+            if shown is not None and dtype_np(shown).type is self.dtype:
+                return shown
+        except (TypeError, ValueError, MXNetError):
+            pass
+        return self.dtype
 
     # -- attributes ------------------------------------------------------------------------------
     @property
@@ -74,7 +93,7 @@ class Parameter:
             return
         if len(self._shape) != len(new_shape) or any(
                 a not in (0, None) and a != b for a, b in zip(self._shape, new_shape)):
-            raise MXNetError(f"Parameter {self.name}: expected shape {self._shape} is incompatible "
+            raise _ParamAssertionError(f"Parameter {self.name}: expected shape {self._shape} is incompatible "
                              f"with given shape {new_shape}")
         self._shape = tuple(b if a in (0, None) else a for a, b in zip(self._shape, new_shape))
 
@@ -85,7 +104,8 @@ class Parameter:
     @grad_req.setter
     def grad_req(self, req):
         if req not in ("write", "add", "null"):
-            raise MXNetError(f"Parameter {self.name}: grad_req must be write, add or null; got {req!r}")
+            raise _ParamAssertionError(f"Parameter {self.name}: grad_req must be write, add or "
+                                       f"null; got {req!r}")
         if not self._differentiable:
             req = "null"
         self._grad_req = req
@@ -114,8 +134,8 @@ class Parameter:
             if self.allow_deferred_init:
                 self._deferred_init = (init, ctxs, default_init)
                 return
-            raise MXNetError(f"Cannot initialize Parameter '{self.name}' because it has invalid "
-                             f"shape: {self._shape}.")
+            raise _ParamValueError(f"Cannot initialize Parameter '{self.name}' because it has "
+                                   f"invalid shape: {self._shape}.")
         self._deferred_init = (init, ctxs, default_init)
         self._finish_deferred_init()
 
@@ -167,7 +187,9 @@ class Parameter:
             raise DeferredInitializationError(
                 f"Parameter '{self.name}' has not been initialized yet because initialization was "
                 "deferred. Actual initialization happens during the first forward pass. Please pass "
-                "one batch of data through the network before accessing Parameters.")
+                "one batch of data through the network before accessing Parameters. You can "
+                "also avoid deferred initialization by specifying in_units, num_features, etc., "
+                "for network layers.")
         raise MXNetError(f"Parameter '{self.name}' has not been initialized. Note that you should "
                          "initialize parameters and create Trainer with Block.collect_params() "
                          "instead of Block.params because the later does not include Parameters of "
@@ -255,9 +277,30 @@ class Parameter:
             raise MXNetError(f"Cannot reset context for Parameter '{self.name}' because it has not "
                              "been initialized.")
 
+    def row_sparse_data(self, row_id):
+        """A RowSparseNDArray copy of the data on ``row_id``'s context holding only the rows
+        in ``row_id`` (the others read as zeros), for parameters declared row_sparse."""
+        if self.stype != "row_sparse":
+            raise MXNetError(f"Cannot return copies of Parameter '{self.name}' via "
+                             f"row_sparse_data() because its storage type is {self.stype}. "
+                             "Please use data() instead.")
+        from ..ndarray import sparse as _sp
+        return _sp.retain(self.data(row_id.context).tostype("row_sparse"), row_id)
+
+    def list_row_sparse_data(self, row_id):
+        """``row_sparse_data`` on every context the parameter lives on."""
+        if self.stype != "row_sparse":
+            raise MXNetError(f"Cannot return copies of Parameter '{self.name}' via "
+                             f"list_row_sparse_data() because its storage type is {self.stype}. "
+                             "Please use list_data() instead.")
+        from ..ndarray import sparse as _sp
+        return [_sp.retain(d.tostype("row_sparse"), row_id.as_in_context(d.context))
+                for d in self.list_data()]
+
     def cast(self, dtype):
         """Change the dtype of the data and gradients."""
         self.dtype = dtype_np(dtype).type
+        self._dtype_shown = dtype
         if self._data is None:
             return
         self._data = [d.astype(dtype) for d in self._data]
@@ -288,6 +331,9 @@ class Constant(Parameter):
         self.value = value
         super().__init__(name, grad_req="null", shape=value.shape, dtype=value.dtype,
                          init="zeros")
+
+    def __repr__(self):
+        return f"Constant {self.name} (shape={self.shape}, dtype={self._shown_dtype()})"
 
     def _finish_deferred_init(self):
         if not self._deferred_init:
@@ -357,7 +403,8 @@ class ParameterDict:
                     existing = getattr(param, k)
                     if k == "dtype":
                         if np.dtype(existing) != np.dtype(v):
-                            raise MXNetError(f"Parameter {name}: dtype {v} conflicts with {existing}")
+                            raise _ParamAssertionError(f"Parameter {name}: dtype {v} conflicts "
+                                                       f"with {existing}")
                     elif existing != v and k not in ("allow_deferred_init",):
                         setattr(param, k, v)
         return param
@@ -413,7 +460,7 @@ class ParameterDict:
         arrays = {}
         for p in self._params.values():
             if not p.name.startswith(strip_prefix):
-                raise MXNetError(f"Prefix '{strip_prefix}' is to be striped before saving, but "
+                raise _ParamValueError(f"Prefix '{strip_prefix}' is to be striped before saving, but "
                                  f"Parameter's name '{p.name}' does not start with it")
             arrays[p.name[len(strip_prefix):]] = p.data(p.list_ctx()[0]).copyto(cpu())
         if _util.is_np_array():  # mx.np parameters: NumPy-shape records, as 1.9.1 writes them
@@ -432,12 +479,12 @@ class ParameterDict:
         if not allow_missing:
             for name in self._params:
                 if name not in loaded:
-                    raise MXNetError(f"Parameter '{name}' is missing in file '{filename}'")
+                    raise _ParamAssertionError(f"Parameter '{name}' is missing in file '{filename}'")
         for name, arr in loaded.items():
             if name not in self._params:
                 if not ignore_extra:
-                    raise MXNetError(f"Parameter '{name}' loaded from file '{filename}' is not "
-                                     "present in this ParameterDict")
+                    raise _ParamValueError(f"Parameter '{name}' loaded from file '{filename}' is "
+                                           "not present in this ParameterDict")
                 continue
             p = self._params[name]
             if cast_dtype:

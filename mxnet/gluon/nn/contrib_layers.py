@@ -1,17 +1,17 @@
 """Layers 1.9.1 keeps in ``gluon.contrib.nn``: Concurrent, HybridConcurrent, Identity,
-SyncBatchNorm and PixelShuffle1D/2D/3D. They are exposed there (``mxnet/gluon/contrib/nn.py``);
-``gluon.nn`` itself does not export them, as in 1.9.1."""
+SparseEmbedding, SyncBatchNorm and PixelShuffle1D/2D/3D. They are exposed there
+(``mxnet/gluon/contrib/nn.py``); ``gluon.nn`` itself does not export them, as in 1.9.1."""
 from __future__ import annotations
 
 import warnings
 
 from ... import ndarray as _nd
-from ..block import HybridBlock
+from ..block import Block, HybridBlock
 from ._common import children_repr
 from .basic_layers import BatchNorm, HybridSequential, Sequential
 
-__all__ = ["Concurrent", "HybridConcurrent", "Identity", "SyncBatchNorm", "PixelShuffle1D",
-           "PixelShuffle2D", "PixelShuffle3D"]
+__all__ = ["Concurrent", "HybridConcurrent", "Identity", "SparseEmbedding", "SyncBatchNorm",
+           "PixelShuffle1D", "PixelShuffle2D", "PixelShuffle3D"]
 
 
 class Concurrent(Sequential):
@@ -53,6 +53,28 @@ def _num_gpus():
     from ... import context
     count = getattr(context, "num_gpus", None)
     return count() if count is not None else 0
+
+
+class SparseEmbedding(Block):
+    """An embedding whose weight is declared row_sparse and whose gradient is a
+    RowSparseNDArray holding only the looked-up rows, so that a Trainer updates just those
+    rows. Not hybridizable (a plain Block), as in 1.9.1. The weight is held densely here;
+    its gradient and the lazy optimizer updates are row-sparse."""
+
+    def __init__(self, input_dim, output_dim, dtype="float32", weight_initializer=None, **kwargs):
+        super().__init__(**kwargs)
+        self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype,
+                        "sparse_grad": True}
+        self.weight = self.params.get("weight", shape=(input_dim, output_dim),
+                                      init=weight_initializer, dtype=dtype,
+                                      grad_stype="row_sparse", stype="row_sparse")
+
+    def forward(self, x):
+        return _nd.Embedding(x, self.weight.data(x.context), name="fwd", **self._kwargs)
+
+    def __repr__(self):
+        k = self._kwargs
+        return f"{self.__class__.__name__}({k['input_dim']} -> {k['output_dim']}, {k['dtype']})"
 
 
 class SyncBatchNorm(BatchNorm):

@@ -33,8 +33,14 @@ def _projection(channels, stride, in_channels, with_bn):
 class _ResidualV1(HybridBlock):
     """``relu(body(x) + shortcut(x))``, the shortcut being x or ``downsample(x)``."""
 
+    # operand order of the sum, as in 1.9.1's graphs: the basic block adds ``shortcut + body``,
+    # the bottleneck ``body + shortcut`` (it fixes the exported JSON's node order)
+    _shortcut_first = False
+
     def hybrid_forward(self, F, x):
         shortcut = self.downsample(x) if self.downsample is not None else x
+        if self._shortcut_first:
+            return F.Activation(shortcut + self.body(x), act_type="relu")
         return F.Activation(self.body(x) + shortcut, act_type="relu")
 
 
@@ -44,6 +50,8 @@ class BasicBlockV1(_ResidualV1):
     ``downsample=True`` adds a 1x1 conv + BN projection on the shortcut (for a change of
     ``stride`` or channel count); ``in_channels`` fixes the input channels (0: inferred).
     """
+
+    _shortcut_first = True
 
     def __init__(self, channels, stride, downsample=False, in_channels=0, **kwargs):
         super().__init__(**kwargs)
