@@ -78,16 +78,7 @@ def bernoulli(prob=None, logit=None, size=None, dtype=None, ctx=None, out=None):
         elif not 0.0 <= p <= 1.0:
             raise ValueError(f"npx.random.bernoulli: expect 0 <= prob <= 1, got {p}")
         shape = ()
-    if size is not None:
-        size = (int(size),) if isinstance(size, (int, _onp.integer)) else tuple(size)
-        try:
-            ok = _onp.broadcast_shapes(shape, size) == size
-        except ValueError:
-            ok = False
-        if not ok:
-            raise MXNetError(f"npx.random.bernoulli: size {size} is not a broadcast target of "
-                             f"the parameter shape {shape}")
-        shape = size
+    shape = _r._out_shape("npx.random.bernoulli", size, shape)
     u = _r.uniform(0.0, 1.0, size=shape, dtype="float64", ctx=ctx)
     res = (u < p).astype(dtype or "float32")
     return _with_out(res, out)

@@ -15,7 +15,7 @@ from mxnet.base import MXNetError
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tools", "golden"))
-from npx_gaps_cases import cases, error_cases, random_cases  # noqa: E402
+from npx_gaps_cases import cases, error_cases, random_cases, run  # noqa: E402
 
 GOLD = os.path.join(ROOT, "tests", "golden")
 ARR = onp.load(os.path.join(GOLD, "npx_gaps.npz"))
@@ -37,16 +37,8 @@ def test_values_and_gradients(key):
     fn, _, diff = CASES[key]
     n_in = sum(1 for k in ARR.files if k.startswith(f"{key}:in"))
     inputs = [ARR[f"{key}:in{i}"] for i in range(n_in)]
-    xs = [np.array(a, dtype=a.dtype) for a in inputs]
-    for i in diff:
-        xs[i].attach_grad()
-    with autograd.record():
-        outs = fn(*xs)
-        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
-        if diff:
-            heads = [np.array(ARR[f"{key}:head{j}"]) for j in range(len(outs))]
-            total = sum((o.astype("float32") * h.astype("float32")).sum()
-                        for o, h in zip(outs, heads) if o.dtype.kind == "f")
+    xs, outs, _ = run(np, autograd, fn, inputs, diff,
+                      lambda outs: [ARR[f"{key}:head{j}"] for j in range(len(outs))])
     assert [str(o.dtype) for o in outs] == META["dtypes"][key]
     for j, o in enumerate(outs):
         assert isinstance(o, np.ndarray)
@@ -56,7 +48,6 @@ def test_values_and_gradients(key):
         onp.testing.assert_allclose(o.asnumpy().astype("float64"), want.astype("float64"),
                                     rtol=tol, atol=tol, err_msg=f"{key} out{j}")
     if diff:
-        total.backward()
         for i in diff:
             onp.testing.assert_allclose(xs[i].grad.asnumpy(), ARR[f"{key}:grad{i}"],
                                         rtol=1e-4, atol=1e-5, err_msg=f"{key} grad{i}")

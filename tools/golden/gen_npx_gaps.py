@@ -21,7 +21,7 @@ from mxnet import autograd, np, npx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from npx_gaps_cases import cases, error_cases, random_cases  # noqa: E402
+from npx_gaps_cases import cases, error_cases, random_cases, run  # noqa: E402
 
 npx.set_np()
 OUT = os.path.join(HERE, "..", "..", "tests", "golden")
@@ -34,18 +34,7 @@ def heads_for(key, outs):
 
 
 for key, (fn, inputs, diff) in cases(np, npx).items():
-    xs = [np.array(a, dtype=a.dtype) for a in inputs]
-    for i in diff:
-        xs[i].attach_grad()
-    with autograd.record():
-        outs = fn(*xs)
-        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
-        if diff:
-            heads = [np.array(h) for h in heads_for(key, outs)]
-            total = sum((o.astype("float32") * h.astype("float32")).sum()
-                        for o, h in zip(outs, heads) if o.dtype.kind == "f")
-    if diff:
-        total.backward()
+    xs, outs, heads = run(np, autograd, fn, inputs, diff, lambda outs: heads_for(key, outs))
     for i, a in enumerate(inputs):
         arrays[f"{key}:in{i}"] = a
     for j, o in enumerate(outs):

@@ -129,3 +129,24 @@ def random_cases(np, npx):
                       [onp.zeros((2, 1), f32), onp.ones(3, f32)]),
         "uniform_n_scalar": (lambda: npx.random.uniform_n(2.0, 3.0, batch_shape=(5, 2)), []),
     }
+
+
+def run(np, autograd, fn, inputs, diff, heads_of):
+    """One value case under autograd: the inputs as np arrays (those listed in ``diff`` with
+    gradients attached), the outputs, and where ``diff`` is not empty the backward of
+    sum(output * head) over the float outputs, the heads being ``heads_of(outs)`` (NumPy
+    arrays). Returns (inputs, outputs, heads)."""
+    xs = [np.array(a, dtype=a.dtype) for a in inputs]
+    for i in diff:
+        xs[i].attach_grad()
+    heads = []
+    with autograd.record():
+        outs = fn(*xs)
+        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+        if diff:
+            heads = [np.array(h) for h in heads_of(outs)]
+            total = sum((o.astype("float32") * h.astype("float32")).sum()
+                        for o, h in zip(outs, heads) if o.dtype.kind == "f")
+    if diff:
+        total.backward()
+    return xs, outs, heads
