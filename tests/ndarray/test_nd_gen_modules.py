@@ -22,14 +22,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GEN = load_script("tools/golden/gen_nd_helpers.py")
 GOLD = json.load(open(os.path.join(HERE, "..", "golden", "nd_helpers.json")))
 
-# 1.9.1 names whose operators (or aliases) this registry does not have
-KNOWN_ABSENT = {}
+# 1.9.1 names whose operators (or aliases) this registry does not have; the symbol side has
+# no sparse-only retain / adagrad_update
+KNOWN_ABSENT = {"nd": {}, "sym": {"gen_sparse": {"adagrad_update", "retain"}}}
 
 
-def test_gen_modules_have_the_reference_names():
-    for mod, ref in GOLD["gen"].items():
-        m = getattr(mx.nd, mod)
-        assert m is importlib.import_module(f"mxnet.ndarray.{mod}")
+@pytest.mark.parametrize("side", ["nd", "sym"])
+def test_gen_modules_have_the_reference_names(side):
+    ns, pkg, gold = ((mx.nd, "mxnet.ndarray", GOLD["gen"]) if side == "nd"
+                     else (mx.sym, "mxnet.symbol", GOLD["gen_sym"]))
+    for mod, ref in gold.items():
+        m = getattr(ns, mod)
+        assert m is importlib.import_module(f"{pkg}.{mod}")
         assert m.__all__ == sorted(m.__all__)
         absent = set(ref) - set(m.__all__)
         if mod == "gen__internal":
@@ -37,7 +41,7 @@ def test_gen_modules_have_the_reference_names():
             # the registry does not define; the forward names it has must be in the reference
             assert len(set(ref) & set(m.__all__)) > 120
             continue
-        assert absent <= KNOWN_ABSENT.get(mod, set()), (mod, sorted(absent))
+        assert absent <= KNOWN_ABSENT[side].get(mod, set()), (mod, sorted(absent))
         extra = set(m.__all__) - set(ref)
         assert extra <= {"full_like"}, (mod, sorted(extra))
         for n in m.__all__:
@@ -171,17 +175,7 @@ def test_nd_creators_pick_storage_from_stype_as_in_1_9_1():
     assert d.stype == "default" and d.dtype == np.float64
 
 
-def test_sym_gen_modules_have_the_reference_names():
+def test_gen_modules_share_the_namespace_functions():
     from mxnet.symbol.gen_op import Convolution as SymConvolution
     assert SymConvolution is mx.sym.Convolution
     assert mx.sym.gen_contrib.box_nms is mx.sym.contrib.box_nms
-    # the symbol side has no sparse-only retain / adagrad_update
-    known_absent = {"gen_sparse": {"adagrad_update", "retain"}}
-    for mod, ref in GOLD["gen_sym"].items():
-        m = getattr(mx.sym, mod)
-        assert m is importlib.import_module(f"mxnet.symbol.{mod}")
-        if mod == "gen__internal":
-            assert len(set(ref) & set(m.__all__)) > 120
-            continue
-        assert set(ref) - set(m.__all__) <= known_absent.get(mod, set()), mod
-        assert set(m.__all__) - set(ref) <= {"full_like"}, mod
