@@ -3,6 +3,10 @@
 Binary ops follow 1.9.1: both inputs must share a dtype; a scalar is first cast to the
 array's dtype (so ``int32 * 1.5`` multiplies by 1); comparisons return 0/1 in the
 input dtype; integer division truncates toward zero.
+
+bfloat16 data (with ml_dtypes): the unary kernels compute in float32 and, like 1.9.1's
+mshadow kernels on a CPU, cut the float32 result to bfloat16 by truncation (dropping the low
+16 bits), not by rounding to nearest as the oneDNN operators (nn_dense, nn_conv, ...) do.
 """
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import math
 
 import numpy as np
 
-from ..base import MXNetError
+from ..base import _BF16, MXNetError
 from ._common import cast_scalar, same_dtype, shape_err
 from .registry import Param, register
 
@@ -68,13 +72,28 @@ _UFUNC_UNARY = {"negative": "negative", "abs": "absolute", "square": "square", "
                 "expm1": "expm1", "log1p": "log1p"}
 
 
+def bf16_truncate(a):
+    """float32 values cut to bfloat16 by dropping their low 16 bits (mshadow's conversion);
+    NaN stays NaN."""
+    a = np.ascontiguousarray(a, dtype=np.float32)
+    t = (a.view(np.uint32) >> 16).astype(np.uint16).view(_BF16)
+    nan = np.isnan(a)
+    if nan.any():
+        t[nan] = np.nan
+    return t
+
+
 def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
     ufunc = _UFUNC_UNARY.get(name)
     if ufunc is None and name != "relu":
         def compute(rc, attrs, x):
+            if _BF16 is not None and x.dtype == _BF16:
+                return bf16_truncate(fn(rc.xp, x.astype(np.float32)))
             return fn(rc.xp, x)
     else:
         def compute(rc, attrs, x, out=None):
+            if _BF16 is not None and x.dtype == _BF16:
+                return bf16_truncate(fn(rc.xp, x.astype(np.float32)))
             o = _float_out(out, x)
             if o is not None and o.shape == x.shape:
                 if ufunc is None:   # relu

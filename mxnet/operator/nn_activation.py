@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from ..base import MXNetError
+from ..base import _BF16, MXNetError
 from ._batch_threads import run_parts
 from ._common import normalize_axis
 from .conv_kernels import scratch
@@ -58,17 +58,23 @@ def _f32(v):
     return float(_F32(v))
 
 
+# half-precision types: computed in float32 and rounded back (bfloat16 needs ml_dtypes)
+_LOW = (np.dtype(np.float16),) + ((_BF16,) if _BF16 is not None else ())
+
+
 def check_float(opname, *arrays):
-    """MXNetError unless every array has a floating-point dtype (1.9.1's check)."""
+    """MXNetError unless every array has a floating-point dtype, bfloat16 included (1.9.1's
+    check)."""
     for a in arrays:
-        if a.dtype.kind != "f":
+        if a.dtype.kind != "f" and a.dtype != _BF16:
             raise MXNetError(f"{opname}: this operator only supports floating point data, got "
                              f"an input of dtype {a.dtype} and shape {tuple(a.shape)}")
 
 
 def _work(x):
-    """The array in the precision kernels compute in (float16 is computed in float32)."""
-    return x.astype(_F32) if x.dtype == np.float16 else x
+    """The array in the precision kernels compute in (float16 and bfloat16 are computed in
+    float32; the caller rounds the result back)."""
+    return x.astype(_F32) if x.dtype in _LOW else x
 
 
 def _like_inputs(*idx):
@@ -208,7 +214,7 @@ def _derivative_into(kind, x, y, t):
 def _out_like(out, x):
     """``out[0]`` when it can hold a result shaped and typed like ``x`` (else None)."""
     o = out[0] if out else None
-    if o is None or o.shape != x.shape or o.dtype != x.dtype or x.dtype == np.float16:
+    if o is None or o.shape != x.shape or o.dtype != x.dtype or x.dtype in _LOW:
         return None
     return o
 
@@ -217,7 +223,7 @@ def _activation(rc, attrs, x, out=None):
     check_float("Activation", x)
     o = _out_like(out, x)
     kind = attrs["act_type"]
-    if kind == "relu" and x.dtype != np.float16 and _split_ok(x) and \
+    if kind == "relu" and x.dtype not in _LOW and _split_ok(x) and \
             (o is None or _split_ok(o)):
         return _relu_into(x, np.empty_like(x) if o is None else o)
     if o is not None and kind in ("softrelu", "softsign") and _split_ok(x, o):
@@ -238,7 +244,7 @@ def _activation(rc, attrs, x, out=None):
 
 def _activation_backward(rc, attrs, og, x, y, out=None):
     o = _out_like(out, y)
-    if attrs["act_type"] == "relu" and og.dtype == y.dtype != np.float16 and \
+    if attrs["act_type"] == "relu" and og.dtype == y.dtype and y.dtype not in _LOW and \
             og.shape == y.shape and _split_ok(og, y) and (o is None or _split_ok(o)):
         return _relu_grad_into(og, y, np.empty_like(y) if o is None else o)
     kind = attrs["act_type"]
@@ -341,7 +347,7 @@ def _leaky_relu(rc, attrs, x, gamma=None, out=None):
     xp, kind = rc.xp, attrs["act_type"]
     o = out[0] if out else None
     if o is not None and xp is np and o.shape == x.shape and o.dtype == x.dtype and \
-            x.dtype != np.float16 and kind in ("leaky", "prelu"):
+            x.dtype not in _LOW and kind in ("leaky", "prelu"):
         if kind == "leaky":
             return _leaky_into(xp, x, o, x.dtype.type(_f32(attrs["slope"])))
         check_float("LeakyReLU", gamma)

@@ -30,7 +30,8 @@ are computed straight into the given arrays (bit for bit what a call without ``o
 returns); float16 and channel-last results are computed apart and returned as they are.
 
 Inputs must share one floating dtype. float16 is computed in float32 and rounded back
-(1.9.1 has no float16 convolution on a CPU).
+(1.9.1 has no float16 convolution on a CPU); so is bfloat16 (with ml_dtypes), rounded to
+nearest even as 1.9.1's oneDNN convolution does.
 
 1.9.1's own CPU Deconvolution kernel (used for float64, or with oneDNN disabled) is wrong
 when dilate > 1: it repeats neighbouring output values. This module follows the definition,

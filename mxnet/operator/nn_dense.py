@@ -9,7 +9,10 @@ gradients of data, weight and (unless ``no_bias``) bias with two GEMMs and a sum
 bilinear, so the second-order rule is written with the same two operators.
 
 Like 1.9.1, the inputs must share one floating dtype. float16 is accepted on every device
-(1.9.1 allows it only with cuDNN); it is computed in float32 and rounded back.
+(1.9.1 allows it only with cuDNN); it is computed in float32 and rounded back. bfloat16 (with
+ml_dtypes) is computed the way 1.9.1's oneDNN does on a CPU: the bfloat16 values are widened
+to float32 (exactly), products and sums run in float32, and results are rounded to the
+nearest bfloat16 (ties to even).
 """
 from __future__ import annotations
 
@@ -17,12 +20,18 @@ import math
 
 import numpy as np
 
-from ..base import MXNetError
+from ..base import _BF16, MXNetError
 from .registry import Param, register
 
-__all__ = ["check_float_inputs", "uniform_type", "shape_mismatch", "as_list"]
+__all__ = ["check_float_inputs", "uniform_type", "shape_mismatch", "as_list", "compute_dtype",
+           "LOW_FLOATS"]
 
-_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+_F32 = np.dtype(np.float32)
+# the half-precision types, computed in float32 and rounded back (bfloat16 needs ml_dtypes)
+LOW_FLOATS = (np.dtype(np.float16),) + ((_BF16,) if _BF16 is not None else ())
+_FLOATS = LOW_FLOATS + (_F32, np.dtype(np.float64))
+_FLOAT_NAMES = "bfloat16, float16, float32 or float64" if _BF16 is not None else \
+    "float16, float32 or float64"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -37,8 +46,8 @@ def check_float_inputs(opname, names, arrays):
             raise MXNetError(f"{opname}: all inputs must have the same dtype; data is {dt} but "
                              f"{name} is {a.dtype} {tuple(a.shape)}")
     if dt not in _FLOATS:
-        raise MXNetError(f"{opname}: dtype {dt} is not supported; expected float16, float32 or "
-                         f"float64 (data shape {tuple(arrays[0].shape)})")
+        raise MXNetError(f"{opname}: dtype {dt} is not supported; expected {_FLOAT_NAMES} "
+                         f"(data shape {tuple(arrays[0].shape)})")
     return dt
 
 
@@ -90,8 +99,9 @@ def as_list(res, n):
 
 
 def compute_dtype(dt):
-    """float16 kernels run in float32 (NumPy has no fast half-precision GEMM)."""
-    return np.dtype(np.float32) if dt == np.float16 else dt
+    """float16 and bfloat16 kernels run in float32 (NumPy has no half-precision GEMM; products
+    of two bfloat16 values are exact in float32, as in oneDNN's bfloat16 kernels)."""
+    return _F32 if dt in LOW_FLOATS else dt
 
 
 # ---------------------------------------------------------------------------------------------

@@ -81,7 +81,7 @@ import weakref
 
 import numpy as np
 
-from ..base import MXNetError
+from ..base import _BF16, MXNetError, dtype_name, dtype_np
 from ._batch_threads import map_batch
 from .conv_kernels import scratch
 from .registry import Param, register
@@ -94,12 +94,20 @@ _LAYOUTS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
 _CHANNELS_LAST = ("NWC", "NHWC", "NDHWC")
 
 
-def check_float(opname, names, arrays):
-    """Every array has the first one's floating dtype; returns that dtype."""
+# Pooling also takes bfloat16 (with ml_dtypes), computed in float32 and rounded back
+POOL_TYPES = FLOAT_TYPES + ((_BF16,) if _BF16 is not None else ())
+
+
+def _names(types):
+    return ", ".join(dtype_name(t) for t in types[:-1]) + " or " + dtype_name(types[-1])
+
+
+def check_float(opname, names, arrays, types=FLOAT_TYPES):
+    """Every array has the first one's floating dtype (one of ``types``); returns that dtype."""
     dt = arrays[0].dtype
-    if dt not in FLOAT_TYPES:
+    if dt not in types:
         raise MXNetError(f"{opname}: {names[0]} has dtype {dt} {tuple(arrays[0].shape)}; expected "
-                         f"float16, float32 or float64")
+                         f"{_names(types)}")
     for name, a in zip(names[1:], arrays[1:]):
         if a.dtype != dt:
             raise MXNetError(f"{opname}: all inputs must share one dtype; {names[0]} is {dt} but "
@@ -107,14 +115,14 @@ def check_float(opname, names, arrays):
     return dt
 
 
-def uniform_float_type(opname):
-    """infer_type: one floating dtype for every input and output."""
+def uniform_float_type(opname, types=FLOAT_TYPES):
+    """infer_type: one floating dtype (one of ``types``) for every input and output."""
     def infer(attrs, in_types, out_types):
         known = next((t for t in list(in_types) + list(out_types) if t is not None), None)
-        if known is not None and np.dtype(known) not in FLOAT_TYPES:
-            raise MXNetError(f"{opname}: dtype {np.dtype(known)} is not supported; expected "
-                             f"float16, float32 or float64")
-        t = None if known is None else np.dtype(known)
+        if known is not None and dtype_np(known) not in types:
+            raise MXNetError(f"{opname}: dtype {dtype_name(known)} is not supported; expected "
+                             f"{_names(types)}")
+        t = None if known is None else dtype_np(known)
         return [t] * len(in_types), [t] * len(out_types), []
     return infer
 
@@ -1727,8 +1735,20 @@ def _channels_last_result(xp, res, dst):
     return xp.ascontiguousarray(res) if dst is None else _into(xp, dst, res)
 
 
+def _bf16_check(opname, attrs, dt):
+    """Whether ``dt`` is bfloat16, which 1.9.1 (oneDNN) pools only with 'max' and 'avg'."""
+    if _BF16 is None or dt != _BF16:
+        return False
+    if attrs["pool_type"] not in ("max", "avg"):
+        raise MXNetError(f"{opname}: pool_type={attrs['pool_type']!r} does not support bfloat16 "
+                         f"data; expected 'max' or 'avg' (or float16/float32/float64 data)")
+    return True
+
+
 def _pooling(rc, attrs, data, out=None):
-    check_float("Pooling", ["data"], [data])
+    check_float("Pooling", ["data"], [data], POOL_TYPES)
+    if _bf16_check("Pooling", attrs, data.dtype):   # float32 kernel, rounded once
+        return _pooling(rc, attrs, data.astype(np.float32)).astype(_BF16)
     xp = rc.xp
     g = pool_geometry("Pooling", attrs, data.shape)
     dst = _given(out, g.out_shape(data.shape), data.dtype)
@@ -1769,7 +1789,11 @@ def _pooling_keeping_first_max(data, g, oshape, dst):
 
 
 def _backward_pooling(rc, attrs, ograd, data, output, out=None):
-    check_float("_backward_Pooling", ["data", "output"], [data, output])
+    check_float("_backward_Pooling", ["data", "output"], [data, output], POOL_TYPES)
+    if _bf16_check("_backward_Pooling", attrs, data.dtype):   # float32 kernel, rounded once
+        f32 = np.float32
+        return _backward_pooling(rc, attrs, ograd.astype(f32), data.astype(f32),
+                                 output.astype(f32)).astype(_BF16)
     xp = rc.xp
     ograd = ograd.astype(data.dtype, copy=False)
     g = pool_geometry("_backward_Pooling", attrs, data.shape)
@@ -1827,12 +1851,13 @@ _POOL_PARAMS = (
 )
 
 register("Pooling", _pooling, params=_POOL_PARAMS, inputs=("data",), accepts_out=True,
-         infer_shape=_pooling_shape, infer_type=uniform_float_type("Pooling"), gradient=_pooling_grad,
+         infer_shape=_pooling_shape, infer_type=uniform_float_type("Pooling", POOL_TYPES),
+         gradient=_pooling_grad,
          attr_check=_check_attrs,
          doc="Pool windows of a 1-D, 2-D or 3-D feature map with max, average, sum or Lp norm.")
 
 register("_backward_Pooling", _backward_pooling, params=_POOL_PARAMS, accepts_out=True,
          inputs=("ograd", "data", "output"), attr_check=_check_attrs, nd_hidden=True,
          infer_shape=lambda a, i, o: (i, [i[1]], []),
-         infer_type=uniform_float_type("_backward_Pooling"),
+         infer_type=uniform_float_type("_backward_Pooling", POOL_TYPES),
          doc="Gradient of Pooling with respect to its data, from (ograd, data, output).")

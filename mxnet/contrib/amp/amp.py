@@ -180,7 +180,6 @@ def _widest_wrapper(f, target_dtype):
     def wrapped(*args, **kwargs):
         from ...ndarray import NDArray
         from ...symbol import Symbol
-        from ... import ndarray as nd
         from ... import symbol as sym
         args = list(args)
         found = [(args, i, a) for i, a in enumerate(args) if isinstance(a, (Symbol, NDArray))]
@@ -190,13 +189,59 @@ def _widest_wrapper(f, target_dtype):
             for (holder, key, _), c in zip(found, casted):
                 holder[key] = c
         else:
-            widest = _F32 if any(np.dtype(a.dtype) == _F32 for _, _, a in found) \
-                else np.dtype(target_dtype)
-            for holder, key, a in found:
-                if np.dtype(a.dtype) != widest and np.dtype(a.dtype) == np.dtype(target_dtype):
-                    holder[key] = nd.amp_cast(a, dtype=widest)
+            for (holder, key, _), c in zip(found, _widest_nd([a for _, _, a in found],
+                                                             target_dtype)):
+                holder[key] = c
         return f(*args, **kwargs)
     return _copy_meta(wrapped, f)
+
+
+def _widest_nd(arrays, target_dtype):
+    """NDArrays in the target type cast to float32 when any of ``arrays`` is float32."""
+    from ... import ndarray as nd
+    widest = _F32 if any(np.dtype(a.dtype) == _F32 for a in arrays) else np.dtype(target_dtype)
+    return [nd.amp_cast(a, dtype=widest)
+            if np.dtype(a.dtype) != widest and np.dtype(a.dtype) == np.dtype(target_dtype) else a
+            for a in arrays]
+
+
+# NDArray arithmetic (a - b, a * 2, a ** b): 1.9.1 implements it by calling the mx.nd
+# functions by name (broadcast_sub, _minus_scalar, ...), so AMP's casts apply to it as well.
+# Here NDArray calls the registry directly; init() routes it through the same casting rules.
+_arith = None   # (target dtype, names cast to it, names cast to float32, widest-type names)
+
+
+def _arith_cast(a, b, name):
+    target, lp16, fp32, widest = _arith
+    from ...ndarray import NDArray
+    if name in widest:
+        if isinstance(b, NDArray):
+            a, b = _widest_nd([a, b], target)
+        return a, b
+    dtype = _F32 if name in fp32 else target if name in lp16 else None
+    if dtype is None:
+        return a, b
+    return _cast_input(a, dtype), (_cast_input(b, dtype) if isinstance(b, NDArray) else b)
+
+
+def _route_arithmetic():
+    from ...ndarray import NDArray
+    if getattr(NDArray._binary, "_amp_routed", False):
+        return
+    plain, rplain = NDArray._binary, NDArray._rbinary
+
+    def _binary(self, other, bname, sname):
+        if _arith is not None:
+            self, other = _arith_cast(self, other, bname if isinstance(other, NDArray) else sname)
+        return plain(self, other, bname, sname)
+
+    def _rbinary(self, other, bname, sname):
+        if _arith is not None:
+            self, other = _arith_cast(self, other, bname if isinstance(other, NDArray) else sname)
+        return rplain(self, other, bname, sname)
+
+    _binary._amp_routed = _rbinary._amp_routed = True
+    NDArray._binary, NDArray._rbinary = _binary, _rbinary
 
 
 def _locate(name, module):
@@ -281,6 +326,13 @@ def init(target_dtype="float16", target_precision_ops=None, conditional_fp32_ops
     logging.info("Using AMP")
     _wrap_module(symbol, target, target_precision_ops, conditional_fp32_ops, fp32_ops, True)
     _wrap_module(ndarray, target, target_precision_ops, conditional_fp32_ops, fp32_ops, False)
+    global _arith
+    _arith = (target,
+              frozenset(target_precision_ops if target_precision_ops is not None
+                        else list_lp16_ops(target_dtype)),
+              frozenset(fp32_ops if fp32_ops is not None else list_fp32_ops(target_dtype)),
+              frozenset(list_widest_type_cast(target_dtype)))
+    _route_arithmetic()
     _loss_scaler = LossScaler()
     _wrap_loss_outputs(ndarray, _loss_scaler, target, False)
     _wrap_loss_outputs(symbol, _loss_scaler, target, True)
