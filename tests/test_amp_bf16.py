@@ -21,8 +21,11 @@ ml_dtypes = pytest.importorskip("ml_dtypes")
 import mxnet as mx  # noqa: E402
 from mxnet import autograd, nd  # noqa: E402
 
+from ._scripts import load_script  # noqa: E402
+
 GOLDEN = Path(__file__).parent / "golden" / "bf16_ops.npz"
 BF16 = np.dtype(ml_dtypes.bfloat16)
+GEN = load_script("tools/golden/gen_bf16_ops.py")
 
 
 @pytest.fixture(scope="module")
@@ -60,12 +63,7 @@ def test_bf16_operator_matches_1_9_1(golden, case):
         if backward and iname not in ("moving_mean", "moving_var"):
             a.attach_grad()
         args.append(a)
-    f = getattr(nd, op)
-    if train:
-        with autograd.record(train_mode=True):
-            y = f(*args, **attrs)
-    else:
-        y = f(*args, **attrs)
+    y = GEN.forward(nd, autograd, op, args, attrs, train)
     assert y.dtype == BF16
     _check(name, "out", _widen(y), golden[f"{name}/out"])
     if backward:

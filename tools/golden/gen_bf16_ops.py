@@ -76,6 +76,15 @@ CASES = [
 F32_GRADS = ("gamma", "beta")
 
 
+def forward(nd, autograd, op, args, attrs, train):
+    """``nd.<op>(*args, **attrs)``, under a training-mode recording when ``train``."""
+    f = getattr(nd, op)
+    if train:
+        with autograd.record(train_mode=True):
+            return f(*args, **attrs)
+    return f(*args, **attrs)
+
+
 def build_cnn():
     """The small CNN of the conversion case (the test builds the same one)."""
     from mxnet.gluon import nn
@@ -118,12 +127,7 @@ def main():
             if backward and iname not in ("moving_mean", "moving_var"):
                 a.attach_grad()
             args.append(a)
-        f = getattr(nd, op)
-        if train:
-            with autograd.record(train_mode=True):
-                y = f(*args, **attrs)
-        else:
-            y = f(*args, **attrs)
+        y = forward(nd, autograd, op, args, attrs, train)
         store[f"{name}/out"] = widen(y)
         if backward:
             og = to_bf16(rng.randn(*y.shape).astype(np.float32))
