@@ -19,7 +19,7 @@ from ._mode import mode as _mode
 from .base import MXNetError
 from .ndarray import NDArray
 from .ndarray import op as _F
-from .ndarray.ndarray import _held, _new, _sync
+from .ndarray.ndarray import GradReqError, _held, _new, _sync
 from .ndarray.tape import WRITTEN, FusedNode, Leaf, TapeNode
 from .operator.registry import OpDef
 
@@ -93,12 +93,27 @@ def mark_variables(variables, gradients, grad_reqs="write"):
     """Mark arrays as variables whose gradients go into the given buffers."""
     if isinstance(variables, NDArray):
         variables, gradients = [variables], [gradients]
+    elif isinstance(gradients, NDArray):
+        gradients = [gradients]
     if isinstance(grad_reqs, str):
         grad_reqs = [grad_reqs] * len(variables)
+    if not len(variables) == len(gradients) == len(grad_reqs):
+        raise MXNetError(f"mark_variables: got {len(variables)} variables, {len(gradients)} "
+                         f"gradient buffers and {len(grad_reqs)} grad_reqs; expected one "
+                         "buffer and one grad_req per variable")
+    for req in grad_reqs:
+        if req not in ("write", "add", "null"):
+            raise GradReqError(f"mark_variables: grad_req must be 'write', 'add' or 'null', "
+                               f"got {req!r}")
     for v, g, req in zip(variables, gradients, grad_reqs):
         v._grad = g
         v._grad_req = req
         v._node = (Leaf(v), 0)
+
+
+class HeadGradCountError(MXNetError, AssertionError):
+    """Heads and head gradients of different lengths: 1.9.1 fails an assert here, so this
+    is both an MXNetError and an AssertionError."""
 
 
 def _not_in_graph():
@@ -147,7 +162,9 @@ def _check_heads(heads, head_grads):
     elif isinstance(head_grads, NDArray):
         head_grads = [head_grads]
     if len(head_grads) != len(heads):
-        raise MXNetError(f"backward: got {len(heads)} heads but {len(head_grads)} head gradients")
+        # 1.9.1 checks this with an assert, so the error is also an AssertionError
+        raise HeadGradCountError(f"backward: got {len(heads)} heads but {len(head_grads)} "
+                                 "head gradients; expected one head gradient (or None) per head")
     entries = []
     for h in heads:
         if h._node is None:

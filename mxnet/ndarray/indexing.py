@@ -1,8 +1,11 @@
 """``NDArray.__getitem__`` / ``__setitem__``: basic and advanced indexing with 1.9.1's shapes.
 
 A result that would be 0-dimensional has shape (1,), as 1.9.1 has no 0-d arrays. Integer
-or unit-step slices along the first axis return views that share memory (and the engine
-variable) with the source, as in 1.9.1; other keys return copies.
+or unit-step slices along the first axis, and any basic key (integers, slices, None,
+Ellipsis) whose selection is one contiguous block of the row-major buffer (``x[0:1, 0:2]``,
+``x[1, 2:4]``), return views that share memory (and the engine variable) with the source,
+as in 1.9.1; other keys return copies. Under ``autograd.record()`` every key is
+recorded as a copying, differentiable operator.
 """
 from __future__ import annotations
 
@@ -65,6 +68,33 @@ def _is_first_axis_view(key):
     return isinstance(key, slice) and key.step in (None, 1)
 
 
+def _is_contiguous_basic_key(key, shape):
+    """True when ``key`` uses only integers, slices, None and Ellipsis, and the elements it
+    selects form one contiguous run of a C-ordered array of ``shape`` (1.9.1 returns a view
+    for such keys and a copy otherwise)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    for p in parts:
+        if isinstance(p, bool) or not (p is None or p is Ellipsis or isinstance(p, slice)
+                                        or isinstance(p, (int, np.integer))):
+            return False
+    if sum(p is Ellipsis for p in parts) > 1:
+        return False
+    # zero strides of a 1-byte probe over the logical shape: indexing it costs no memory,
+    # and NumPy's contiguity flag of the result is the test 1.9.1 applies
+    strides = [0] * len(shape)
+    step = 1
+    for i in range(len(shape) - 1, -1, -1):
+        strides[i] = step
+        step *= max(int(shape[i]), 1)
+    probe = np.lib.stride_tricks.as_strided(np.zeros(1, np.uint8), shape=tuple(shape),
+                                            strides=tuple(strides))
+    try:
+        sel = probe[parts if Ellipsis in parts else parts + (Ellipsis,)]
+    except IndexError:
+        return True  # let the view path raise NumPy's IndexError with the array's shape
+    return bool(sel.flags.c_contiguous)
+
+
 def _index_compute(rc, attrs, x):
     try:
         out = x[attrs["key"]]
@@ -118,6 +148,19 @@ def getitem(arr: NDArray, key):
         if step == 1 and stop < start:
             raise MXNetError(f"NDArray indexing: slice [{k.start}:{k.stop}] selects a negative "
                              f"extent on axis 0 of size {arr.shape[0]}")
+    if arr.ndim > 1 and not _is_first_axis_view(k) and _is_contiguous_basic_key(k, arr.shape):
+        # a multi-axis basic key whose selection is one contiguous block of the row-major
+        # buffer (e.g. x[0:1, 0:2], x[1, 2:4]) is a view in 1.9.1, as first-axis slices are
+        key = k if isinstance(k, tuple) else (k,)
+        try:
+            view = arr._data[key if Ellipsis in key else key + (Ellipsis,)]
+        except IndexError as e:
+            raise IndexError(f"NDArray indexing: {e} (array shape {arr.shape})") from None
+        if view.ndim == 0:
+            view = view.reshape(1)
+        res = _new(view, arr._ctx)
+        res._var = arr.engine_var
+        return res
     if _is_first_axis_view(k) and arr.ndim:
         part = k[0] if isinstance(k, tuple) else k
         if arr.ndim == 1 and not isinstance(part, slice):

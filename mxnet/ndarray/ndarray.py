@@ -163,6 +163,11 @@ def _invoke_name(name, inputs, **kwargs):
     return invoke(op, inputs, op.parse_attrs(kwargs))
 
 
+class GradReqError(MXNetError, KeyError):
+    """An unknown ``grad_req`` name: 1.9.1 raises KeyError from its name table, so this is
+    both an MXNetError and a KeyError."""
+
+
 class NDArray:
     """An n-dimensional array on one device, with MXNet 1.x semantics."""
 
@@ -274,8 +279,9 @@ class NDArray:
         """The single element as a NumPy scalar; only for arrays of size 1."""
         if self.size != 1:
             raise ValueError("The current array is not a scalar")
-        if self.ndim != 1:
-            pass
+        # 1.9.1 returns the whole NumPy array for other size-1 shapes such as (1, 1), which
+        # NumPy 1.x let scripts pass to float(); NumPy 2 refuses that, so the element is
+        # returned for every size-1 shape, keeping those scripts working
         return self.asnumpy().reshape(-1)[0]
 
     def astype(self, dtype, copy=True):
@@ -363,7 +369,8 @@ class NDArray:
         the rows those operators name (every row looked up, zero or not), as in 1.9.1; any
         other gradient keeps its rows holding a non-zero."""
         if grad_req not in ("write", "add", "null"):
-            raise MXNetError(f"attach_grad: grad_req must be 'write', 'add' or 'null', got {grad_req!r}")
+            raise GradReqError(f"attach_grad: grad_req must be 'write', 'add' or 'null', "
+                               f"got {grad_req!r}")
         if stype not in (None, "default") and grad_req != "null":
             if stype not in ("row_sparse", "csr"):
                 raise MXNetError(f"attach_grad: unknown stype {stype!r}; expected 'default', "
@@ -415,6 +422,7 @@ class NDArray:
 
     __nonzero__ = __bool__
 
+    # 1.9.1's NDArray has no float()/int(); these are an extension for size-1 arrays
     def __float__(self):
         return float(self.asscalar())
 
