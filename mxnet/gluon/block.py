@@ -636,6 +636,11 @@ class SymbolBlock(HybridBlock):
             self._reg_params[name] = p
         self._active = True
 
+    def __repr__(self):
+        out = self._sym_outputs
+        return (f"{self.__class__.__name__}(\n{out!r} : {len(self._sym_inputs)} -> "
+                f"{len(out.list_outputs())}\n)")
+
     def _get_graph(self, *args):
         inputs = [_sym.var(n) for n in self._sym_inputs]
         out = self._sym_outputs

@@ -148,3 +148,13 @@ def test_resnet_v1_sum_operand_order():
         nodes = json.loads(s.tojson())["nodes"]
         add = next(n for n in nodes if n["op"] == "elemwise_add")
         assert [nodes[i[0]]["name"] for i in add["inputs"]] == want
+
+
+def test_symbol_block_repr_as_1_9_1():
+    # recorded from 1.9.1
+    d = mx.sym.var("data")
+    fc = mx.sym.FullyConnected(d, num_hidden=2, name="fc")
+    sm = mx.sym.softmax(fc, name="sm")
+    assert repr(gluon.SymbolBlock(sm, d)) == "SymbolBlock(\n<Symbol sm> : 1 -> 1\n)"
+    assert repr(gluon.SymbolBlock(mx.sym.Group([fc, sm]), d)) == \
+        "SymbolBlock(\n<Symbol group [fc, sm]> : 1 -> 2\n)"
