@@ -136,6 +136,7 @@ def make_function(op: OpDef, public_name: str):
         if kw_inputs or len(inputs) < len(names):
             inputs += [None] * (len(names) - len(inputs))
             for k, v in kw_inputs.items():
+                k = op.nd_input_aliases.get(k, k)
                 if k not in names:
                     raise MXNetError(f"{public_name}: unknown input '{k}'; inputs are {names}")
                 inputs[names.index(k)] = v

@@ -282,6 +282,8 @@ register(_OP, _quantized_rnn, inputs=_INPUTS, num_outputs=_num_outputs,
          params=_RNN_PARAMS + (Param("quantized", "bool", False,
                                      doc="Set by the quantization pass; no effect."),),
          infer_shape=_infer_shape, infer_type=_infer_type, attr_check=_check_attrs,
+         # 1.9.1's mx.nd front end names the last two inputs data_scale / data_shift
+         nd_input_aliases={"data_scale": "min_data", "data_shift": "max_data"},
          doc="INT8 LSTM for inference: uint8 data with its quantize_asym scale and shift, "
              "float32 packed parameters (quantized to int8 per gate row inside), float32 "
              "states; float32 outputs. Forward only.")

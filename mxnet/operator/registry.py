@@ -170,7 +170,7 @@ class OpDef:
                  num_visible_outputs=None, output_names=None, infer_shape=None, infer_type=None,
                  gradient=None, inplace=(), variadic=None, aliases=(), doc="", needs_rng=False,
                  key_var_num_args=None, attr_check=None, nd_hidden=False, ignored_inputs=None,
-                 accepts_out=False, grad_rows=None):
+                 accepts_out=False, grad_rows=None, nd_input_aliases=None):
         self.name = name
         self.compute = compute
         self.params: dict[str, Param] = {p.name: p for p in params}
@@ -201,6 +201,9 @@ class OpDef:
         self.needs_rng = needs_rng
         self.attr_check = attr_check
         self.nd_hidden = nd_hidden
+        # keyword names mx.nd accepts for inputs whose symbol names differ (1.9.1's
+        # generated front ends sometimes name them differently): {nd name: input name}
+        self.nd_input_aliases = dict(nd_input_aliases or {})
         self._defaults = {k: p.default for k, p in self.params.items() if p.default is not REQUIRED}
         self._attr_cache: dict = {}
 

@@ -44,6 +44,15 @@ def test_matches_191(cid):
             np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-5, err_msg=f"{cid} cell")
 
 
+def test_nd_keywords_as_1_9_1():
+    # 1.9.1's mx.nd front end takes the range inputs as data_scale / data_shift keywords
+    ins, want, attrs = _case(CASES[0])
+    x, p, h, c, scale, shift = [_nd(a) for a in ins]
+    res = mx.nd.contrib.quantized_rnn(x, p, h, c, data_scale=scale, data_shift=shift, **attrs)
+    res = res if isinstance(res, (list, tuple)) else [res]
+    np.testing.assert_array_equal(res[0].asnumpy(), want[0])
+
+
 def test_int16_pair_saturation_matters():
     """The recorded outputs need oneDNN's int16 saturation of product pairs: an exact int32
     GEMM gives other values on the big-weight case."""
