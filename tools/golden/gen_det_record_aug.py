@@ -125,12 +125,14 @@ def prepare_folder(folder):
         shutil.copy(OUT / name, Path(folder) / name)
 
 
-def _error(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - recorded
-        return [type(e).__name__, str(e).strip().splitlines()[-1]]
-    return None
+def record_batches(it, case, arrays, meta):
+    """Every batch of ``it`` into ``arrays`` (data, label) and ``meta`` (number, pad, index)."""
+    info = []
+    for n, batch in enumerate(it):
+        arrays[f"{case}/{n}/data"] = batch.data[0].asnumpy()
+        arrays[f"{case}/{n}/label"] = batch.label[0].asnumpy()
+        info.append([n, batch.pad, batch.index.tolist()])
+    meta["batches"][case] = info
 
 
 def main():
@@ -146,29 +148,20 @@ def main():
         prepare_folder(tmp)
         for table in (FIXED, RANDOM):
             for case in table:
-                it = mx.io.ImageDetRecordIter(**args_of(case, tmp, table))
-                info = []
-                for n, batch in enumerate(it):
-                    arrays[f"{case}/{n}/data"] = batch.data[0].asnumpy()
-                    arrays[f"{case}/{n}/label"] = batch.label[0].asnumpy()
-                    info.append([n, batch.pad, batch.index.tolist()])
-                meta["batches"][case] = info
+                record_batches(mx.io.ImageDetRecordIter(**args_of(case, tmp, table)), case,
+                               arrays, meta)
         mean_path = os.path.join(tmp, "mean.nd")
         for case in MEAN:
-            it = mx.io.ImageDetRecordIter(mean_img=mean_path, **args_of(case, tmp, MEAN))
-            info = []
-            for n, batch in enumerate(it):
-                arrays[f"{case}/{n}/data"] = batch.data[0].asnumpy()
-                arrays[f"{case}/{n}/label"] = batch.label[0].asnumpy()
-                info.append([n, batch.pad, batch.index.tolist()])
-            meta["batches"][case] = info
+            record_batches(mx.io.ImageDetRecordIter(mean_img=mean_path,
+                                                    **args_of(case, tmp, MEAN)),
+                           case, arrays, meta)
             if case == "mean_compute":
                 saved = mx.nd.load(mean_path)
                 meta["mean_keys"] = sorted(saved)
                 arrays["mean/saved"] = saved["mean_img"].asnumpy()
         rec_path = str(Path(tmp) / "det.rec")
         for name, kw in ERRORS.items():
-            meta["errors"][name] = _error(lambda kw=kw: mx.io.ImageDetRecordIter(
+            meta["errors"][name] = _base._error(lambda kw=kw: mx.io.ImageDetRecordIter(
                 path_imgrec=rec_path, data_shape=(3, 8, 8), batch_size=2, verbose=False, **kw))
     np.savez_compressed(OUT / "aug.npz", **arrays)
     (OUT / "aug.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
