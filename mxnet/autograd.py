@@ -16,10 +16,10 @@ import numpy as np
 
 from . import engine as _engine
 from ._mode import mode as _mode
-from .base import MXNetError
+from .base import MXNetAssertionError, MXNetError, MXNetKeyError
 from .ndarray import NDArray
 from .ndarray import op as _F
-from .ndarray.ndarray import GradReqError, _held, _new, _sync
+from .ndarray.ndarray import _held, _new, _sync
 from .ndarray.tape import WRITTEN, FusedNode, Leaf, TapeNode
 from .operator.registry import OpDef
 
@@ -103,17 +103,13 @@ def mark_variables(variables, gradients, grad_reqs="write"):
                          "buffer and one grad_req per variable")
     for req in grad_reqs:
         if req not in ("write", "add", "null"):
-            raise GradReqError(f"mark_variables: grad_req must be 'write', 'add' or 'null', "
+            raise MXNetKeyError(f"mark_variables: grad_req must be 'write', 'add' or 'null', "
                                f"got {req!r}")
     for v, g, req in zip(variables, gradients, grad_reqs):
         v._grad = g
         v._grad_req = req
         v._node = (Leaf(v), 0)
 
-
-class HeadGradCountError(MXNetError, AssertionError):
-    """Heads and head gradients of different lengths: 1.9.1 fails an assert here, so this
-    is both an MXNetError and an AssertionError."""
 
 
 def _not_in_graph():
@@ -163,7 +159,7 @@ def _check_heads(heads, head_grads):
         head_grads = [head_grads]
     if len(head_grads) != len(heads):
         # 1.9.1 checks this with an assert, so the error is also an AssertionError
-        raise HeadGradCountError(f"backward: got {len(heads)} heads but {len(head_grads)} "
+        raise MXNetAssertionError(f"backward: got {len(heads)} heads but {len(head_grads)} "
                                  "head gradients; expected one head gradient (or None) per head")
     entries = []
     for h in heads:

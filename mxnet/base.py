@@ -7,7 +7,8 @@ import ast
 import numpy as np
 
 __all__ = [
-    "MXNetError", "DTYPE_TO_CODE", "CODE_TO_DTYPE", "dtype_np", "dtype_name",
+    "MXNetError", "MXNetAssertionError", "MXNetValueError", "MXNetKeyError", "DTYPE_TO_CODE",
+    "CODE_TO_DTYPE", "dtype_np", "dtype_name",
     "dtype_code", "parse_attr", "attr_str", "string_types", "numeric_types",
     "integer_types", "mx_real_t",
 ]
@@ -15,6 +16,23 @@ __all__ = [
 
 class MXNetError(RuntimeError):
     """The error MXNet raises for anything a user can get wrong."""
+
+
+# Where 1.9.1 raises a builtin exception (an ``assert``, a ValueError, a KeyError from a name
+# table), mxnet-py raises one of these: scripts catching either type keep working.
+class MXNetAssertionError(MXNetError, AssertionError):
+    """An MXNetError that is also the AssertionError 1.9.1 raises."""
+
+
+class MXNetValueError(MXNetError, ValueError):
+    """An MXNetError that is also the ValueError 1.9.1 raises."""
+
+
+class MXNetKeyError(MXNetError, KeyError):
+    """An MXNetError that is also the KeyError 1.9.1 raises (its message unquoted)."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
 
 
 string_types = (str,)

@@ -42,7 +42,7 @@ import warnings
 import weakref
 
 from .backend import get_backend
-from .base import MXNetError
+from .base import MXNetAssertionError, MXNetError, MXNetKeyError
 from .ndarray import ndarray as _ndmod
 
 __all__ = ["set_config", "set_state", "get_state", "dump", "dumps", "pause", "resume",
@@ -71,15 +71,6 @@ _MARKER_SCOPES = {"global": "g", "process": "p", "thread": "t", "task": "p", "ma
 _SORT_KEYS = ("total", "avg", "min", "max", "count")
 
 
-class _DumpsArgError(MXNetError, AssertionError):
-    """A bad ``format``/``sort_by`` of :func:`dumps` (1.9.1 asserts on these)."""
-
-
-class _StateError(MXNetError, KeyError):
-    """An unknown profiler state (1.9.1 raises a KeyError)."""
-
-    def __str__(self):
-        return str(self.args[0]) if self.args else ""
 
 profiler_kvstore_handle = None
 
@@ -308,7 +299,7 @@ def set_kvstore_handle(handle):
 def set_state(state="stop", profile_process="worker"):
     """Start (``'run'``) or stop (``'stop'``) recording."""
     if state not in ("run", "stop"):
-        raise _StateError(f"profiler state must be 'run' or 'stop', not {state!r}")
+        raise MXNetKeyError(f"profiler state must be 'run' or 'stop', not {state!r}")
     if not _check_process(profile_process):
         return
     _P.running = state == "run"
@@ -542,10 +533,10 @@ def dumps(reset=False, format="table", sort_by="total", ascending=False):  # noq
     ``reset=True`` clears the statistics after reading them.
     """
     if format not in ("table", "json"):
-        raise _DumpsArgError(f"Invalid value provided for format: {format}. "
+        raise MXNetAssertionError(f"Invalid value provided for format: {format}. "
                              "Support: 'table', 'json'")
     if sort_by not in _SORT_KEYS:
-        raise _DumpsArgError(f"Invalid value provided for sort_by: {sort_by}. "
+        raise MXNetAssertionError(f"Invalid value provided for sort_by: {sort_by}. "
                          "Support: 'total', 'avg', 'min', 'max', 'count'")
     if not isinstance(ascending, (bool, int)) or not isinstance(reset, bool):
         # 1.9.1 takes an int ``ascending`` (as its truth value) but not an int ``reset``

@@ -7,7 +7,7 @@ from collections import OrderedDict
 
 from .. import ndarray as _nd
 from .. import symbol as _sym
-from ..base import MXNetError
+from ..base import MXNetAssertionError, MXNetError, MXNetValueError
 from ..context import cpu
 from ..name import NameManager, Prefix
 from .. import util as _util
@@ -15,8 +15,7 @@ from ..ndarray import NDArray
 from ..symbol import Symbol
 from ..symbol.graph import topo_order
 from ..executor.program import GraphProgram, run as run_program
-from .parameter import (DeferredInitializationError, Parameter, ParameterDict, _ParamAssertionError,
-                        _ParamValueError)
+from .parameter import DeferredInitializationError, Parameter, ParameterDict
 
 __all__ = ["Block", "HybridBlock", "SymbolBlock"]
 
@@ -218,13 +217,13 @@ class Block:
         if not allow_missing:
             for name in params:
                 if name not in loaded:
-                    raise _ParamAssertionError(f"Parameter '{name}' is missing in file '{filename}', which "
+                    raise MXNetAssertionError(f"Parameter '{name}' is missing in file '{filename}', which "
                                      f"contains parameters: {', '.join(repr(k) for k in loaded)}. Set "
                                      "allow_missing=True to ignore missing parameters.")
         for name, arr in loaded.items():
             if name not in params:
                 if not ignore_extra:
-                    raise _ParamValueError(f"Parameter '{name}' loaded from file '{filename}' is "
+                    raise MXNetValueError(f"Parameter '{name}' loaded from file '{filename}' is "
                                            "not present in the Block. Set ignore_extra=True to ignore.")
                 continue
             p = params[name]
@@ -488,7 +487,7 @@ class HybridBlock(Block):
         try:
             self.infer_shape(*args)
         except MXNetError as e:
-            raise _ParamValueError(f"Deferred initialization failed because shape cannot be inferred: "
+            raise MXNetValueError(f"Deferred initialization failed because shape cannot be inferred: "
                              f"{e}") from None
 
     def _finish_params(self, *args):
@@ -618,7 +617,7 @@ class SymbolBlock(HybridBlock):
             outputs = _sym.Group(list(outputs))
         for i in inputs:  # as 1.9.1: inputs are plain variables (an assertion there)
             if len(i) != 1 or i._outputs[0][0].op is not None:
-                raise _ParamAssertionError(f"SymbolBlock: input symbols must be variables, but {i} "
+                raise MXNetAssertionError(f"SymbolBlock: input symbols must be variables, but {i} "
                                            "is an output of operators")
         self._sym_inputs = [i.name for i in inputs]
         self._sym_outputs = outputs

@@ -7,7 +7,7 @@ from collections import OrderedDict
 import numpy as np
 
 from .. import util as _util
-from ..base import MXNetError, dtype_np
+from ..base import MXNetAssertionError, MXNetError, MXNetValueError, dtype_np
 from ..context import Context, cpu, current_context
 
 __all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationError"]
@@ -15,14 +15,6 @@ __all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationErro
 
 class DeferredInitializationError(MXNetError):
     """A parameter's shape is still unknown, so its data cannot be used yet."""
-
-
-class _ParamAssertionError(MXNetError, AssertionError):
-    """A Gluon check that 1.9.1 makes with ``assert`` (so it is also an AssertionError)."""
-
-
-class _ParamValueError(MXNetError, ValueError):
-    """A Gluon check that 1.9.1 reports with ValueError (so it is also one)."""
 
 
 def _ctx_list(ctx):
@@ -59,7 +51,7 @@ class Parameter:
         self._differentiable = differentiable
         self._grad_req = grad_req if differentiable else "null"
         if self._grad_req not in ("write", "add", "null"):
-            raise _ParamAssertionError(f"Parameter {name}: grad_req must be write, add or null; "
+            raise MXNetAssertionError(f"Parameter {name}: grad_req must be write, add or null; "
                                        f"got {grad_req!r}")
         self._data = None          # list of NDArray, one per context
         self._ctx_list = None
@@ -93,7 +85,7 @@ class Parameter:
             return
         if len(self._shape) != len(new_shape) or any(
                 a not in (0, None) and a != b for a, b in zip(self._shape, new_shape)):
-            raise _ParamAssertionError(f"Parameter {self.name}: expected shape {self._shape} is incompatible "
+            raise MXNetAssertionError(f"Parameter {self.name}: expected shape {self._shape} is incompatible "
                              f"with given shape {new_shape}")
         self._shape = tuple(b if a in (0, None) else a for a, b in zip(self._shape, new_shape))
 
@@ -104,7 +96,7 @@ class Parameter:
     @grad_req.setter
     def grad_req(self, req):
         if req not in ("write", "add", "null"):
-            raise _ParamAssertionError(f"Parameter {self.name}: grad_req must be write, add or "
+            raise MXNetAssertionError(f"Parameter {self.name}: grad_req must be write, add or "
                                        f"null; got {req!r}")
         if not self._differentiable:
             req = "null"
@@ -134,7 +126,7 @@ class Parameter:
             if self.allow_deferred_init:
                 self._deferred_init = (init, ctxs, default_init)
                 return
-            raise _ParamValueError(f"Cannot initialize Parameter '{self.name}' because it has "
+            raise MXNetValueError(f"Cannot initialize Parameter '{self.name}' because it has "
                                    f"invalid shape: {self._shape}.")
         self._deferred_init = (init, ctxs, default_init)
         self._finish_deferred_init()
@@ -403,7 +395,7 @@ class ParameterDict:
                     existing = getattr(param, k)
                     if k == "dtype":
                         if np.dtype(existing) != np.dtype(v):
-                            raise _ParamAssertionError(f"Parameter {name}: dtype {v} conflicts "
+                            raise MXNetAssertionError(f"Parameter {name}: dtype {v} conflicts "
                                                        f"with {existing}")
                     elif existing != v and k not in ("allow_deferred_init",):
                         setattr(param, k, v)
@@ -460,7 +452,7 @@ class ParameterDict:
         arrays = {}
         for p in self._params.values():
             if not p.name.startswith(strip_prefix):
-                raise _ParamValueError(f"Prefix '{strip_prefix}' is to be striped before saving, but "
+                raise MXNetValueError(f"Prefix '{strip_prefix}' is to be striped before saving, but "
                                  f"Parameter's name '{p.name}' does not start with it")
             arrays[p.name[len(strip_prefix):]] = p.data(p.list_ctx()[0]).copyto(cpu())
         if _util.is_np_array():  # mx.np parameters: NumPy-shape records, as 1.9.1 writes them
@@ -479,11 +471,11 @@ class ParameterDict:
         if not allow_missing:
             for name in self._params:
                 if name not in loaded:
-                    raise _ParamAssertionError(f"Parameter '{name}' is missing in file '{filename}'")
+                    raise MXNetAssertionError(f"Parameter '{name}' is missing in file '{filename}'")
         for name, arr in loaded.items():
             if name not in self._params:
                 if not ignore_extra:
-                    raise _ParamValueError(f"Parameter '{name}' loaded from file '{filename}' is "
+                    raise MXNetValueError(f"Parameter '{name}' loaded from file '{filename}' is "
                                            "not present in this ParameterDict")
                 continue
             p = self._params[name]

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import os
 
-from ..base import MXNetError
-from .parameter import Parameter, ParameterDict, _ParamAssertionError
+from ..base import MXNetAssertionError, MXNetError
+from .parameter import Parameter, ParameterDict
 
 __all__ = ["Trainer"]
 
@@ -142,7 +142,7 @@ class Trainer:
         if not self._kv_initialized:
             self._init_kvstore()
         if self._update_on_kvstore:
-            raise _ParamAssertionError("allreduce_grads() when parameters are updated on kvstore is not "
+            raise MXNetAssertionError("allreduce_grads() when parameters are updated on kvstore is not "
                              "supported. Try setting `update_on_kvstore` to False when creating "
                              "trainer.")
         self._allreduce_grads()
@@ -174,7 +174,7 @@ class Trainer:
         if not self._kv_initialized:
             self._init_kvstore()
         if self._update_on_kvstore:
-            raise _ParamAssertionError("update() when parameters are updated on kvstore is not supported. "
+            raise MXNetAssertionError("update() when parameters are updated on kvstore is not supported. "
                              "Try setting `update_on_kvstore` to False when creating trainer.")
         self._optimizer.rescale_grad = self._scale / batch_size
         self._update(ignore_stale_grad)

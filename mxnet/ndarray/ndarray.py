@@ -15,7 +15,7 @@ import numpy as np
 from .. import engine
 from .._mode import mode as _mode
 from ..backend import get_backend, gpu_out_of_memory, synchronize_gpus
-from ..base import MXNetError, dtype_np, dtype_name, numeric_types
+from ..base import MXNetError, MXNetKeyError, dtype_np, dtype_name, numeric_types
 from ..context import Context, current_context
 from ..operator.registry import RunContext, get_op
 from .tape import Leaf, TapeNode
@@ -161,11 +161,6 @@ def _check_not_in_graph(arrays):
 def _invoke_name(name, inputs, **kwargs):
     op = get_op(name)
     return invoke(op, inputs, op.parse_attrs(kwargs))
-
-
-class GradReqError(MXNetError, KeyError):
-    """An unknown ``grad_req`` name: 1.9.1 raises KeyError from its name table, so this is
-    both an MXNetError and a KeyError."""
 
 
 class NDArray:
@@ -369,7 +364,7 @@ class NDArray:
         the rows those operators name (every row looked up, zero or not), as in 1.9.1; any
         other gradient keeps its rows holding a non-zero."""
         if grad_req not in ("write", "add", "null"):
-            raise GradReqError(f"attach_grad: grad_req must be 'write', 'add' or 'null', "
+            raise MXNetKeyError(f"attach_grad: grad_req must be 'write', 'add' or 'null', "
                                f"got {grad_req!r}")
         if stype not in (None, "default") and grad_req != "null":
             if stype not in ("row_sparse", "csr"):

@@ -1,5 +1,5 @@
 """Samplers for gluon.contrib.data."""
-from ....base import MXNetError
+from ....base import MXNetAssertionError
 from ...data import sampler
 
 __all__ = ['IntervalSampler']
@@ -21,7 +21,7 @@ class IntervalSampler(sampler.Sampler):
     def __init__(self, length, interval, rollover=True):
         if not interval <= length:
             # 1.9.1 asserts; an AssertionError subclass keeps `except AssertionError` working
-            raise _IntervalError(
+            raise MXNetAssertionError(
                 f"IntervalSampler: interval {interval} must be smaller than or equal to length {length}"
                 )
         self._length = length
@@ -35,7 +35,3 @@ class IntervalSampler(sampler.Sampler):
 
     def __len__(self):
         return self._length
-
-
-class _IntervalError(MXNetError, AssertionError):
-    """Bad IntervalSampler arguments (both an MXNetError and, like 1.9.1's, an AssertionError)."""
