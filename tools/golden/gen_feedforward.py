@@ -80,13 +80,17 @@ def initial(mx, names):
 
 
 class _Logs:
-    """Capture the text of log records on a private logger."""
+    """Capture the text of log records on a logger: a private one (``name``, not passed on
+    to the root) or, without a name, the root logger (the default eval_end_callback logs
+    there); ``close`` gives the logger back its level and handlers."""
 
-    def __init__(self, name):
+    def __init__(self, name=None):
         self.lines = []
         self.logger = logging.getLogger(name)
+        self._level, self._handlers = self.logger.level, self.logger.handlers[:]
         self.logger.setLevel(logging.INFO)
-        self.logger.propagate = False
+        if name is not None:
+            self.logger.propagate = False
         outer = self
 
         class _H(logging.Handler):
@@ -97,24 +101,6 @@ class _Logs:
 
     def kept(self):
         return [ln for ln in self.lines if "Time cost" not in ln]
-
-
-class _RootLogs(_Logs):
-    """Capture what goes to the root logger (the default eval_end_callback logs there)."""
-
-    def __init__(self):
-        self.lines = []
-        self.logger = logging.getLogger()
-        self._level = self.logger.level
-        self._handlers = self.logger.handlers[:]
-        self.logger.setLevel(logging.INFO)
-        outer = self
-
-        class _H(logging.Handler):
-            def emit(self, record):
-                outer.lines.append(record.getMessage())
-
-        self.logger.handlers[:] = [_H()]
 
     def close(self):
         self.logger.handlers[:] = self._handlers
@@ -153,7 +139,7 @@ def scenario_iter_sgd(mx, workdir):
                    learning_rate=0.1, momentum=0.9, wd=1e-4, arg_params=args)
     batches, epochs = [], {}
     logs = _Logs("feedforward.iter_sgd")
-    root = _RootLogs()
+    root = _Logs()
     try:
         model.fit(train, eval_data=val, eval_metric="acc", logger=logs.logger,
                   batch_end_callback=[_batch_recorder(batches),
