@@ -73,14 +73,6 @@ def _invert(m):
     return np.array([[a11, a12, b1], [a21, a22, b2]])
 
 
-def _cubic(x):
-    a = -0.75
-    c0 = ((a * (x + 1) - 5 * a) * (x + 1) + 8 * a) * (x + 1) - 4 * a
-    c1 = ((a + 2) * x - (a + 3)) * x * x + 1
-    c2 = ((a + 2) * (1 - x) - (a + 3)) * (1 - x) * (1 - x) + 1
-    return np.stack([c0, c1, c2, 1 - c0 - c1 - c2], -1)
-
-
 def _lanczos4(x):
     t = x[:, None] + 3 - np.arange(8)[None, :]          # distances to the 8 taps
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -96,7 +88,8 @@ def _weight_table(interp):
     if interp == 1:
         k1 = np.stack([1 - x, x], -1)
     elif interp == 2:
-        k1 = _cubic(x.astype(np.float32)).astype(np.float64)
+        from ..gluon.data.vision._image import _cubic_weights   # the resize's cubic kernel
+        k1 = _cubic_weights(x.astype(np.float32)).astype(np.float64)
     else:
         k1 = _lanczos4(x)
     k = k1.shape[1]
