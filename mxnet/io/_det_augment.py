@@ -11,56 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._image_aug import _round_u8, hls_shift
+
 _F = np.float32
-_INV255 = _F(1.0 / 255.0)
-# OpenCV's HLS -> RGB sector table: positions of (b, g, r) in [p2, p1, falling, rising]
-_SECTORS = np.array([[1, 3, 0], [1, 0, 2], [3, 0, 1], [0, 2, 1], [0, 1, 3], [2, 1, 0]])
-
-
-def _sat_u8(x):
-    """OpenCV's saturate_cast<uchar> of float values: round half to even, clip to [0, 255]."""
-    return np.clip(np.rint(x), 0, 255).astype(np.uint8)
-
-
-def rgb_to_hls8(img):
-    """OpenCV's 8-bit RGB -> HLS (H in [0, 180), L and S in [0, 255]) of an (..., 3) uint8
-    RGB array, in float32 as OpenCV computes it."""
-    rgb = img.astype(_F) * _INV255
-    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
-    vmax = rgb.max(axis=-1)
-    vmin = rgb.min(axis=-1)
-    diff = vmax - vmin
-    total = vmax + vmin
-    light = total * _F(0.5)
-    chroma = diff > np.finfo(np.float32).eps
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sat = np.where(light < _F(0.5), diff / total, diff / (_F(2) - total))
-        scale = _F(60) / diff
-        hue = np.where(vmax == r, (g - b) * scale,
-                       np.where(vmax == g, (b - r) * scale + _F(120), (r - g) * scale + _F(240)))
-    hue = np.where(hue < 0, hue + _F(360), hue)
-    hue = np.where(chroma, hue, _F(0)) * _F(0.5)
-    sat = np.where(chroma, sat, _F(0))
-    return np.stack([_sat_u8(hue), _sat_u8(light * _F(255)), _sat_u8(sat * _F(255))], axis=-1)
-
-
-def hls8_to_rgb(hls):
-    """OpenCV's 8-bit HLS -> RGB of an (..., 3) uint8 HLS array (H in [0, 180])."""
-    h = hls[..., 0].astype(_F) * _F(6.0 / 180.0)
-    light = hls[..., 1].astype(_F) * _INV255
-    sat = hls[..., 2].astype(_F) * _INV255
-    p2 = np.where(light <= _F(0.5), light * (_F(1) + sat), light + sat - light * sat)
-    p1 = _F(2) * light - p2
-    h = np.where(h >= _F(6), h - _F(6), h)
-    sector = np.floor(h).astype(np.int64)
-    frac = h - sector.astype(_F)
-    tab = np.stack([p2, p1, p1 + (p2 - p1) * (_F(1) - frac), p1 + (p2 - p1) * frac], axis=-1)
-    pick = _SECTORS[np.clip(sector, 0, 5)]                   # (..., 3): b, g, r
-    bgr = np.take_along_axis(tab, pick, axis=-1)
-    rgb = bgr[..., ::-1]
-    grey = (sat == 0)[..., None]
-    rgb = np.where(grey, light[..., None], rgb)
-    return _sat_u8(rgb * _F(255))
 
 
 # -- colour ------------------------------------------------------------------------------------
@@ -84,16 +37,13 @@ def color_jitter(img, p, rng):
             dl = _signed_int(rng, p["max_random_illumination"])
     if dh or ds or dl:
         if img.shape[2] == 3:
-            hls = rgb_to_hls8(img).astype(np.int32)
-            hls += np.array([dh, dl, ds], np.int32)
-            np.clip(hls, 0, np.array([180, 255, 255], np.int32), out=hls)
-            img = hls8_to_rgb(hls.astype(np.uint8))
+            img = hls_shift(img, dh, dl, ds)
         elif dl:   # a grey pixel's HLS is (0, v, 0): only the lightness moves it
             img = np.clip(img.astype(np.int32) + dl, 0, 255).astype(np.uint8)
     if p["random_contrast_prob"] > 0 and rng.random() < p["random_contrast_prob"]:
         c = np.float32(rng.uniform(-1.0, 1.0)) * np.float32(p["max_random_contrast"])
         if abs(c) > 1e-3:
-            img = _sat_u8(img.astype(np.float32) * (np.float32(1) + c))
+            img = _round_u8(img.astype(np.float32) * (np.float32(1) + c))
     return img
 
 

@@ -165,7 +165,9 @@ def _round_u8(x):
     return np.clip(np.rint(x), 0, 255).astype(np.uint8)
 
 
-def _rgb_to_hls(img):
+def rgb_to_hls8(img):
+    """OpenCV's 8-bit RGB -> HLS (H in [0, 180], L and S in [0, 255]) of (..., 3) uint8, in
+    float32 as OpenCV computes it."""
     rgb = img.astype(np.float32) * np.float32(1 / 255)
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     vmax = rgb.max(-1)
@@ -189,7 +191,8 @@ def _rgb_to_hls(img):
 _SECTORS = np.array([[1, 3, 0], [1, 0, 2], [3, 0, 1], [0, 2, 1], [0, 1, 3], [2, 1, 0]])
 
 
-def _hls_to_rgb(hls):
+def hls8_to_rgb(hls):
+    """OpenCV's 8-bit HLS -> RGB of (..., 3) uint8 HLS values (H in [0, 180])."""
     h = hls[..., 0].astype(np.float32)
     lum = hls[..., 1].astype(np.float32) * np.float32(1 / 255)
     s = hls[..., 2].astype(np.float32) * np.float32(1 / 255)
@@ -209,10 +212,10 @@ def _hls_to_rgb(hls):
 
 def hls_shift(img, dh, dl, ds):
     """Shift hue (0..180 scale), lightness and saturation (0..255 scale) by integers, clamping."""
-    hls = _rgb_to_hls(img).astype(np.int32)
+    hls = rgb_to_hls8(img).astype(np.int32)
     hls += np.array([dh, dl, ds], np.int32)
     np.clip(hls, 0, np.array([180, 255, 255]), out=hls)
-    return _hls_to_rgb(hls)
+    return hls8_to_rgb(hls)
 
 
 def _gray(img):
