@@ -52,7 +52,11 @@ def norm_axes(opname, axis, ndim, exclude=False):
         return () if exclude else axes
     if isinstance(axis, int):
         axis = (axis,)
-    axes = tuple(sorted({normalize_axis(opname, a, ndim) for a in axis}))
+    named = [normalize_axis(opname, a, ndim) for a in axis]
+    axes = tuple(sorted(set(named)))
+    if len(axes) != len(named):   # as 1.9.1's reductions, an axis named twice is an error
+        raise MXNetError(f"{opname}: reduction axes {tuple(axis)} have duplicates "
+                         f"(input ndim {ndim}); expected distinct axes")
     if exclude:
         axes = tuple(i for i in range(ndim) if i not in axes)
     return axes

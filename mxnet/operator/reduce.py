@@ -15,16 +15,6 @@ _AXIS_PARAMS = (Param("axis", "shape", None), Param("keepdims", "bool", False),
                 Param("exclude", "bool", False))
 
 
-def _red_axes(opname, axis, ndim, exclude=False):
-    """``norm_axes`` that also rejects an axis named twice, as 1.9.1's reductions do."""
-    if axis is not None and not isinstance(axis, int) and len(axis) > 1:
-        seen = [a + ndim if isinstance(a, int) and a < 0 else a for a in axis]
-        if len(set(seen)) != len(seen):
-            raise MXNetError(f"{opname}: reduction axes {tuple(axis)} have duplicates "
-                             f"(input ndim {ndim}); expected distinct axes")
-    return norm_axes(opname, axis, ndim, exclude)
-
-
 def _finish(out, xp, dtype):
     if out.ndim == 0:
         out = out.reshape(1)
@@ -42,7 +32,7 @@ def _reduce_shape(attrs, ins, outs):
     s = ins[0]
     if s is None:
         return ins, outs, []
-    axes = _red_axes("reduce", attrs["axis"], len(s), attrs["exclude"])
+    axes = norm_axes("reduce", attrs["axis"], len(s), attrs["exclude"])
     return ins, [_out_shape(s, axes, attrs["keepdims"])], []
 
 
@@ -58,7 +48,7 @@ def _make_reduce(name, kernel, grad_rule, aliases=()):
         if attrs["axis"] is None and not attrs["exclude"]:
             axes = None  # whole-array reduction: NumPy's fastest path
         else:
-            axes = _red_axes(name, attrs["axis"], x.ndim, attrs["exclude"])
+            axes = norm_axes(name, attrs["axis"], x.ndim, attrs["exclude"])
         out = kernel(rc.xp, x, axes, attrs["keepdims"])
         return _finish(out, rc.xp, x.dtype)
 
@@ -126,7 +116,7 @@ _make_reduce("min", _safe_extreme(np.min), _minmax_grad, aliases=("min_axis",))
 def _norm(rc, attrs, x):
     xp = rc.xp
     ord_ = attrs["ord"]
-    axes = _red_axes("norm", attrs["axis"], x.ndim)
+    axes = norm_axes("norm", attrs["axis"], x.ndim)
     keep = attrs["keepdims"]
     if ord_ == 1:
         out = xp.sum(xp.abs(x), axis=axes, keepdims=keep)
