@@ -75,17 +75,26 @@ def is_training() -> bool:
     return _mode.training
 
 
+def _flag(fn, value):
+    # 1.9.1 passes the flag to C as an int: anything else is a TypeError
+    if not isinstance(value, (bool, int, np.integer, np.bool_)):
+        raise TypeError(f"{fn}: expected a bool, got {value!r} of type {type(value).__name__}")
+    return bool(value)
+
+
 def set_recording(is_recording):
     """Set the recording flag; returns the previous value."""
+    flag = _flag("set_recording", is_recording)
     prev = _mode.recording
-    _mode.recording = bool(is_recording)
+    _mode.recording = flag
     return prev
 
 
 def set_training(train_mode):
     """Set the training flag; returns the previous value."""
+    flag = _flag("set_training", train_mode)
     prev = _mode.training
-    _mode.training = bool(train_mode)
+    _mode.training = flag
     return prev
 
 
@@ -108,7 +117,8 @@ def mark_variables(variables, gradients, grad_reqs="write"):
     for v, g, req in zip(variables, gradients, grad_reqs):
         v._grad = g
         v._grad_req = req
-        v._node = (Leaf(v), 0)
+        # as attach_grad(grad_req='null'): the array stays out of the graph
+        v._node = None if req == "null" else (Leaf(v), 0)
 
 
 
@@ -122,7 +132,7 @@ def _not_in_graph():
 def _topo_order(head_entries):
     """Nodes reachable from the heads, each after every node that consumes it."""
     order, seen = [], set()
-    stack = [(e[0], False) for e in head_entries]
+    stack = [(e[0], False) for e in reversed(head_entries)]   # first head walked first
     while stack:
         node, done = stack.pop()
         if done:
@@ -135,7 +145,11 @@ def _topo_order(head_entries):
         if isinstance(node, TapeNode):
             if node.freed:
                 raise _not_in_graph()
-            for e in node.in_entries:
+            # inputs pushed last-first, so the walk visits them first-first: the order is
+            # the reverse of a depth-first post-order over inputs in order, as 1.9.1's backward
+            # runs independent branches (the last-recorded branch first); this matters for
+            # ops whose backward has effects, such as BatchNorm's moving statistics
+            for e in reversed(node.in_entries):
                 if e is not None and id(e[0]) not in seen:
                     stack.append((e[0], False))
     order.reverse()

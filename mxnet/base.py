@@ -35,6 +35,35 @@ class MXNetKeyError(MXNetError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class NotImplementedForSymbol(MXNetError):
+    """An NDArray-only method was called on a Symbol."""
+
+    def __init__(self, function, alias=None, *args):
+        super().__init__()
+        self.function = function if isinstance(function, str) else function.__name__
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        msg = f"Function {self.function}"
+        if self.alias:
+            msg += f' (namely operator "{self.alias}")'
+        if self.args:
+            msg += f" with arguments ({', '.join(self.args)})"
+        return msg + " is not implemented for Symbol and only available in NDArray."
+
+
+class NotSupportedForSparseNDArray(MXNetError):
+    """An NDArray method that a sparse array does not offer (1.9.1's class of that name)."""
+
+    def __init__(self, function, alias=None, *args):
+        name = getattr(function, "__name__", str(function))
+        super().__init__(f"Function {name} is not supported for SparseNDArray and only "
+                         "available in NDArray." if not args else
+                         f"Function {name} with arguments ({', '.join(str(type(a)) for a in args)})"
+                         " is not supported for SparseNDArray and only available in NDArray.")
+
+
 string_types = (str,)
 numeric_types = (float, int, np.generic)
 integer_types = (int, np.integer)

@@ -302,6 +302,10 @@ class Accuracy(EvalMetric):
             pred = _host(pred)
             label = _host(label)
             if pred.shape != label.shape:
+                if not -pred.ndim <= self.axis < pred.ndim:
+                    raise MXNetError(f"Accuracy.update: predictions of shape {pred.shape} differ "
+                                     f"from labels of shape {label.shape} and have no axis "
+                                     f"{self.axis} to take the argmax along")
                 pred = pred.argmax(axis=self.axis)
             pred = pred.astype("int32").ravel()
             label = label.astype("int32").ravel()
@@ -592,7 +596,7 @@ class Perplexity(EvalMetric):
             prob = _pick(pred, label.astype("int32"), self.axis)
             if self.ignore_label is not None:
                 ignore = (label == self.ignore_label).astype(prob.dtype)
-                num -= int(ignore.sum())
+                num -= float(ignore.sum())   # a float count, as 1.9.1's
                 prob = prob * (1 - ignore) + ignore
             loss -= float(_sum_like_mxnet(numpy.log(numpy.maximum(prob.dtype.type(1e-10), prob))))
             num += prob.size

@@ -38,7 +38,7 @@ import numpy as np
 from .. import engine
 from .._mode import mode as _mode
 from ..backend import get_backend
-from ..base import MXNetError
+from ..base import MXNetError, MXNetValueError
 from ..context import Context
 from ..ndarray import NDArray, zeros
 from ..ndarray import ndarray as _ndm
@@ -85,8 +85,9 @@ def _get_inputs(key, values, names, allow_missing):
 def _grad_reqs(grad_req, names):
     if isinstance(grad_req, str):
         if grad_req not in _GRAD_REQ:
-            raise ValueError(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, got "
-                             f"{grad_req!r}")
+            # bind raises a ValueError here, simple_bind a RuntimeError: this is both
+            raise MXNetValueError(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, "
+                                  f"got {grad_req!r}")
         return [grad_req] * len(names)
     if isinstance(grad_req, (list, tuple)):
         reqs = list(grad_req)
@@ -98,7 +99,8 @@ def _grad_reqs(grad_req, names):
         raise TypeError("grad_req must be a string, a list or a dict")
     for r in reqs:
         if r not in _GRAD_REQ:
-            raise ValueError(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, got {r!r}")
+            raise MXNetValueError(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, "
+                                  f"got {r!r}")
     return reqs
 
 
@@ -113,6 +115,18 @@ class _Step:
         self.outs = outs
         self.nvis = node.num_visible_outputs()
         self.out_ok = accepts_out(node.op)
+
+
+class _BytesNames:
+    """A monitor callback called as 1.9.1 calls it: each name as ``bytes``."""
+
+    __slots__ = ("callback",)
+
+    def __init__(self, callback):
+        self.callback = callback
+
+    def __call__(self, name, array):
+        self.callback(name.encode() if isinstance(name, str) else name, array)
 
 
 class Executor:
@@ -364,6 +378,7 @@ class Executor:
             o._data = buf
             o._node = None
         self._recorded = False
+        self._inferred = True
 
     def _plain_steps(self):
         """Per step, what the predict loop needs, resolved once per plan:
@@ -443,19 +458,20 @@ class Executor:
             self._arena = self._prog.acquire()
         return self._prog
 
-    def _forward_recorded(self):
+    def _forward_recorded(self, is_train=True, monitor=True):
         """A training forward: the program runs the steps into its kept buffers and keeps
-        every value ``backward`` reads."""
+        every value ``backward`` reads. ``is_train=False`` replays an inference forward for
+        a backward that follows it (``monitor=False``: without reporting it again)."""
         prog = self._program()
         arrays = list(self.arg_arrays) + list(self.aux_arrays)
         raw = []
         for a in arrays:
             a.wait_to_read()
             raw.append(a._data)
-        monitor = self._monitor_step if self._monitor_active() else None
-        rc = RunContext(get_backend(self._ctx), True)
+        monitor = self._monitor_step if monitor and self._monitor_active() else None
+        rc = RunContext(get_backend(self._ctx), is_train)
         prev = (_mode.recording, _mode.training)
-        _mode.recording, _mode.training = False, True
+        _mode.recording, _mode.training = False, is_train
         try:
             outs = prog.forward(self._arena, raw, rc, True, monitor)
         finally:
@@ -489,7 +505,11 @@ class Executor:
         if not any(r != "null" for r in self._reqs):
             return
         if not self._recorded:
-            raise MXNetError("backward: call forward(is_train=True) before backward")
+            if not getattr(self, "_inferred", False):
+                raise MXNetError("backward: call forward(is_train=True) before backward")
+            # 1.9.1 also runs backward after forward(is_train=False), from that forward's
+            # values: the inference forward is replayed, keeping what backward reads
+            self._forward_recorded(is_train=False, monitor=False)
         if out_grads and len(out_grads) != len(self.outputs):
             raise MXNetError(f"backward: {len(out_grads)} head gradients given for "
                              f"{len(self.outputs)} outputs")
@@ -581,8 +601,9 @@ class Executor:
         """Call ``callback(name, NDArray)`` on what 1.9.1's executor shows a monitor: every
         operator output during ``forward`` (hidden outputs included) and every output of
         its gradient nodes during ``backward``; with ``monitor_all``, before each node's
-        outputs, its inputs too (see :mod:`.monitoring` for the names and the order)."""
-        self._monitor = callback
+        outputs, its inputs too (see :mod:`.monitoring` for the names and the order).
+        As in 1.9.1, whose callback receives C strings, each name arrives as ``bytes``."""
+        self._monitor = None if callback is None else _BytesNames(callback)
         self._monitor_all = bool(monitor_all)
 
     def _monitor_active(self):
@@ -591,7 +612,7 @@ class Executor:
         cb = self._monitor
         if cb is None:
             return False
-        return not getattr(getattr(cb, "__self__", None), "_monitor_idle", False)
+        return not getattr(getattr(cb.callback, "__self__", None), "_monitor_idle", False)
 
     def _monitor_step(self, k, ins, outs):
         """Report forward step ``k``: its raw inputs before it runs (with ``monitor_all``;
@@ -702,7 +723,7 @@ class Executor:
         ex = Executor(self._symbol, self._ctx, args, grads, self._reqs, aux, self._group2ctx)
         ex._grad_req = self._grad_req
         if self._monitor is not None:
-            ex.set_monitor_callback(self._monitor, self._monitor_all)
+            ex.set_monitor_callback(self._monitor.callback, self._monitor_all)
         return ex
 
     # -- introspection -----------------------------------------------------------------------------------
@@ -796,7 +817,11 @@ def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shar
             grads.append(None if r == "null" else (g if fits(g, s, t) else
                                                    zeros(s, ctx=ctx, dtype=t)))
             continue
-        args.append(make(n, s, t, n) if n not in shared_names else zeros(s, ctx=ctx, dtype=t))
+        if n in shared_names:   # 1.9.1 keeps only the other arguments in shared_buffer
+            args.append(zeros(s, ctx=ctx, dtype=t))
+            grads.append(None if r == "null" else zeros(s, ctx=ctx, dtype=t))
+            continue
+        args.append(make(n, s, t, n))
         grads.append(None if r == "null" else make(n, s, t, f"grad of {n}"))
     aux = []
     for n, s, t in zip(aux_names, sres.aux_shapes, aux_types):
@@ -827,6 +852,8 @@ _GRAD_OP = {
     "LinearRegressionOutput": "_backward_linear_reg_out",
     "LogisticRegressionOutput": "_backward_logistic_reg_out",
     "MAERegressionOutput": "_backward_mae_reg_out", "make_loss": "ones_like",
+    "reshape_like": "_backward_copy", "_contrib_div_sqrt_dim": "_contrib_div_sqrt_dim",
+    "CTCLoss": "_backward_ctc_loss",
     "add_n": "_copy",
 }
 
@@ -847,6 +874,22 @@ def _ref_text(ref):
     return f"{node.name}({k})"
 
 
+def _grad_node_attrs(fwd, name):
+    """The attributes 1.9.1 shows on the gradient node ``name`` of ``fwd``: the forward
+    node's, except where its gradient builds nodes with attributes of their own."""
+    op = fwd.op.name
+    if op == "Custom":
+        return {}   # 1.9.1 shows none on _backward_Custom
+    if op in ("broadcast_to", "broadcast_axis", "broadcast_like"):
+        return {"keepdims": "true"}   # a sum back to the input's shape
+    if op == "batch_dot" and fwd.parsed.get("transpose_a") is False and \
+            fwd.parsed.get("transpose_b") is False:
+        lhs = name.endswith("_backward_lhs")   # dlhs = og . rhs^T, drhs = lhs^T . og
+        return {"transpose_a": "false" if lhs else "true",
+                "transpose_b": "true" if lhs else "false"}
+    return fwd.attrs
+
+
 def _training_listing(ex, text):
     """``text`` (the symbol's listing) with the gradient outputs and backward nodes added."""
     plan = ex._backward_plan()
@@ -865,7 +908,7 @@ def _training_listing(ex, text):
             fwd = mn.info[0]
             name = fwd.op.name
             op = _GRAD_OP.get(name, "_backward" + (name if name.startswith("_") else "_" + name))
-            attrs = fwd.attrs
+            attrs = _grad_node_attrs(fwd, mn.name)
         else:
             fwd = None
             op = _KIND_OP[mn.kind]
@@ -875,6 +918,8 @@ def _training_listing(ex, text):
         if attrs:
             lines.append("Attrs:")
             lines += [f"\t{key}={attrs[key]}" for key in sorted(attrs)]
+        if fwd is None and mn.kind == "zeros_like" and mn.info is not None:
+            fwd = mn.info   # an operator's zero gradient depends on it
         if fwd is not None:
             lines += ["Control deps:", f"\tcdep[0]={fwd.name}"]
     return "\n".join(lines) + "\n"

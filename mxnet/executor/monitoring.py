@@ -63,7 +63,7 @@ _NAMED_INPUTS = frozenset((
     "GridGenerator", "CTCLoss", "IdentityAttachKLSparseReg", "Pad", "tile", "repeat",
     "squeeze", "space_to_depth", "depth_to_space", "moments", "softmax_cross_entropy", "diag",
     "gather_nd", "slice_like", "all_finite", "_contrib_allclose", "_contrib_index_array",
-    "_contrib_quadratic", "dot", "batch_dot"))
+    "_contrib_quadratic", "dot", "batch_dot", "reverse", "Custom"))
 
 # operators whose inputs 1.9.1 calls arg0, arg1, ...
 _ARG_INPUTS = frozenset(("Concat", "add_n", "stack", "Crop", "khatri_rao"))
@@ -77,7 +77,7 @@ _OUTPUT_NAMES = {
     "InstanceNorm": ("output", "mean", "var"), "L2Normalization": ("output", "norm"),
     "ROIPooling": ("output", "maxidx"), "GridGenerator": ("output", "grid_dst"),
     "BilinearSampler": ("output", "tmp"), "SpatialTransformer": ("output", "grid_dst", "grid_src"),
-    "Correlation": ("output", "tmp1", "tmp2"),
+    "Correlation": ("output", "tmp1", "tmp2"), "make_loss": ("loss",),
 }
 
 
@@ -171,8 +171,8 @@ def _leaky(node):
     kind = node.parsed.get("act_type")
     if kind == "prelu":
         refs = [("og", 0), ("in", 0), ("in", 1), ("out", 0)]
-    elif kind == "rrelu":
-        refs = [("og", 0), ("in", 0), ("out", 0), ("out", 1)]
+    elif kind == "rrelu":   # its mask is a visible output, with a head gradient of its own
+        refs = [("og", 0), ("og", 1), ("in", 0), ("out", 0), ("out", 1)]
     else:
         refs = [("og", 0), ("in", 0), ("out", 0)]
     return [("_backward", refs, None, list(range(_args(node))), None)]
@@ -201,6 +201,20 @@ def _legacy(*refs):
         names = node.input_names()[:n]
         return [("_backward", list(refs) if refs else [("og", 0)], None, list(range(n)), names)]
     return make
+
+
+def _make_loss(node):
+    # 1.9.1's legacy MakeLoss declares the data a backward dependency only for 'valid'
+    # normalization (it counts the valid entries); otherwise its gradient node reads nothing
+    refs = [("in", 0)] if node.parsed.get("normalization") == "valid" else []
+    n = _args(node)
+    return [("_backward", refs, None, list(range(n)), node.input_names()[:n])]
+
+
+def _crop(node):
+    # legacy, with its inputs called arg0, arg1, ...
+    n = _args(node)
+    return [("_backward", [("og", 0)], None, list(range(n)), [f"arg{i}" for i in range(n)])]
 
 
 def _concat(node):
@@ -252,9 +266,13 @@ _BACKWARD = {
     "LRN": _refs(("og", 0), ("in", 0), ("out", 1), nout=1),
     "LayerNorm": _refs(("og", 0), ("in", 0), ("in", 1), ("out", 1), ("out", 2), nout=3),
     "GroupNorm": _refs(("og", 0), ("in", 0), ("in", 1), ("out", 1), ("out", 2), nout=3),
-    "InstanceNorm": _legacy(("og", 0), ("in", 0), ("in", 1), ("out", 1), ("out", 2)),
-    "L2Normalization": _legacy(("og", 0), ("in", 0), ("out", 1)),
-    "MakeLoss": _legacy(("in", 0)), "SwapAxis": _legacy(), "SequenceMask": _legacy(),
+    "InstanceNorm": _legacy(("og", 0), ("out", 1), ("out", 2), ("in", 0), ("in", 1)),
+    "L2Normalization": _legacy(("og", 0), ("out", 0), ("out", 1)),
+    "SVMOutput": _legacy(("in", 1), ("out", 0)), "Pad": _legacy(), "Crop": _crop,
+    "GridGenerator": _legacy(("og", 0), ("out", 1)),
+    "Correlation": _legacy(("og", 0), ("out", 1), ("out", 2)),
+    "IdentityAttachKLSparseReg": _legacy(("og", 0), ("in", 0), ("in", 1)),
+    "MakeLoss": _make_loss, "SwapAxis": _legacy(), "SequenceMask": _legacy(),
     "SequenceLast": _legacy(), "SequenceReverse": _legacy(), "SliceChannel": _slice_channel,
     "SoftmaxOutput": _refs(("out", 0), ("in", 1), nout=2),
     "LinearRegressionOutput": _refs(("in", 1), ("out", 0), nout=2),
@@ -274,7 +292,10 @@ _BACKWARD = {
     "min": _refs(("og", 0), ("in", 0), ("out", 0), nout=1),
     "clip": _refs(("og", 0), ("in", 0), nout=1),
 }
-for _name in ("BatchNorm", "BatchNorm_v1", "_contrib_SyncBatchNorm"):
+# the legacy BatchNorm_v1 does not read beta
+_BACKWARD["BatchNorm_v1"] = _legacy(("og", 0), ("out", 1), ("out", 2), ("in", 0), ("in", 1),
+                                   ("in", 3), ("in", 4))
+for _name in ("BatchNorm", "_contrib_SyncBatchNorm"):
     _BACKWARD[_name] = _refs(("og", 0), ("out", 1), ("out", 2), ("in", 0), ("in", 1), ("in", 2),
                              ("in", 3), ("in", 4), nout=3)
 for _name in ("elemwise_mul", "elemwise_div", "broadcast_mul", "broadcast_div", "dot",
@@ -306,6 +327,76 @@ for _name in ("BlockGrad", "zeros_like", "ones_like", "argmax", "argmin", "argma
               "_greater_equal_scalar", "_lesser_scalar", "_lesser_equal_scalar",
               "_logical_and_scalar", "_logical_or_scalar", "_logical_xor_scalar"):
     _BACKWARD[_name] = "zero"
+
+# reductions whose gradient reads the data and the result
+for _name in ("prod", "nansum", "nanprod", "norm"):
+    _BACKWARD[_name] = _refs(("og", 0), ("in", 0), ("out", 0), nout=1)
+# index operators: the output gradient and the indices
+for _name in ("pick", "gather_nd"):   # one gradient: the indices get none
+    _BACKWARD[_name] = _refs(("og", 0), ("in", 1), nout=1)
+_BACKWARD["diag"] = _OG_ONLY
+_BACKWARD["stack"] = _refs(("og", 0))
+_BACKWARD["moments"] = _refs(("og", 0), ("og", 1), ("in", 0), ("out", 0), ("out", 1), nout=1)
+_BACKWARD["make_loss"] = _refs(("in", 0), nout=1)   # a gradient of ones, no head gradient
+
+
+def _topk(node):
+    # value and both: the output gradient and every output (indices included); else none
+    if node.parsed.get("ret_typ") not in ("value", "both"):
+        return "zero"
+    outs = [("out", j) for j in range(mxnet_num_outputs(node))]
+    return [("_backward", [("og", 0)] + outs, None, [0], None)]
+
+
+_BACKWARD["topk"] = _topk
+
+
+def _seq_len_op(node):
+    # legacy: the output gradient, and the lengths when they are used
+    refs = [("og", 0)] + ([("in", 1)] if node.parsed.get("use_sequence_length") else [])
+    n = _args(node)
+    return [("_backward", refs, None, list(range(n)), node.input_names()[:n])]
+
+
+for _name in ("SequenceMask", "SequenceLast"):
+    _BACKWARD[_name] = _seq_len_op
+_BACKWARD["ROIPooling"] = _legacy(("og", 0), ("in", 1), ("out", 1))
+_BACKWARD["BilinearSampler"] = _legacy(("og", 0), ("in", 0), ("out", 1), ("in", 1))
+_BACKWARD["SpatialTransformer"] = _legacy(("og", 0), ("out", 1), ("out", 2), ("in", 0))
+
+
+def _upsampling(node):
+    # bilinear runs as a deconvolution: it reads the data and the weight as well
+    refs = [("og", 0)]
+    if node.parsed.get("sample_type") == "bilinear":
+        refs += [("in", i) for i in range(_args(node))]
+    return [("_backward", refs, None, list(range(_args(node))), None)]
+
+
+_BACKWARD["UpSampling"] = _upsampling
+for _name in ("slice_like", "_contrib_AdaptiveAvgPooling2D",
+              "_contrib_BilinearResize2D", "_contrib_div_sqrt_dim"):
+    _BACKWARD[_name] = _refs(("og", 0))   # a gradient per input, from the output gradient
+_BACKWARD["_linalg_potrf"] = _refs(("og", 0), ("out", 0), nout=1)
+_BACKWARD["_linalg_trsm"] = _refs(("og", 0), ("in", 0), ("in", 1), ("out", 0), nout=2)
+_BACKWARD["CTCLoss"] = _refs(("og", 0), ("og", 1), ("out", 0), ("out", 1))
+_BACKWARD["_contrib_arange_like"] = "zero"
+
+
+def _custom(node):
+    # one node named as the forward node, reading what the prop declares it depends on
+    from ..operator.custom import _prop
+    prop = _prop(node.parsed)
+    n_in, n_out = len(prop.list_arguments()), len(prop.list_outputs())
+    deps = prop.declare_backward_dependency(list(range(n_out)),
+                                            list(range(n_out, n_out + n_in)),
+                                            list(range(n_out + n_in, 2 * n_out + n_in)))
+    refs = [("og", d) if d < n_out else ("in", d - n_out) if d < n_out + n_in
+            else ("out", d - n_out - n_in) for d in (int(d) for d in deps)]
+    return [("", refs, None, list(range(n_in)), None)]
+
+
+_BACKWARD["Custom"] = _custom
 
 
 def _generic(node):
@@ -447,7 +538,8 @@ def backward_plan(order, heads, requested):
                 name = f"{node.name}_backward" if len(node.inputs) == 1 else \
                     f"{node.name}_in{i}_backward"
                 src, k = node.inputs[i]
-                z = MonNode(name, "zeros_like", [("fwd", src, k)], None, [f"{name}_output"])
+                z = MonNode(name, "zeros_like", [("fwd", src, k)], None, [f"{name}_output"],
+                            info=node)   # the forward node: its control dependency
                 contrib.setdefault((id(src), k), []).append(("mon", z, 0))
             continue
         deps = [og(j) for j in range(node.num_outputs()) if (id(node), j) in contrib]

@@ -430,6 +430,7 @@ def _conservative(op, in_info, out_info):
     class _Opaque:
         name = f"{op.name}_backward(untraced)"
         inplace = ()
+        ignored_inputs = None   # it may read every input
 
     node = (_Opaque, {}, refs, list(in_info))
     return _Template([node], [("n", 0, i) for i in range(len(in_info))], _Opaque.name)

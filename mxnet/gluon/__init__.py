@@ -2,6 +2,10 @@
 from .block import Block, HybridBlock, SymbolBlock  # noqa: F401
 from .parameter import Constant, DeferredInitializationError, Parameter, ParameterDict  # noqa: F401
 from . import utils  # noqa: F401
+from ..ndarray import NDArray as _NDArray
+from ..symbol import Symbol as _Symbol
+
+tensor_types = (_Symbol, _NDArray)  # what a Gluon block takes as a tensor input, as in 1.9.1
 
 for _mod in ("nn", "rnn", "loss", "data", "model_zoo", "contrib"):
     try:

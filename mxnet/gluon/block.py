@@ -1,8 +1,10 @@
 """Gluon blocks: Block (imperative), HybridBlock (traceable to a Symbol) and SymbolBlock."""
 from __future__ import annotations
 
+import itertools
 import re
 import threading
+import warnings
 from collections import OrderedDict
 
 from .. import ndarray as _nd
@@ -71,6 +73,12 @@ class _BlockScope:
         self._name_scope.__exit__(*exc)
         self._name_scope = None
         _BlockScope._local.value = self._old_scope
+
+
+def _has_array(args):
+    """Whether an NDArray or Symbol occurs in ``args`` (lists and tuples searched)."""
+    return any(isinstance(a, (NDArray, Symbol))
+               or (isinstance(a, (list, tuple)) and _has_array(a)) for a in args)
 
 
 def _flatten(args):
@@ -152,17 +160,18 @@ class Block:
         self._children[name if name is not None else str(len(self._children))] = block
 
     def register_forward_pre_hook(self, hook):
-        handle = object()
-        self._forward_pre_hooks[id(handle)] = hook
-        return _HookHandle(self._forward_pre_hooks, id(handle))
+        key = next(_HOOK_IDS)  # a fresh key per registration: the same hook twice runs twice
+        self._forward_pre_hooks[key] = hook
+        return _HookHandle(self._forward_pre_hooks, key)
 
     def register_forward_hook(self, hook):
-        handle = object()
-        self._forward_hooks[id(handle)] = hook
-        return _HookHandle(self._forward_hooks, id(handle))
+        key = next(_HOOK_IDS)
+        self._forward_hooks[key] = hook
+        return _HookHandle(self._forward_hooks, key)
 
     def collect_params(self, select=None):
         """Every parameter of this block and its children (optionally filtered by regex)."""
+        self._warn_block_containers()
         ret = ParameterDict(self._params.prefix)
         pattern = re.compile(select) if select else None
         if pattern is None:
@@ -172,6 +181,26 @@ class Block:
         for child in self._children.values():
             ret.update(child.collect_params(select=select))
         return ret
+
+    def _warn_block_containers(self):
+        """Warn about attributes that are plain lists/tuples/dicts holding Blocks: their
+        parameters are not collected, as in 1.9.1, which warns the same way."""
+        children = {id(c) for c in self._children.values()}
+
+        def holds_block(value):
+            if isinstance(value, (list, tuple)):
+                return any(holds_block(v) for v in value)
+            if isinstance(value, dict):
+                return any(holds_block(v) for v in value.values())
+            return isinstance(value, Block) and id(value) not in children
+        for attr, value in vars(self).items():
+            if isinstance(value, (list, tuple, dict)) and not attr.startswith("_") \
+                    and holds_block(value):
+                warnings.warn(f'"{type(self).__name__}.{attr}" is an unregistered container with '
+                              "Blocks: Blocks kept in a plain list, tuple or dict are not "
+                              "registered as children, so their parameters are not collected. "
+                              "Register them with register_child() or use "
+                              "nn.Sequential/nn.HybridSequential.", stacklevel=3)
 
     def _collect_params_with_prefix(self, prefix=""):
         if prefix:
@@ -184,13 +213,10 @@ class Block:
     def save_parameters(self, filename, deduplicate=False):
         """Save parameters with structural names (``features.0.weight``) in .params format."""
         params = self._collect_params_with_prefix()
-        arrays = {}
-        seen = {}
-        for k, p in params.items():
-            if deduplicate and id(p) in seen:
-                continue
-            seen[id(p)] = k
-            arrays[k] = p.data(p.list_ctx()[0]).copyto(cpu())
+        if deduplicate:  # a shared parameter is saved once, under the last name it has
+            last = {id(p): k for k, p in params.items()}
+            params = {last[id(p)]: p for p in params.values()}
+        arrays = {k: p.data(p.list_ctx()[0]).copyto(cpu()) for k, p in params.items()}
         if _util.is_np_array():  # mx.np parameters: NumPy-shape records, as 1.9.1 writes them
             from ..numpy_extension import save as _npx_save
             _npx_save(filename, arrays)
@@ -212,11 +238,15 @@ class Block:
             # without this block's prefix (ParameterDict.save(strip_prefix=...)): 1.9.1 loads
             # both through ParameterDict.load with restore_prefix=self.prefix
             self.collect_params().load(filename, ctx, allow_missing, ignore_extra,
-                                       self.prefix, cast_dtype=cast_dtype)
+                                       self.prefix, cast_dtype=cast_dtype,
+                                       dtype_source=dtype_source)
             return
         if not allow_missing:
-            for name in params:
-                if name not in loaded:
+            aliases = {}  # a shared parameter is present when any of its names is in the file
+            for name, p in params.items():
+                aliases.setdefault(id(p), []).append(name)
+            for name, p in params.items():
+                if not any(a in loaded for a in aliases[id(p)]):
                     raise MXNetAssertionError(f"Parameter '{name}' is missing in file '{filename}', which "
                                      f"contains parameters: {', '.join(repr(k) for k in loaded)}. Set "
                                      "allow_missing=True to ignore missing parameters.")
@@ -227,18 +257,8 @@ class Block:
                                            "not present in the Block. Set ignore_extra=True to ignore.")
                 continue
             p = params[name]
-            if cast_dtype:
-                arr = arr.astype(p.dtype)
-            if p._data is None:
-                p.shape = arr.shape
-                ctxs = p._deferred_init[1] if p._deferred_init else ([ctx] if ctx is not None else
-                                                                     [cpu()])
-                if ctx is not None:
-                    ctxs = ctx if isinstance(ctx, list) else [ctx]
-                p._deferred_init = ()
-                p._init_impl(arr.astype(p.dtype, copy=False), ctxs)
-            else:
-                p.set_data(arr)
+            p._load_init(arr, ctx if ctx is not None or p._deferred_init else cpu(),
+                         cast_dtype, dtype_source)
 
     save_params = save_parameters
     load_params = load_parameters
@@ -352,6 +372,9 @@ def _prod(shape):
     return n
 
 
+_HOOK_IDS = itertools.count()
+
+
 class _HookHandle:
     def __init__(self, table, key):
         self._table, self._key = table, key
@@ -375,10 +398,17 @@ class _one_var_per_param:
     hands out one kept variable: the exported graph has one node per parameter. Nested
     symbolic calls share the outermost trace's variables."""
 
+    def __init__(self, kept=False):
+        # kept: a block called directly on Symbols (not a hybridize trace) uses each
+        # parameter's kept variable, so calls made one after another (a shared layer, a cell
+        # stepped by unroll) refer to one node, as 1.9.1's Parameter.var() does
+        self.kept = kept
+
     def __enter__(self):
         self.outer = getattr(_TRACE, "vars", None) is not None
         if not self.outer:
             _TRACE.vars = {}
+            _TRACE.kept = self.kept
 
     def __exit__(self, *exc):
         if not self.outer:
@@ -422,6 +452,20 @@ class HybridBlock(Block):
         self._cached = None
         super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape, **kwargs)
 
+    def optimize_for(self, x, *args, backend=None, clear=False, static_alloc=False,
+                     static_shape=False, inline_limit=2, forward_bulk_size=None,
+                     backward_bulk_size=None, **kwargs):
+        """Hybridize and run one forward pass for a graph-partitioning ``backend``. This
+        implementation has no partitioning backends: the graph runs unpartitioned (1.9.1
+        also runs it unchanged, after logging an error, when the backend is unknown)."""
+        if backend is None:
+            raise MXNetValueError('optimize_for: Must specify "backend" to optimize_for')
+        if backend not in ("MKLDNN", "MKLDNN_QUANTIZE"):
+            warnings.warn(f"optimize_for: backend {backend!r} cannot be found; the graph runs "
+                          "unpartitioned", stacklevel=2)
+        self.hybridize(True, static_alloc=static_alloc, static_shape=static_shape)
+        self(x, *args)
+
     def cast(self, dtype):
         self._cached = None
         super().cast(dtype)
@@ -453,7 +497,12 @@ class HybridBlock(Block):
             for name, p in self._reg_params.items():
                 hit = cache.get(id(p))
                 if hit is None:
-                    hit = cache[id(p)] = (p, p.var())
+                    v = getattr(p, "_kept_var", None) if getattr(_TRACE, "kept", False) else None
+                    if v is None:
+                        v = p.var()
+                        if getattr(_TRACE, "kept", False):
+                            p._kept_var = v
+                    hit = cache[id(p)] = (p, v)
                 params[name] = hit[1]
         if _util.is_np_array():
             params = {name: v.as_np_ndarray() for name, v in params.items()}
@@ -464,9 +513,15 @@ class HybridBlock(Block):
         flat, _ = _flatten(args)
         flat = [a for a in flat if a is not None]
         known = {i.name: getattr(a, attr) for i, a in zip(inputs, flat)}
-        arg_vals, _, aux_vals = getattr(out, infer_fn)(**known)
+        with warnings.catch_warnings(record=True) as caught:  # the reason goes in the error
+            warnings.simplefilter("always")
+            arg_vals, _, aux_vals = getattr(out, infer_fn)(**known)
         if arg_vals is None:
-            raise MXNetError(f"{self.name}: cannot infer {attr}s of the parameters from inputs {known}")
+            why = f" {caught[0].message}" if caught else ""
+            raise MXNetError(f"{self.name}: cannot infer {attr}s of the parameters from inputs "
+                             f"{known}.{why}")
+        for w in caught:  # anything else is re-issued
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         names = dict(zip(out.list_arguments(), arg_vals))
         names.update(zip(out.list_auxiliary_states(), aux_vals))
         for p in self.collect_params().values():
@@ -501,10 +556,13 @@ class HybridBlock(Block):
     # -- running ---------------------------------------------------------------------------------
     def forward(self, x, *args):
         if isinstance(x, Symbol):
-            with _one_var_per_param():
+            with _one_var_per_param(kept=True):
                 params = self._sym_params()
                 with self.name_scope():
                     return self.hybrid_forward(_sym, x, *args, **params)
+        if not isinstance(x, NDArray) and not _has_array((x,) + args):
+            raise MXNetValueError("In HybridBlock, there must be one NDArray or one Symbol in the "
+                                  "input. Please check the type of the args.")
         if self._active:
             return self._call_cached_op(x, *args)
         ctx = x.context if isinstance(x, NDArray) else None
@@ -556,8 +614,9 @@ class HybridBlock(Block):
             flat, _ = _flatten(args)
             flat = [a for a in flat if a is not None]
         if len(flat) != len(input_names):
-            raise MXNetError(f"{self.name}: the cached graph takes {len(input_names)} inputs, "
-                             f"got {len(flat)}")
+            raise MXNetValueError(f"{type(self).__name__} {self.name!r}: the argument structure "
+                                  f"does not match the cached graph, which takes "
+                                  f"{len(input_names)} inputs {input_names}; got {len(flat)}")
         ctx = flat[0]._ctx
         try:
             arrays = flat + [p.data(ctx) for p in plist]

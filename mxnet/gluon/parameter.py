@@ -41,8 +41,8 @@ class Parameter:
                  stype="default", grad_stype="default"):
         self.name = name
         self._shape = None if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
-        self.dtype = dtype_np(dtype).type
-        self._dtype_shown = dtype  # repr shows the dtype as given ('float32' from Dense), as 1.9.1
+        self._dtype = dtype_np(dtype).type   # the NumPy type, used inside
+        self._dtype_shown = dtype  # .dtype and repr show the dtype as given ('float32'), as 1.9.1
         self.lr_mult = lr_mult
         self.wd_mult = wd_mult
         self.init = init
@@ -66,13 +66,41 @@ class Parameter:
     def _shown_dtype(self):
         shown = getattr(self, "_dtype_shown", None)
         try:
-            if shown is not None and dtype_np(shown).type is self.dtype:
+            if shown is not None and dtype_np(shown).type is self._dtype:
                 return shown
         except (TypeError, ValueError, MXNetError):
             pass
-        return self.dtype
+        return self._dtype
+
+    @property
+    def dtype(self):
+        """The dtype as it was given: 1.9.1 keeps the value passed to the constructor or to
+        cast() (``'float32'`` for a Dense weight, ``np.float32`` by default)."""
+        return self._shown_dtype()
+
+    @dtype.setter
+    def dtype(self, value):
+        self._dtype = dtype_np(value).type
+        self._dtype_shown = value
 
     # -- attributes ------------------------------------------------------------------------------
+    # 1.9.1 keeps the storage types as _stype/_grad_stype, which user code and libraries read
+    @property
+    def _stype(self):
+        return self.stype
+
+    @_stype.setter
+    def _stype(self, value):
+        self.stype = value
+
+    @property
+    def _grad_stype(self):
+        return self.grad_stype
+
+    @_grad_stype.setter
+    def _grad_stype(self, value):
+        self.grad_stype = value
+
     @property
     def shape(self):
         return self._shape
@@ -142,7 +170,9 @@ class Parameter:
         from .. import initializer as _init
         from ..ndarray import zeros
         self._deferred_init = ()
-        host = zeros(self._shape, ctx=cpu(), dtype=self.dtype)
+        if isinstance(default_init, str):   # as 1.9.1: net.initialize('xavier') names one
+            default_init = _init.create(default_init)
+        host = zeros(self._shape, ctx=cpu(), dtype=self._dtype)
         if init is None and type(default_init).__call__ is _init.Initializer.__call__:
             # as 1.9.1: a parameter without its own init takes the default initializer's
             # weight rule whatever its name (no bias/gamma/beta name patterns)
@@ -153,6 +183,11 @@ class Parameter:
         chosen = init if init is not None and not isinstance(init, str) else default_init
         if isinstance(init, str):
             chosen = _init.create(init)
+        if (init is not None and type(default_init).__call__ is _init.Initializer.__call__
+                and type(chosen).__call__ is _init.Initializer.__call__):
+            # as 1.9.1, the default initializer applies the descriptor's own init, so that its
+            # verbosity (initialize(verbose=True)) logs these parameters too
+            chosen = default_init
         chosen(desc, host)
         self._init_impl(host, ctxs)
 
@@ -250,11 +285,40 @@ class Parameter:
             ctxs = self._deferred_init[1] if self._deferred_init else _ctx_list(None)
             self._deferred_init = ()
             from ..ndarray import array
-            self._init_impl(array(data, dtype=self.dtype) if not hasattr(data, "asnumpy")
-                            else data.astype(self.dtype), ctxs)
+            self._init_impl(array(data, dtype=self._dtype) if not hasattr(data, "asnumpy")
+                            else data.astype(self._dtype), ctxs)
             return
         for arr in self._data:
             arr[:] = data
+
+    def _load_init(self, data, ctx, cast_dtype=False, dtype_source="current"):
+        """Take an array read from a .params file: the known dims and the dtype must agree with
+        this parameter's (or, with ``cast_dtype``, the dtype named by ``dtype_source`` wins)."""
+        if cast_dtype and dtype_source not in ("current", "saved"):
+            raise MXNetAssertionError(f"load_parameters: dtype_source must be 'current' or "
+                                      f"'saved', got {dtype_source!r}")
+        if self._shape:
+            if any(mine not in (0, -1, None, saved) for mine, saved in zip(self._shape, data.shape)):
+                raise MXNetAssertionError(
+                    f"Failed loading Parameter '{self.name}' from saved params: shape "
+                    f"incompatible expected {self._shape} vs saved {data.shape}")
+        if np.dtype(self._dtype) != np.dtype(data.dtype):
+            if not cast_dtype:
+                raise MXNetAssertionError(
+                    f"Failed loading Parameter '{self.name}' from saved params: dtype "
+                    f"incompatible expected {self._shown_dtype()} vs saved {data.dtype}. "
+                    "Set cast_dtype=True to cast the dtype of saved params.")
+            if dtype_source == "saved":
+                self.cast(data.dtype)
+            data = data.astype(self._dtype)
+        if self._data is None:
+            if ctx is None:  # a deferred parameter keeps the contexts it was initialised for
+                ctx = self._deferred_init[1] if self._deferred_init else None
+            self.shape = data.shape
+            self._deferred_init = ()
+            self._init_impl(data.astype(self._dtype, copy=False), _ctx_list(ctx))
+        else:
+            self.set_data(data)
 
     def reset_ctx(self, ctx):
         """Move the data to other contexts."""
@@ -277,7 +341,12 @@ class Parameter:
                              f"row_sparse_data() because its storage type is {self.stype}. "
                              "Please use data() instead.")
         from ..ndarray import sparse as _sp
-        return _sp.retain(self.data(row_id.context).tostype("row_sparse"), row_id)
+        data = self.data(row_id.context)
+        res = _sp.retain(data.tostype("row_sparse"), row_id)
+        # as in 1.9.1 (where it is the parameter's own array), operators recorded on the
+        # result send their gradient to the parameter
+        res._node, res._grad, res._grad_req = data._node, data._grad, data._grad_req
+        return res
 
     def list_row_sparse_data(self, row_id):
         """``row_sparse_data`` on every context the parameter lives on."""
@@ -291,8 +360,7 @@ class Parameter:
 
     def cast(self, dtype):
         """Change the dtype of the data and gradients."""
-        self.dtype = dtype_np(dtype).type
-        self._dtype_shown = dtype
+        self.dtype = dtype
         if self._data is None:
             return
         self._data = [d.astype(dtype) for d in self._data]
@@ -309,7 +377,7 @@ class Parameter:
         from ..symbol import var
         if self._var_shape is None:
             self._var_shape = self._shape
-        return var(self.name, shape=self._var_shape, dtype=self.dtype, lr_mult=self.lr_mult,
+        return var(self.name, shape=self._var_shape, dtype=self._dtype, lr_mult=self.lr_mult,
                    wd_mult=self.wd_mult, init=self.init, stype=self.stype)
 
 
@@ -422,6 +490,8 @@ class ParameterDict:
         """Initialise every parameter (see Parameter.initialize)."""
         from .. import initializer as _init
         default = init if init is not None else _init.Uniform()
+        if verbose:
+            default.set_verbosity(verbose=verbose)
         for p in self._params.values():
             p.initialize(None, ctx, default, force_reinit=force_reinit)
 
@@ -465,29 +535,35 @@ class ParameterDict:
              cast_dtype=False, dtype_source="current"):
         """Load from a .params file (``arg:``/``aux:`` keys are accepted)."""
         from ..ndarray import load
-        loaded = load(filename)
-        loaded = {re.sub(r"^(arg|aux):", "", k): v for k, v in loaded.items()}
+        self.load_dict(load(filename), ctx, allow_missing, ignore_extra, restore_prefix,
+                       filename, cast_dtype, dtype_source)
+
+    def load_dict(self, param_dict, ctx=None, allow_missing=False, ignore_extra=False,
+                  restore_prefix="", filename=None, cast_dtype=False, dtype_source="current"):
+        """Load from a dict of name -> NDArray (``arg:``/``aux:`` keys are accepted);
+        ``filename`` only names the source in error messages."""
+        source = f"file '{filename}'" if filename else "the dict"
+        loaded = {re.sub(r"^(arg|aux):", "", k): v for k, v in param_dict.items()}
         loaded = {restore_prefix + k: v for k, v in loaded.items()}
+        for name in self._params if restore_prefix else ():
+            if not name.startswith(restore_prefix):
+                raise MXNetAssertionError(
+                    f"ParameterDict.load: restore_prefix is {restore_prefix!r} but the name of "
+                    f"Parameter '{name}' does not start with it")
         if not allow_missing:
             for name in self._params:
                 if name not in loaded:
-                    raise MXNetAssertionError(f"Parameter '{name}' is missing in file '{filename}'")
+                    raise MXNetAssertionError(
+                        f"Parameter '{name}' is missing in {source}, which contains "
+                        f"parameters: {', '.join(repr(k) for k in loaded)}. Check that the source "
+                        "and target networks use the same prefix, or set allow_missing=True.")
         for name, arr in loaded.items():
             if name not in self._params:
                 if not ignore_extra:
-                    raise MXNetValueError(f"Parameter '{name}' loaded from file '{filename}' is "
-                                           "not present in this ParameterDict")
+                    raise MXNetAssertionError(
+                        f"Parameter '{name}' loaded from {source} is not present in this "
+                        f"ParameterDict, which holds: {', '.join(repr(k) for k in self._params)}."
+                        " Set ignore_extra=True to ignore.")
                 continue
-            p = self._params[name]
-            if cast_dtype:
-                if dtype_source == "saved":
-                    p.cast(arr.dtype)  # the parameter takes the file's dtype
-                else:
-                    arr = arr.astype(p.dtype)
-            if p._data is None:
-                p.shape = arr.shape
-                p._deferred_init = ()
-                p._init_impl(arr.astype(p.dtype, copy=False), _ctx_list(ctx))
-            else:
-                p.set_data(arr)
+            self._params[name]._load_init(arr, ctx, cast_dtype, dtype_source)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from ..base import MXNetAssertionError, MXNetError
+from ..base import MXNetAssertionError, MXNetError, MXNetValueError
 from .parameter import Parameter, ParameterDict
 
 __all__ = ["Trainer"]
@@ -13,6 +13,22 @@ def _fresh(arr):
     """Whether backward wrote this parameter copy's gradient since the last step."""
     node = arr._node
     return node is not None and getattr(node[0], "fresh", False)
+
+
+def _size(shape):
+    n = 1
+    for d in shape or ():
+        n *= max(int(d), 0)
+    return n
+
+
+def _kv_init_param(kv, i, p):
+    if p.stype == "default":
+        # as 1.9.1: every copy (auxiliary states too) starts from the first device's values
+        data = p.list_data()
+        kv.broadcast(i, data[0], data)
+    else:
+        kv.init(i, p.list_data()[0])
 
 
 def _mark_used(arr):
@@ -57,14 +73,17 @@ class Trainer:
         self._scale = 1.0
         self._amp_loss_scaler = None   # set by mx.contrib.amp.init_trainer
         self._init_optimizer(optimizer, optimizer_params or {})
+        # 1.9.1 checks at construction that every Parameter is initialized (or deferred) on
+        # one set of contexts; uninitialized ones raise here, not at the first step
+        self._contexts()
 
     def _init_optimizer(self, optimizer, optimizer_params):
         from .. import optimizer as opt
         param_dict = {i: p for i, p in enumerate(self._params)}
         if isinstance(optimizer, opt.Optimizer):
             if optimizer_params:
-                raise MXNetError("optimizer_params must be None if optimizer is an instance of "
-                                 "Optimizer instead of str")
+                raise MXNetAssertionError("optimizer_params must be None if optimizer is an instance of "
+                                          "Optimizer instead of str")
             self._optimizer = optimizer
             self._optimizer.param_dict = param_dict
         else:
@@ -79,15 +98,31 @@ class Trainer:
             if ctxs is None:
                 ctxs = c
             elif c != ctxs:
-                raise MXNetError(f"All Parameters must be initialized on the same set of contexts, "
-                                 f"but Parameter {p.name} is initialized on {c} while previous "
-                                 f"Parameters are initialized on {ctxs}.")
+                raise MXNetAssertionError(
+                    f"All Parameters must be initialized on the same set of contexts, but "
+                    f"Parameter {p.name} is initialized on {c} while previous Parameters are "
+                    f"initialized on {ctxs}.")
         return ctxs or []
 
     def _init_kvstore(self):
         from .. import optimizer as opt
         ctxs = self._contexts()
+        for p in self._params:
+            # as 1.9.1: setting up (at the first step, or save/load_states) needs every
+            # parameter's data; a still-deferred one raises DeferredInitializationError
+            # and the next call tries again
+            if p._data is None:
+                p._check_initialized()
         kv_type = self._kvstore_type
+        if any(p.stype != "default" for p in self._params):
+            # as 1.9.1: sparse weights live in a KVStore, which updates them
+            if self._update_on_kvstore is False:
+                raise MXNetValueError("Trainer: update_on_kvstore=False is not allowed with "
+                                      "sparse (row_sparse) weights; they are updated in the "
+                                      "KVStore")
+            if kv_type is None or kv_type is False:
+                raise TypeError(f"Trainer: kvstore={kv_type!r} cannot hold row_sparse "
+                                "weights; pass a KVStore or a kvstore type string")
         kv = None
         if kv_type is not None and kv_type is not False:
             from .. import kvstore as kvs
@@ -103,9 +138,16 @@ class Trainer:
             update_on_kv = self._update_on_kvstore
             if update_on_kv is None:
                 update_on_kv = bool(int(os.environ.get("MXNET_UPDATE_ON_KVSTORE", "1")))
+                if (all(p.stype == "default" for p in self._params)
+                        and any(p.grad_stype != "default" for p in self._params)):
+                    # as 1.9.1: sparse gradients of dense weights are reduced and every
+                    # device updates its copy, unless the store is distributed
+                    update_on_kv = "dist" in getattr(kv, "type", "")
+                elif kv_type == "local" and max(
+                        (_size(p.shape) for p in self._params), default=0) > (1 << 24):
+                    update_on_kv = False   # as 1.9.1: a 'local' store with a huge parameter
             for i, p in enumerate(self._params):
-                if p._data is not None:
-                    kv.init(i, p.data(ctxs[0]))
+                _kv_init_param(kv, i, p)
             if update_on_kv:
                 kv.set_optimizer(self._optimizer)
             self._update_on_kvstore = update_on_kv

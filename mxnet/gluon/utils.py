@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import hashlib
-import math
 import os
 
 from .. import ndarray as _nd
-from ..base import MXNetError
+from ..base import MXNetAssertionError, MXNetError
 
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download"]
 
@@ -45,23 +44,40 @@ def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
 
 
 def clip_global_norm(arrays, max_norm, check_isfinite=True):
-    """Scale ``arrays`` in place so their joint 2-norm is at most ``max_norm``; returns the norm."""
+    """Scale ``arrays`` in place so their joint 2-norm is at most ``max_norm``.
+
+    Returns the norm before clipping, as 1.9.1 does: a NumPy scalar of the arrays' dtype
+    (float32 for float16 arrays) when ``check_isfinite``, else the norm as a 1-element array.
+    """
+    import numpy as np
     if not arrays:
-        raise MXNetError("clip_global_norm: arrays must not be empty")
+        raise MXNetAssertionError("clip_global_norm: arrays must not be empty")
     ctx = arrays[0].context
-    # asnumpy().item(): works for mx.nd (shape (1,)) and mx.np (shape ()) sums alike
-    total = sum(float((a.as_in_context(ctx).astype("float32") ** 2).sum().asnumpy().item())
-                for a in arrays)
-    norm = math.sqrt(total)
-    if check_isfinite and not math.isfinite(norm):
+    # accumulate in the first array's dtype (half precision in float32)
+    acc = np.float32 if arrays[0].dtype == np.float16 else np.dtype(arrays[0].dtype).type
+
+    def _sq(a):
+        a = a.as_in_context(ctx)
+        if a.dtype != acc:
+            a = a.astype(acc)
+        return (a * a).sum()
+
+    total = _sq(arrays[0])
+    for a in arrays[1:]:
+        total = total + _sq(a)
+    total_norm = total ** 0.5
+    # the norm and the scale in the arrays' precision, as 1.9.1 computes them
+    norm = total_norm.asnumpy().reshape(-1)[0]
+    if check_isfinite and not np.isfinite(norm):
         import warnings
         warnings.warn(UserWarning("nan or inf is detected. Clipping results will be undefined."),
                       stacklevel=2)
-    scale = max_norm / (norm + 1e-8)
-    if scale < 1.0:
-        for a in arrays:
-            a *= scale
-    return norm
+    scale = norm.dtype.type(max_norm) / (norm + norm.dtype.type(1e-8))
+    if scale < 1.0 or not np.isfinite(scale):
+        with np.errstate(invalid="ignore", over="ignore"):   # inf * 0 is nan, silently
+            for a in arrays:
+                a *= float(scale)
+    return norm if check_isfinite else total_norm
 
 
 def check_sha1(filename, sha1_hash):

@@ -371,8 +371,8 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
                     if entry.rows is not None and dst.stype == "row_sparse":
                         rows = dbe.asarray(entry.rows)
                         dst._set_rows(rows, dbe.asarray(entry.data)[rows])
-                    else:
-                        dst._assign(dbe.asarray(entry.data))
+                    else:   # inside this op, which writes dst: no wait on dst
+                        dst._assign_in_op(dbe.asarray(entry.data))
             engine.push(copy_out, (entry.var,), (dst.engine_var,), priority,
                         f"KVStore.pull({entry.key!r})", _ASYNC)
 

@@ -10,9 +10,15 @@ along a new first axis, and regrouped into the structure of the last step's outp
 from __future__ import annotations
 
 from .._nest import flatten, regroup
+from ..base import MXNetError
 from .ndarray import NDArray
 
 __all__ = ["foreach", "while_loop", "cond"]
+
+
+class _NestError(MXNetError, TypeError, AssertionError):
+    """Data, states or outputs that are not (nested lists of) NDArrays: 1.9.1 asserts this,
+    so the error is also an AssertionError (and a TypeError, as it was here before)."""
 
 
 def _nd():
@@ -23,7 +29,7 @@ def _nd():
 def _flatten(args, what):
     """(flat list of NDArrays, format) of an NDArray or nested list of NDArrays."""
     return flatten(args, lambda x: [x] if isinstance(x, NDArray) else None, what, "NDArray",
-                   TypeError, "an")
+                   _NestError, "an")
 
 
 def _as_list(x):

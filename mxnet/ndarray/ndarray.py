@@ -15,7 +15,7 @@ import numpy as np
 from .. import engine
 from .._mode import mode as _mode
 from ..backend import get_backend, gpu_out_of_memory, synchronize_gpus
-from ..base import MXNetError, MXNetKeyError, dtype_np, dtype_name, numeric_types
+from ..base import MXNetError, MXNetKeyError, MXNetValueError, dtype_np, dtype_name, numeric_types
 from ..context import Context, current_context
 from ..operator.registry import RunContext, get_op
 from .tape import Leaf, TapeNode
@@ -366,10 +366,13 @@ class NDArray:
         if grad_req not in ("write", "add", "null"):
             raise MXNetKeyError(f"attach_grad: grad_req must be 'write', 'add' or 'null', "
                                f"got {grad_req!r}")
+        if stype is None and grad_req == "write" and self.stype != "default":
+            stype = self.stype   # as 1.9.1 (zeros_like): a sparse array's gradient is sparse
         if stype not in (None, "default") and grad_req != "null":
             if stype not in ("row_sparse", "csr"):
-                raise MXNetError(f"attach_grad: unknown stype {stype!r}; expected 'default', "
-                                 "'row_sparse' or 'csr'")
+                # 1.9.1 raises a ValueError here
+                raise MXNetValueError(f"attach_grad: unknown stype {stype!r}; expected "
+                                      "'default', 'row_sparse' or 'csr'")
             if grad_req == "add":
                 raise MXNetError(f"attach_grad: grad_req='add' with stype={stype!r} is not "
                                  "supported here; use grad_req='write'")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 import types
 
-from ..base import MXNetError
+from ..base import MXNetAssertionError, MXNetError
 from ..context import Context
 from ..operator.registry import REQUIRED, OpDef, all_ops
 from .ndarray import NDArray, invoke
@@ -108,6 +108,10 @@ def make_function(op: OpDef, public_name: str):
                                                              args[i] is None):
                 nd_pos.append(args[i])
                 i += 1
+            if i < min(len(args), n_static):
+                # as 1.9.1: a positional argument in an input's place must be an NDArray
+                raise MXNetAssertionError(f"Argument {static_inputs[i]} must have NDArray type, "
+                                          f"but got {args[i]}")
         kw_inputs = {}
         attrs_kw = {}
         for k, v in kwargs.items():

@@ -51,7 +51,7 @@ import sys as _sys
 import numpy as np
 
 from ..backend import get_backend
-from ..base import MXNetError, dtype_np, numeric_types
+from ..base import MXNetError, MXNetValueError, dtype_np, numeric_types
 from ..context import Context, current_context
 from ..operator.registry import get_op
 from .ndarray import NDArray, _new, _wait_var, invoke
@@ -116,7 +116,7 @@ def _rsp_from_dense(xp, dense, rows=None):
     if dense.ndim < 1:
         raise MXNetError("row_sparse storage needs an array of at least one dimension")
     if rows is None:
-        flat = dense.reshape(dense.shape[0], -1)
+        flat = dense.reshape(dense.shape[0], int(np.prod(dense.shape[1:])))
         rows = xp.nonzero((flat != 0).any(axis=1))[0]
     rows = rows.astype(_IDX)
     return _Parts(dense.shape, dense[rows], rows)
@@ -198,10 +198,15 @@ class BaseSparseNDArray(NDArray):
 
     def _assign(self, data):
         """Replace the values with those of a dense array (``out=`` and ``copyto``)."""
+        self._parts   # noqa: B018 - waits for pending writes
+        self._assign_in_op(data)
+
+    def _assign_in_op(self, data):
+        """``_assign`` from inside the engine op that writes this array (no wait on it)."""
         xp = _xp(self._ctx)
         if type(data).__module__.split(".")[0] != xp.__name__:
             data = get_backend(self._ctx).asarray(data)
-        p = self._parts
+        p = _SLOT.__get__(self)
         try:
             dense = xp.broadcast_to(xp.asarray(data).astype(p.data.dtype), p.shape)
         except ValueError:
@@ -318,7 +323,8 @@ class BaseSparseNDArray(NDArray):
         raise MXNetError(f"as_np_ndarray: not supported for a {type(self).__name__}")
 
     def reshape(self, *shape, **kwargs):
-        raise MXNetError(f"reshape: not supported for a {type(self).__name__}")
+        from ..base import NotSupportedForSparseNDArray
+        raise NotSupportedForSparseNDArray(self.reshape, None, *shape)
 
     # -- protocol -------------------------------------------------------------------------------
     def __repr__(self):
@@ -357,9 +363,18 @@ class BaseSparseNDArray(NDArray):
         return _ops.subtract(other, self)
 
     def __mul__(self, other):
+        # as 1.9.1's ``*``: a row_sparse array times a dense one of another shape
+        # (broadcasting) is dense
+        if isinstance(self, RowSparseNDArray) and isinstance(other, NDArray) and \
+                not isinstance(other, BaseSparseNDArray) and other.shape != self.shape:
+            return NDArray._binary(self, other, "broadcast_mul", "_mul_scalar")
         return _ops.multiply(self, other)
 
-    __rmul__ = __mul__
+    def __rmul__(self, other):
+        # dense * sparse is dense in 1.9.1 (the dense array's ``*`` runs)
+        if isinstance(other, NDArray) and not isinstance(other, BaseSparseNDArray):
+            return NDArray._binary(other, self, "broadcast_mul", "_mul_scalar")
+        return _ops.multiply(other, self)
 
     def __truediv__(self, other):
         return _ops.divide(self, other)
@@ -372,6 +387,31 @@ class BaseSparseNDArray(NDArray):
 
     def __neg__(self):
         return _ops._unary("negative", self)
+
+    def _compare(self, other, bname, sname):
+        if isinstance(other, numeric_types):
+            return _ops.compare_scalar(self, sname, other)
+        return NDArray._binary(self, other, bname, sname)
+
+    def __eq__(self, other):
+        return self._compare(other, "broadcast_equal", "_equal_scalar")
+
+    def __ne__(self, other):
+        return self._compare(other, "broadcast_not_equal", "_not_equal_scalar")
+
+    def __gt__(self, other):
+        return self._compare(other, "broadcast_greater", "_greater_scalar")
+
+    def __ge__(self, other):
+        return self._compare(other, "broadcast_greater_equal", "_greater_equal_scalar")
+
+    def __lt__(self, other):
+        return self._compare(other, "broadcast_lesser", "_lesser_scalar")
+
+    def __le__(self, other):
+        return self._compare(other, "broadcast_lesser_equal", "_lesser_equal_scalar")
+
+    __hash__ = NDArray.__hash__
 
     def __abs__(self):
         return _ops._unary("abs", self)
@@ -401,6 +441,14 @@ class BaseSparseNDArray(NDArray):
         if not (isinstance(key, py_slice) and key == py_slice(None)):
             raise MXNetError(f"{type(self).__name__} only supports [:] for assignment, "
                              f"got {key!r}")
+        if isinstance(value, numeric_types) and isinstance(self, RowSparseNDArray):
+            # as 1.9.1: every row becomes stored, holding the value (zero included)
+            xp = _xp(self._ctx)
+            self.wait_to_read()
+            p = self._parts
+            _SLOT.__set__(self, _Parts(p.shape, xp.full(p.shape, value, p.data.dtype),
+                                       xp.arange(p.shape[0], dtype=_IDX)))
+            return
         if isinstance(value, numeric_types):
             raise ValueError(f"Assigning numeric types to {type(self).__name__} is not "
                              "implemented yet.")
@@ -516,7 +564,7 @@ def _host(a):
 
 def _check_csr(p, full_check, fn):
     if len(p.shape) != 2:
-        raise MXNetError(f"{fn}: a csr array must be 2-D, got shape {p.shape}")
+        raise MXNetValueError(f"{fn}: a csr array must be 2-D, got shape {p.shape}")
     rows, cols = p.shape
     indptr, idx = _host(p.indptr), _host(p.indices)
     if p.data.ndim != 1 or idx.shape != p.data.shape:
@@ -662,7 +710,7 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
     dt = _default_dtype(arg1, dtype)
     dense = _host_array(arg1, dt)
     if dense.ndim != 2:
-        raise MXNetError(f"{fn}: a dense source must be 2-D, got shape {dense.shape}")
+        raise MXNetValueError(f"{fn}: a dense source must be 2-D, got shape {dense.shape}")
     if shape is not None and _shape_of(shape, fn) != dense.shape:
         raise MXNetError(f"{fn}: shape {tuple(shape)} does not match the source shape "
                          f"{dense.shape}")
@@ -733,8 +781,8 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
     if stype == "row_sparse":
         parts = _Parts(shape, xp.zeros((0,) + shape[1:], dt), xp.zeros(0, _IDX))
         return RowSparseNDArray._wrap(parts, ctx)
-    raise MXNetError(f"zeros: unknown storage type {stype!r}; expected 'default', 'csr' "
-                     "or 'row_sparse'")
+    raise MXNetValueError(f"zeros: unknown storage type {stype!r}; expected 'default', "
+                          "'csr' or 'row_sparse'")
 
 
 def empty(stype, shape, ctx=None, dtype=None):
@@ -793,7 +841,7 @@ def cast_storage(data, stype, out=None, **kwargs):
         xp = _xp(data._ctx)
         if stype == "csr":
             if data.ndim != 2:
-                raise MXNetError(f"cast_storage: csr needs a 2-D array, got shape {data.shape}")
+                raise MXNetValueError(f"cast_storage: csr needs a 2-D array, got shape {data.shape}")
             res = CSRNDArray._wrap(_csr_from_dense(xp, data._data), data._ctx)
         else:
             if data.ndim < 1:

@@ -66,9 +66,22 @@ def dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, **kw
 
     ``dot(csr, dense)`` is dense, ``dot(csr, dense, transpose_a=True)`` row_sparse,
     ``dot(dense, csr)`` (either transpose of the csr) csr; other mixes compute densely.
+    ``forward_stype`` ('default', 'csr' or 'row_sparse') sets the result's storage type.
     While autograd records, the product is taped as the dense ``dot`` (same values, dense
     result), so ``backward`` fills the dense operand's gradient.
     """
+    res = _dot(lhs, rhs, transpose_a, transpose_b)
+    if forward_stype is None or forward_stype == res.stype or _recorded(lhs, rhs):
+        return res
+    if forward_stype not in ("default", "csr", "row_sparse"):
+        raise MXNetError(f"dot: forward_stype must be 'default', 'csr' or 'row_sparse', got "
+                         f"{forward_stype!r}")
+    if res.stype != "default":
+        res = res.tostype("default")
+    return res if forward_stype == "default" else res.tostype(forward_stype)
+
+
+def _dot(lhs, rhs, transpose_a, transpose_b):
     from .._mode import mode
     ls, rs = lhs.stype, rhs.stype
     if mode.recording and (lhs._node is not None or rhs._node is not None):
@@ -94,6 +107,23 @@ def dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, **kw
         if not transpose_a:
             return _new(_csr_mm(xp, p, w, dt), ctx)
         cols, acc = _csr_t_mm(xp, p, w, dt)
+        return RowSparseNDArray._wrap(_Parts((p.shape[1], w.shape[1]), acc, cols), ctx)
+    if ls == "csr" and rs == "row_sparse" and transpose_a and not transpose_b:
+        # as 1.9.1: row_sparse, holding the columns of the csr values whose row the
+        # row_sparse operand stores
+        lhs.wait_to_read()
+        rhs.wait_to_read()
+        p, q = lhs._parts, rhs._parts
+        entry_rows = _row_of(xp, p.indptr, p.shape[0])
+        keep = xp.isin(entry_rows, q.indices)
+        counts = xp.bincount(entry_rows[keep], minlength=p.shape[0]) if p.shape[0] else \
+            xp.zeros(0, _IDX)
+        indptr = xp.concatenate([xp.zeros(1, _IDX), xp.cumsum(counts).astype(_IDX)])
+        sub = _Parts(p.shape, p.data[keep], p.indices[keep], indptr)
+        w = xp.zeros(q.shape, q.data.dtype)
+        w[q.indices] = q.data
+        dt = np.result_type(p.data.dtype, w.dtype)
+        cols, acc = _csr_t_mm(xp, sub, w, dt)
         return RowSparseNDArray._wrap(_Parts((p.shape[1], w.shape[1]), acc, cols), ctx)
     if ls == "default" and rs == "csr" and lhs.ndim == 2 and not transpose_a:
         lhs.wait_to_read()
@@ -201,12 +231,59 @@ def _map_data(a, fn):
                                 None if p.indptr is None else p.indptr.copy()), a._ctx)
 
 
+def _scalar_data(a, opname, scalar):
+    """``a`` with the dense scalar operator ``opname`` applied to its stored values (so the
+    scalar is cast to the dtype as 1.9.1 does: ``int_array * 2.5`` multiplies by 2)."""
+    from .ndarray import _scalar_attrs
+    if _recorded(a):   # taped like the dense operator (dense result)
+        return invoke(get_op(opname), [a], _scalar_attrs(_py_scalar(scalar)))
+    res = invoke(get_op(opname), [_new(a._parts.data, a._ctx)], _scalar_attrs(_py_scalar(scalar)))
+    return _map_data(a, lambda d: res._data.astype(d.dtype, copy=False))
+
+
+def _py_scalar(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+_SCALAR_COMPARE = {"_greater_scalar": lambda a, b: a > b, "_lesser_scalar": lambda a, b: a < b,
+                   "_greater_equal_scalar": lambda a, b: a >= b,
+                   "_lesser_equal_scalar": lambda a, b: a <= b,
+                   "_equal_scalar": lambda a, b: a == b,
+                   "_not_equal_scalar": lambda a, b: a != b}
+
+
+def compare_scalar(data, opname, scalar):
+    """A comparison of a sparse array with a scalar: as in 1.9.1 it keeps the storage type
+    when comparing 0 with the scalar is false (zeros stay zero), else it is dense."""
+    if isinstance(data, BaseSparseNDArray) and not _SCALAR_COMPARE[opname](0, scalar) \
+            and not _recorded(data):
+        return _scalar_data(data, opname, scalar)
+    from .ndarray import _scalar_attrs
+    return invoke(get_op(opname), [data], _scalar_attrs(_py_scalar(scalar)))
+
+
+def _recorded(*arrays):
+    """Whether autograd records an operator on these operands (one of them is in the graph)."""
+    from .._mode import mode
+    return mode.recording and any(isinstance(a, NDArray) and a._node is not None
+                                  for a in arrays)
+
+
+def _taped_dense(opname, lhs, rhs):
+    """The dense operator ``opname`` on two arrays (sparse ones read densely), recorded by
+    autograd like any dense call, as the sparse ``dot`` is while recording."""
+    op = get_op(opname)
+    return invoke(op, [lhs, rhs], op.parse_attrs({}))
+
+
 def _is_sparse(x):
     return isinstance(x, BaseSparseNDArray)
 
 
 def add(lhs, rhs):
     """Elementwise sum: sparse + sparse of one stype keeps it; anything else is dense."""
+    if isinstance(lhs, NDArray) and isinstance(rhs, NDArray) and _recorded(lhs, rhs):
+        return _taped_dense("broadcast_add", lhs, rhs)
     if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
         return _union("add", lhs, rhs, 1)
     from .ufuncs import add as dense_add
@@ -215,6 +292,8 @@ def add(lhs, rhs):
 
 def subtract(lhs, rhs):
     """Elementwise difference: sparse - sparse of one stype keeps it; else dense."""
+    if isinstance(lhs, NDArray) and isinstance(rhs, NDArray) and _recorded(lhs, rhs):
+        return _taped_dense("broadcast_sub", lhs, rhs)
     if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
         return _union("subtract", lhs, rhs, -1)
     from .ufuncs import subtract as dense_sub
@@ -224,12 +303,14 @@ def subtract(lhs, rhs):
 def multiply(lhs, rhs):
     """Elementwise product; a sparse operand's storage type is kept (also with a dense
     or scalar partner)."""
+    if isinstance(lhs, NDArray) and isinstance(rhs, NDArray) and _recorded(lhs, rhs):
+        return _taped_dense("broadcast_mul", lhs, rhs)
     if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
         return _sparse_mul(lhs, rhs)
     if isinstance(rhs, numeric_types) and _is_sparse(lhs):
-        return _map_data(lhs, lambda d: (d * rhs).astype(d.dtype))
+        return _scalar_data(lhs, "_mul_scalar", rhs)
     if isinstance(lhs, numeric_types) and _is_sparse(rhs):
-        return _map_data(rhs, lambda d: (lhs * d).astype(d.dtype))
+        return _scalar_data(rhs, "_mul_scalar", lhs)
     if _is_sparse(lhs) and isinstance(rhs, NDArray) and not _is_sparse(rhs):
         return _scale_by_dense(lhs, rhs, lambda x, y: (x * y).astype(x.dtype))
     if _is_sparse(rhs) and isinstance(lhs, NDArray) and not _is_sparse(lhs):
@@ -241,9 +322,81 @@ def multiply(lhs, rhs):
 def divide(lhs, rhs):
     """Elementwise quotient: sparse / scalar keeps the stype; anything else is dense."""
     if isinstance(rhs, numeric_types) and _is_sparse(lhs):
-        return _map_data(lhs, lambda d: (d / rhs).astype(d.dtype))
+        return _scalar_data(lhs, "_div_scalar", rhs)
     from .ufuncs import divide as dense_div
     return dense_div(lhs, rhs)
+
+
+def _broadcast_scale(name, op):
+    def fn(lhs, rhs, **kwargs):
+        # as 1.9.1: csr (op) dense keeps the csr's pattern; other mixes compute densely
+        if isinstance(lhs, CSRNDArray) and isinstance(rhs, NDArray) and \
+                not _is_sparse(rhs) and not kwargs:
+            if _recorded(lhs, rhs):
+                return _taped_dense(name, lhs, rhs)
+            return _scale_by_dense(lhs, rhs, op)
+        return _fallback(name, lhs, rhs, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"``{name}``; a csr ``lhs`` with a dense ``rhs`` gives a csr result with "
+                  "the lhs's stored positions, as in 1.9.1; other mixes are dense.")
+    return fn
+
+
+broadcast_mul = _broadcast_scale("broadcast_mul", lambda x, y: (x * y).astype(x.dtype))
+broadcast_div = _broadcast_scale("broadcast_div", lambda x, y: (x / y).astype(x.dtype))
+
+
+def _make_add_n(name):
+    def fn(*args, **kwargs):
+        # as 1.9.1: the sum of row_sparse arrays only is row_sparse (the union of their rows)
+        if args and all(isinstance(a, RowSparseNDArray) for a in args) and not kwargs:
+            res = args[0].copy()
+            for a in args[1:]:
+                res = add(res, a)
+            return res
+        return _fallback(name, *args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"``{name}``: the elementwise sum of the arguments; row_sparse only gives "
+                  "row_sparse, anything else is dense.")
+    return fn
+
+
+def _square_sum(data, axis=None, keepdims=False, **kwargs):
+    """Sum of squares; as in 1.9.1, a row_sparse ``data`` reduced over ``axis=1`` with
+    ``keepdims`` gives a row_sparse result with the same rows."""
+    ax = axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else axis
+    if isinstance(data, RowSparseNDArray) and ax == 1 and keepdims and data.ndim == 2 \
+            and not kwargs.get("exclude"):
+        p = data._parts
+        return RowSparseNDArray._wrap(
+            _Parts((p.shape[0], 1), (p.data * p.data).sum(axis=1, keepdims=True),
+                   p.indices.copy()), data._ctx)
+    from . import _internal_fns
+    if isinstance(data, BaseSparseNDArray):
+        data = _new(data._data, data._ctx)
+    return _internal_fns["_square_sum"](data, axis=axis, keepdims=keepdims, **kwargs)
+
+
+def _make_identity(name):
+    def fn(data, **kwargs):
+        # as 1.9.1: a sparse input keeps its storage type (a recorded make_loss stays dense,
+        # taped like the dense operator)
+        if isinstance(data, BaseSparseNDArray) and not (name == "make_loss" and
+                                                        _recorded(data)):
+            return data.copy()
+        op = get_op(name)
+        return invoke(op, [data], op.parse_attrs(kwargs))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``{name}``: the input's values; a sparse input keeps its storage type."
+    return fn
+
+
+make_loss = _make_identity("make_loss")
+stop_gradient = _make_identity("stop_gradient")
+
+
+add_n = _make_add_n("add_n")
+ElementWiseSum = _make_add_n("ElementWiseSum")
 
 
 # --------------------------------------------------------------------------- reductions
@@ -362,6 +515,9 @@ ZERO_PRESERVING = ("abs", "sign", "square", "sqrt", "cbrt", "relu", "negative", 
 def _unary(name, data, **attrs):
     if not isinstance(data, BaseSparseNDArray):
         return _fallback(name, data, **attrs)
+    if _recorded(data):   # taped like the dense operator (dense result)
+        op = get_op(name)
+        return invoke(op, [data], op.parse_attrs(attrs))
     if name == "clip":
         lo, hi = float(attrs.get("a_min", 0)), float(attrs.get("a_max", 0))
         if not lo <= 0 <= hi:
@@ -391,13 +547,13 @@ __all__ += list(ZERO_PRESERVING)
 # --------------------------------------------------------------------------- mx.nd hooks
 
 # 1.9.1's mx.nd.sparse names that act like the dense operator here (dense result)
-_DENSE_ALIASES = ("ElementWiseSum", "Embedding", "FullyConnected", "LinearRegressionOutput",
+_DENSE_ALIASES = ("Embedding", "FullyConnected", "LinearRegressionOutput",
                   "LogisticRegressionOutput", "MAERegressionOutput",
-                  "adam_update", "add_n", "arccos", "arccosh", "broadcast_add", "broadcast_div",
-                  "broadcast_minus", "broadcast_mul", "broadcast_plus", "broadcast_sub", "cos",
+                  "adam_update", "arccos", "arccosh", "broadcast_add",
+                  "broadcast_minus", "broadcast_plus", "broadcast_sub", "cos",
                   "cosh", "elemwise_div", "exp", "ftrl_update", "gamma", "gammaln", "log",
-                  "log10", "log2", "make_loss", "norm", "rsqrt", "sgd_mom_update",
-                  "sgd_update", "sigmoid", "stop_gradient", "where")
+                  "log10", "log2", "norm", "rsqrt", "sgd_mom_update",
+                  "sgd_update", "sigmoid", "where")
 
 
 def _with_out(sparse_fn):
@@ -501,6 +657,10 @@ def _install(nd_module, public, sp_mod):
     names = {"adagrad_update": adagrad_update,
              "elemwise_add": _elemwise(add), "elemwise_sub": _elemwise(subtract),
              "elemwise_mul": _elemwise(multiply), "NDArray": NDArray, "Context": Context,
+             "add_n": _with_out(add_n), "ElementWiseSum": _with_out(ElementWiseSum),
+             "broadcast_mul": _with_out(broadcast_mul),
+             "broadcast_div": _with_out(broadcast_div),
+             "make_loss": _with_out(make_loss), "stop_gradient": _with_out(stop_gradient),
              "current_context": current_context}
     for name in _DENSE_ALIASES:
         if name in public:
@@ -514,8 +674,14 @@ def _install(nd_module, public, sp_mod):
             sp_mod.__all__.append(name)
     fronts = {"dot": dot, "zeros_like": zeros_like, "elemwise_add": add,
               "elemwise_sub": subtract, "elemwise_mul": multiply, "sum": sum, "mean": mean,
-              "slice": slice, "concat": concat}
+              "slice": slice, "concat": concat, "add_n": add_n, "ElementWiseSum": ElementWiseSum,
+              "broadcast_mul": broadcast_mul, "broadcast_div": broadcast_div,
+              "_square_sum": _square_sum, "make_loss": make_loss,
+              "stop_gradient": stop_gradient, "BlockGrad": stop_gradient}
     for name in ZERO_PRESERVING:
         fronts[name] = globals()[name]
+    for name in _SCALAR_COMPARE:
+        fronts[name] = (lambda data, scalar=1.0, _n=name, **kw:
+                        compare_scalar(data, _n, scalar))
     for name, sfn in fronts.items():
         SPARSE_FRONTS[name] = _with_out(sfn)

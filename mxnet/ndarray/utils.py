@@ -14,9 +14,9 @@ _STYPES = (None, "default", "csr", "row_sparse")
 
 def _check_stype(fn, stype):
     if stype not in _STYPES:
-        from ..base import MXNetError
-        raise MXNetError(f"{fn}: unknown storage type stype={stype!r}; expected 'default', "
-                         "'csr' or 'row_sparse'")
+        from ..base import MXNetValueError   # 1.9.1 raises a ValueError
+        raise MXNetValueError(f"{fn}: unknown storage type stype={stype!r}; expected "
+                              "'default', 'csr' or 'row_sparse'")
 
 
 def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):

@@ -320,8 +320,14 @@ def _custom_compute(rc, attrs, *arrays):
 def _custom_gradient(F, attrs, inputs, outputs, out_grads):
     prop = _prop(attrs)
     n_in = len(prop.list_arguments())
-    # an input outside the autograd graph needs no gradient: request 'null' for it
-    reqs = ["null" if getattr(x, "_node", True) is None else "write" for x in inputs[:n_in]]
+    # an input whose gradient is not wanted (outside the autograd graph, or not needed by
+    # the executor) gets req 'null'
+    need = _mode.need_grad
+    if need is not None:
+        reqs = ["write" if need[i] else "null" for i in range(n_in)]
+    else:
+        reqs = ["null" if getattr(x, "_node", True) is None else "write"
+                for x in inputs[:n_in]]
     if "write" not in reqs:
         return [None] * len(inputs)
     grads = F._backward_Custom(*out_grads, *inputs[:n_in], *outputs, *inputs[n_in:],
@@ -366,34 +372,65 @@ def _backward_custom_compute(rc, attrs, *arrays):
     return res[0] if n_in == 1 else tuple(res)
 
 
+def _legacy_in_shape(s):
+    # as 1.9.1 hands partial shapes to the prop: [] when unknown, -1 for an unknown dim
+    return [] if s is None else [-1 if d is None else int(d) for d in s]
+
+
+def _known_shape(s, partial):
+    # the prop's answer back in inference form: -1 dims unknown, and (while some input is
+    # still unknown) an empty shape unknown as well
+    if s is None or (partial and len(s) == 0):
+        return None
+    return tuple(None if int(d) < 0 else int(d) for d in s)
+
+
 def _custom_infer_shape(attrs, in_shapes, out_shapes):
     prop = _prop(attrs)
     n_in, n_aux = len(prop.list_arguments()), len(prop.list_auxiliary_states())
     args = list(in_shapes[:n_in])
-    if any(s is None for s in args):
+    partial = any(s is None or None in s for s in args)
+    if all(s is None for s in args):
         return in_shapes, out_shapes, []
-    ishape, oshape, ashape = _as_lists(f"{_NAME}({attrs['op_type']})",
-                                       prop.infer_shape([list(s) for s in args]), n_in,
+    try:
+        ret = prop.infer_shape([_legacy_in_shape(s) for s in args])
+    except MXNetError:
+        raise
+    except Exception:  # noqa: BLE001 - the prop needs shapes that are not known yet
+        if partial:
+            return in_shapes, out_shapes, []
+        raise
+    ishape, oshape, ashape = _as_lists(f"{_NAME}({attrs['op_type']})", ret, n_in,
                                        len(prop.list_outputs()), n_aux, "infer_shape")
-    tup = [tuple(int(d) for d in s) for s in ishape]
-    aux = [tuple(int(d) for d in s) for s in ashape]
+    tup = [_known_shape(s, partial) for s in ishape]
+    aux = [_known_shape(s, partial) for s in ashape]
     extra = aux if len(in_shapes) == n_in + n_aux else []
-    return tup + extra, [tuple(int(d) for d in s) for s in oshape], aux
+    return tup + extra, [_known_shape(s, partial) for s in oshape], aux
 
 
 def _custom_infer_type(attrs, in_types, out_types):
     prop = _prop(attrs)
     n_in, n_aux = len(prop.list_arguments()), len(prop.list_auxiliary_states())
     args = list(in_types[:n_in])
-    if any(t is None for t in args):
+    if all(t is None for t in args):
         return in_types, out_types, []
-    itype, otype, atype = _as_lists(f"{_NAME}({attrs['op_type']})",
-                                    prop.infer_type([dtype_np(t).type for t in args]), n_in,
+    partial = any(t is None for t in args)
+    # as in 1.9.1, an unknown dtype reaches the prop as None
+    try:
+        ret = prop.infer_type([None if t is None else dtype_np(t).type for t in args])
+    except MXNetError:
+        raise
+    except Exception:  # noqa: BLE001 - the prop needs dtypes that are not known yet
+        if partial:
+            return in_types, out_types, []
+        raise
+    itype, otype, atype = _as_lists(f"{_NAME}({attrs['op_type']})", ret, n_in,
                                     len(prop.list_outputs()), n_aux, "infer_type")
-    norm = [dtype_np(t) for t in itype]
-    aux = [dtype_np(t) for t in atype]
+    conv = lambda t: None if t is None else dtype_np(t)
+    norm = [conv(t) for t in itype]
+    aux = [conv(t) for t in atype]
     extra = aux if len(in_types) == n_in + n_aux else []
-    return norm + extra, [dtype_np(t) for t in otype], aux
+    return norm + extra, [conv(t) for t in otype], aux
 
 
 def _install(op: OpDef):
@@ -427,9 +464,18 @@ def _backward_inputs(attrs):
             list(prop.list_auxiliary_states()))
 
 
+def _backward_infer(attrs, ins, outs):
+    # the input gradients have the inputs' shapes (dtypes); declared so that inference
+    # never runs the user's backward on placeholder arrays
+    prop = _prop(attrs)
+    n_in, n_out = len(prop.list_arguments()), len(prop.list_outputs())
+    return ins, list(ins[n_out:n_out + n_in]), []
+
+
 _install(_CustomOpDef(
     "_backward_Custom", _backward_custom_compute,
     params=(Param("op_type", "str"),),
     inputs=_backward_inputs,
+    infer_shape=_backward_infer, infer_type=_backward_infer,
     num_outputs=lambda attrs: len(_prop(attrs).list_arguments()),
     doc="Backward pass of a custom operator: runs the CustomOp's backward."))

@@ -384,10 +384,7 @@ def _backward_deconvolution(rc, attrs, gy, x, w, out=None):
 def _infer(opname, deconv):
     def infer(attrs, ins, outs):
         ins = list(ins)
-        nf = attrs["num_filter"]
-        if ins[0] is None:
-            if len(ins) > 2:
-                ins[2] = merge(ins[2], (nf,))
+        if ins[0] is None:  # as in 1.9.1, the bias shape also waits for the data shape
             return ins, outs, []
         out = outs[0] if outs else None
         if ins[0][0] is None and all(d is not None for d in ins[0][1:]):

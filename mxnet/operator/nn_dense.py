@@ -188,9 +188,7 @@ def _fully_connected(rc, attrs, x, w, b=None, out=None):
 def _fc_shape(attrs, ins, outs):
     ins = list(ins)
     dshape = ins[0]
-    if dshape is None:
-        if len(ins) > 2 and ins[2] is None:
-            ins[2] = (attrs["num_hidden"],)
+    if dshape is None:  # 1.9.1 infers nothing, the bias included, until the data shape is known
         return ins, outs, []
     rows, feat, oshape = _fc_plan("FullyConnected", attrs, dshape)
     nh = attrs["num_hidden"]

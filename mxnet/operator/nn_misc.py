@@ -172,8 +172,9 @@ def _embedding_shape(attrs, in_shapes, out_shapes):
     if in_shapes[1] is not None and tuple(in_shapes[1]) != w:
         raise MXNetError(f"Embedding: weight has shape {tuple(in_shapes[1])} but input_dim and "
                          f"output_dim ask for {w}")
-    out = None if d is None else tuple(d) + (w[1],)
-    return [d, w], [out], []
+    if d is None:  # as in 1.9.1, the weight shape waits for the data shape
+        return [d, in_shapes[1]], list(out_shapes), []
+    return [d, w], [tuple(d) + (w[1],)], []
 
 
 def _embedding_type(attrs, in_types, out_types):

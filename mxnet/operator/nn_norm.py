@@ -518,11 +518,14 @@ def _gn_shape(attrs, in_shapes, out_shapes):
     d = in_shapes[0] if in_shapes[0] is not None else (out_shapes[0] if out_shapes else None)
     g = attrs["num_groups"]
     p = (g,)
-    if d is None:
-        return [None, p, p], out_shapes, []
+    if d is None:  # as in 1.9.1, gamma and beta wait for the data shape
+        return list(in_shapes), out_shapes, []
     d = tuple(d)
     if len(d) < 3:
         raise MXNetError(f"GroupNorm: data must have at least 3 dimensions, got shape {d}")
+    if d[1] is not None and d[1] % g:
+        raise MXNetError(f"GroupNorm: the {d[1]} channels of data {d} cannot be split into "
+                         f"num_groups={g} groups")
     return [d, p, p], [d, (d[0], g), (d[0], g)], []
 
 

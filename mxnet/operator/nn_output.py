@@ -274,6 +274,8 @@ def _register_regression(name, short, forward, backward, doc):
     def shape(attrs, ins, outs):
         d = ins[0] if ins[0] is not None else outs[0]
         ins = list(ins)
+        if d is not None and None in tuple(d):  # 1.9.1 waits for a complete data shape
+            return ins, list(outs), []
         if d is not None:
             d = tuple(d)
             if ins[1] is None:

@@ -83,6 +83,9 @@ def _mean_kernel(xp, x, axes, keepdims):
 
 _make_reduce("sum", lambda xp, x, a, k: x.sum(axis=a, keepdims=k),
              lambda F, at, x, y, g: F.broadcast_like(g, x), aliases=("sum_axis",))
+# 1.9.1's sum of squares (the sparse-aware reduction its optimizers and norm use)
+_make_reduce("_square_sum", lambda xp, x, a, k: (x * x).sum(axis=a, keepdims=k),
+             lambda F, at, x, y, g: F.broadcast_like(g, x) * x * 2)
 _make_reduce("mean", _mean_kernel,
              lambda F, at, x, y, g: F.broadcast_like(g, x) * (y.size / x.size))
 _make_reduce("prod", lambda xp, x, a, k: x.prod(axis=a, keepdims=k),

@@ -17,8 +17,12 @@ __all__ = ["AdaDelta", "AdaGrad", "Adam", "Adamax", "DCASGD", "FTML", "Ftrl", "L
 
 # 1.9.1 defines every optimizer in mxnet/optimizer/optimizer.py, so its pickles (Updater
 # states saved with dump_optimizer=True) name classes there: expose them under that path too.
+# Pickles made here name that path as well, so that 1.9.1 can load them.
 for _name in __all__:
     _obj = globals()[_name]
     if isinstance(_obj, type) and not hasattr(optimizer, _name):
         setattr(optimizer, _name, _obj)
+    if isinstance(_obj, type) and _obj.__module__ in (sgd.__name__, adaptive.__name__,
+                                                      lamb.__name__):
+        _obj.__module__ = optimizer.__name__
 del _name, _obj

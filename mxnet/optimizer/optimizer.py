@@ -323,14 +323,16 @@ class Updater:
             elif not self.states_synced[idx]:
                 self.states[idx] = self.sync_state_context(self.states[idx], weights[i].context)
                 self.states_synced[idx] = True
-        if not self.aggregate_updates:
+        step = self.optimizer.aggregate_num
+        # the optimizer may have been replaced (set_states with a pickled one): one that does
+        # not aggregate gets one array at a time
+        if not self.aggregate_updates or step <= 0:
             for i, w, g in zip(indices, weights, grads):
                 self.optimizer.update_multi_precision(i, w, g, self.states[i])
             return
         by_dtype: dict = {}
         for i, w, g in zip(indices, weights, grads):
             by_dtype.setdefault(w.dtype, []).append((i, w, g))
-        step = self.optimizer.aggregate_num
         for group in by_dtype.values():
             idxs, ws, gs = zip(*group)
             for start in range(0, len(idxs), step):

@@ -8,7 +8,7 @@ import random
 import numpy as np
 
 from .. import ndarray
-from ..base import MXNetError
+from ..base import MXNetValueError
 from ..io import DataBatch, DataDesc, DataIter
 
 __all__ = ["encode_sentences", "BucketSentenceIter"]
@@ -89,9 +89,6 @@ class BucketSentenceIter(DataIter):
             counts = np.bincount(np.asarray([len(s) for s in sentences], dtype=np.int64))
             buckets = [int(n) for n in np.flatnonzero(counts >= batch_size)]
         buckets.sort()
-        if not buckets:
-            raise MXNetError("BucketSentenceIter: no bucket (no sentence length occurs "
-                             f"batch_size={batch_size} times); pass buckets explicitly")
 
         per_bucket = [[] for _ in buckets]
         dropped = 0
@@ -119,9 +116,11 @@ class BucketSentenceIter(DataIter):
         self.ndlabel = []
         self.major_axis = layout.find("N")
         self.layout = layout
-        if not buckets:
-            raise MXNetError("BucketSentenceIter: every sentence is longer than the largest "
-                             "bucket; pass longer buckets")
+        if not buckets:  # 1.9.1 prints the warning above, then fails with a ValueError
+            raise MXNetValueError(
+                "BucketSentenceIter: no sentence fits a bucket (buckets=%s; with buckets=None a "
+                "bucket is made for each length occurring at least batch_size=%d times); pass "
+                "longer buckets" % (self.buckets, batch_size))
         self.default_bucket_key = max(buckets)
 
         if self.major_axis == 0:

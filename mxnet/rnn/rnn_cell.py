@@ -516,8 +516,9 @@ class FusedRNNCell(BaseRNNCell):
         self.reset()
         data, axis = _normalize_sequence(length, inputs, layout, True)
         if axis == 1:
+            # reported from this line (1.9.1's stacklevel), so Python shows it once per process
             warnings.warn("NTC layout detected. Consider using TNC for FusedRNNCell for "
-                          "faster speed", stacklevel=2)
+                          "faster speed", stacklevel=1)
             data = symbol.swapaxes(data, dim1=0, dim2=1)
         elif axis != 0:
             raise AssertionError(f"Unsupported layout {layout}")

@@ -16,6 +16,7 @@ import types as _types
 import numpy as _np
 
 from .._lazy import lazy_submodules as _lazy_submodules
+from ..base import MXNetAssertionError as _MXNetAssertionError
 from ..base import MXNetError as _MXNetError
 from ..ndarray.register import PREFIXES as _PREFIXES
 from ..operator.registry import REQUIRED as _REQUIRED
@@ -43,6 +44,33 @@ def _input_slots(op):
         return None
 
 
+def _check_input_slot(op, inputs, value, kwargs):
+    """As 1.9.1: a positional argument in an input's place must be a Symbol (the input
+    names come from the keyword parameters given, when they are enough to tell)."""
+    given = {k: v for k, v in kwargs.items() if k in op.params and not isinstance(v, Symbol)}
+    try:
+        attrs = op.parse_attrs(given)
+        names = op.input_names(attrs) + op.aux_names(attrs)
+    except (_MXNetError, KeyError, TypeError, ValueError):
+        return
+    if len(inputs) < len(names):
+        raise _MXNetAssertionError(f"Argument {names[len(inputs)]} must be Symbol instances, "
+                                   f"but got {value}")
+
+
+def _check_input_twice(op, public_name, inputs, sym_kwargs, params):
+    """As Python (1.9.1's functions have named parameters): an input given positionally and
+    by keyword is an error."""
+    try:
+        attrs = op.parse_attrs({k: v for k, v in params.items() if k in op.params})
+        names = op.input_names(attrs) + op.aux_names(attrs)
+    except (_MXNetError, KeyError, TypeError, ValueError):
+        return
+    for nm, given in zip(names, inputs):
+        if given is not None and nm in sym_kwargs:
+            raise TypeError(f"{public_name}() got multiple values for argument '{nm}'")
+
+
 def _make_sym_function(op, public_name):
     hint = public_name.lower()
     param_order = [p for p in op.params if p != op.variadic]
@@ -62,6 +90,8 @@ def _make_sym_function(op, public_name):
             while rest and (isinstance(rest[0], Symbol) or (rest[0] is None and (
                     slots is None or len(inputs) < slots))):
                 inputs.append(rest.pop(0))
+            if rest and rest[0] is not None:
+                _check_input_slot(op, inputs, rest[0], kwargs)
         if len(rest) > len(param_order):
             raise TypeError(f"{public_name}: too many positional arguments ({len(args)})")
         params = dict(zip(param_order, rest))
@@ -77,6 +107,8 @@ def _make_sym_function(op, public_name):
                 params[k] = v
         if op.variadic and op.variadic not in params:
             params[op.variadic] = len(inputs) + len(sym_kwargs)
+        if inputs and sym_kwargs and not op.variadic:
+            _check_input_twice(op, public_name, inputs, sym_kwargs, params)
         # positional Nones (inputs left out) are filled by name after the given ones
         if any(s is None for s in inputs):
             attrs = op.parse_attrs({k: v for k, v in params.items() if k in op.params})
@@ -159,6 +191,28 @@ def _fill_contrib():
 
 if "contrib" in globals():
     _fill_contrib()
+
+
+# 1.9.1's mx.sym.sparse names. Symbols execute densely here (no storage-type inference), so
+# each is the dense operator of that name: the values are the same.
+_SPARSE_NAMES = """ElementWiseSum Embedding FullyConnected LinearRegressionOutput
+LogisticRegressionOutput MAERegressionOutput abs adam_update add_n arccos arccosh arcsin arcsinh
+arctan arctanh broadcast_add broadcast_div broadcast_minus broadcast_mul broadcast_plus
+broadcast_sub cast_storage cbrt ceil clip concat cos cosh degrees dot elemwise_add elemwise_div
+elemwise_mul elemwise_sub exp expm1 fix floor ftrl_update gamma gammaln log log10 log1p log2
+make_loss mean negative norm radians relu rint round rsqrt sgd_mom_update sgd_update sigmoid
+sign sin sinh slice sqrt square stop_gradient sum tan tanh trunc where zeros_like""".split()
+
+
+def _fill_sparse():
+    mod = globals()["sparse"]
+    for name in _SPARSE_NAMES:
+        if not hasattr(mod, name) and hasattr(op, name):
+            setattr(mod, name, getattr(op, name))
+
+
+if "sparse" in globals():
+    _fill_sparse()
 
 
 def _op_fn(opname):

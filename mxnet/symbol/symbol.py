@@ -21,31 +21,13 @@ import warnings
 import numpy as np
 
 from ..attribute import AttrScope
-from ..base import MXNetError, dtype_code, dtype_np
+from ..base import MXNetError, NotImplementedForSymbol, dtype_code, dtype_np
 from ..name import NameManager
 from ..operator.registry import get_op
 from .graph import (HIDDEN_KEYS, SUBGRAPHS_KEY, Node, aux_var_ids, copy_graph, is_hidden_key,
                     topo_order, without_amp_casts)
 
 __all__ = ["Symbol", "var", "Variable", "Group", "NotImplementedForSymbol", "create_node"]
-
-
-class NotImplementedForSymbol(MXNetError):
-    """An NDArray-only method was called on a Symbol."""
-
-    def __init__(self, function, alias=None, *args):
-        super().__init__()
-        self.function = function if isinstance(function, str) else function.__name__
-        self.alias = alias
-        self.args = [str(type(a)) for a in args]
-
-    def __str__(self):
-        msg = f"Function {self.function}"
-        if self.alias:
-            msg += f' (namely operator "{self.alias}")'
-        if self.args:
-            msg += f" with arguments ({', '.join(self.args)})"
-        return msg + " is not implemented for Symbol and only available in NDArray."
 
 
 # ------------------------------------------------------------------------------------------
@@ -440,7 +422,16 @@ class Symbol:
 
     def infer_type(self, *args, **kwargs):
         """(arg_types, out_types, aux_types) as NumPy types, from known argument types."""
-        res = self._infer_type_impl(False, *args, **kwargs)
+        try:
+            res = self._infer_type_impl(False, *args, **kwargs)
+        except MXNetError:
+            # 1.9.1 prints the given types to stdout before re-raising, as infer_shape does
+            print("infer_type error. Arguments:")
+            for i, arg in enumerate(args):
+                print(f"  #{i}: {arg}")
+            for k, v in kwargs.items():
+                print(f"  {k}: {v}")
+            raise
         if res[1] is None:
             arg_types, _, _ = self._infer_type_impl(True, *args, **kwargs)
             unknowns = [f"{n}: {t}" for n, t in zip(self.list_arguments(), arg_types) if not t]

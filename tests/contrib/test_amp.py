@@ -165,7 +165,9 @@ def test_loss_scaler_schedule():
 
 
 def test_scale_loss_needs_init_trainer():
-    tr = mx.gluon.Trainer([mx.gluon.Parameter("w", shape=(1,))], "sgd")
+    w = mx.gluon.Parameter("w", shape=(1,))
+    w.initialize()   # 1.9.1's Trainer refuses uninitialized Parameters
+    tr = mx.gluon.Trainer([w], "sgd")
     with pytest.raises(MXNetError, match="init_trainer"):
         with amp.scale_loss(mx.nd.ones((1,)), tr):
             pass

@@ -52,6 +52,8 @@ for _red in ["sum", "mean", "prod", "max", "min", "nansum", "nanprod"]:
         getattr(nd, _red)), [positive(2, 3, 2, seed=6)], ops=(_red,)))
 GRAD_CASES += [
     GradCase("norm2", lambda p: nd.norm(p, axis=1), [rand(3, 4)], ops=("norm",)),
+    GradCase("_square_sum", lambda p: nd._internal._square_sum(p, axis=1, keepdims=True),
+             [rand(3, 4)], ops=("_square_sum",)),
     GradCase("norm1", lambda p: nd.norm(p, ord=1), [rand(3, 4) + 2], ops=("norm",)),
     GradCase("add_n", lambda p, q, r: nd.add_n(p, q, r), [rand(2, 2), rand(2, 2, seed=1),
                                                         rand(2, 2, seed=2)], ops=("add_n",)),

@@ -153,7 +153,7 @@ def test_monitor_on_reshaped_and_rebound_executor():
     net = G.build(mx, G.GRAPHS[0][1])
     ex = net.simple_bind(mx.cpu(), data=(2, 5), grad_req="add")
     seen = []
-    ex.set_monitor_callback(lambda n, a: seen.append(n))
+    ex.set_monitor_callback(lambda n, a: seen.append(n.decode()))   # 1.9.1 passes bytes
     small = ex.reshape(data=(1, 5), softmax_label=(1,))
     small.forward(is_train=True)
     small.backward()

@@ -250,7 +250,8 @@ def test_monitor_callback_sees_outputs():
         b = mx.sym.relu(a * 2, name="r")
     seen = {}
     ex = b.bind(mx.current_context(), {"a": mx.nd.array([-1.0, 2.0])})
-    ex.set_monitor_callback(lambda name, arr: seen.__setitem__(name, arr.asnumpy()))
+    # 1.9.1 passes each name as bytes
+    ex.set_monitor_callback(lambda name, arr: seen.__setitem__(name.decode(), arr.asnumpy()))
     ex.forward()
     assert sorted(seen) == ["_mulscalar0_output", "r_output"]
     np.testing.assert_array_equal(seen["r_output"], [0, 4])

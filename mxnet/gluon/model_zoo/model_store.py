@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import warnings
 
-from ...base import MXNetError
+from ...base import MXNetError, MXNetValueError
 from ..utils import check_sha1
 
 __all__ = ["get_model_file", "purge", "short_hash", "default_root"]
@@ -100,6 +100,10 @@ def get_model_file(name, root=None):
     if name in _model_sha1:
         url = _url_format.format(repo_url=repo, file_name=file_name)
         hint = f" MXNet 1.9.1 publishes it as {url} (a zip holding {file_name}.params)."
+    else:  # 1.9.1 knows no weights under this name (a ValueError there)
+        raise MXNetValueError(f"Pretrained model for {name} is not available: no weights are "
+                              f"published under that name, and neither {candidates[0]} nor "
+                              f"{os.path.join(root, name + '.params')} exists.")
     raise MXNetError(f"Pretrained weights for model '{name}' were not found, and this "
                      f"implementation does not download them. Put the file at {candidates[0]} "
                      f"(or {os.path.join(root, name + '.params')}), or pass root= to point at the "

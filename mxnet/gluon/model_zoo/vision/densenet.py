@@ -6,6 +6,7 @@ from ...block import HybridBlock
 from ... import nn
 from ...nn.contrib_layers import HybridConcurrent, Identity
 from ..model_store import load_pretrained
+from ....base import MXNetKeyError
 
 __all__ = ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201"]
 
@@ -94,8 +95,8 @@ densenet_spec = {
 def get_densenet(num_layers, pretrained=False, ctx=cpu(), root=None, **kwargs):
     """DenseNet with ``num_layers`` (121, 161, 169 or 201) layers."""
     if num_layers not in densenet_spec:
-        raise ValueError(f"Invalid number of layers: {num_layers}. Options are "
-                         f"{sorted(densenet_spec)}")
+        raise MXNetKeyError(f"Invalid number of layers: {num_layers}. Options are "
+                            f"{sorted(densenet_spec)}")
     num_init_features, growth_rate, block_config = densenet_spec[num_layers]
     net = DenseNet(num_init_features, growth_rate, block_config, **kwargs)
     if pretrained:

@@ -5,6 +5,7 @@ from ....context import cpu
 from ...block import HybridBlock
 from ... import nn
 from ..model_store import load_pretrained
+from ....base import MXNetAssertionError
 
 __all__ = ["ResNetV1", "ResNetV2", "BasicBlockV1", "BasicBlockV2", "BottleneckV1", "BottleneckV2",
            "resnet18_v1", "resnet34_v1", "resnet50_v1", "resnet101_v1", "resnet152_v1",
@@ -38,10 +39,13 @@ class _ResidualV1(HybridBlock):
     _shortcut_first = False
 
     def hybrid_forward(self, F, x):
+        # the body runs before the downsample branch, so forward hooks (summary) list the
+        # layers in 1.9.1's order
+        body = self.body(x)
         shortcut = self.downsample(x) if self.downsample is not None else x
         if self._shortcut_first:
-            return F.Activation(shortcut + self.body(x), act_type="relu")
-        return F.Activation(self.body(x) + shortcut, act_type="relu")
+            return F.Activation(shortcut + body, act_type="relu")
+        return F.Activation(body + shortcut, act_type="relu")
 
 
 class BasicBlockV1(_ResidualV1):
@@ -149,8 +153,8 @@ def _make_stage(block, num_blocks, channels, stride, stage_index, in_channels):
 
 def _check_spec(layers, channels):
     if len(layers) != len(channels) - 1:
-        raise ValueError(f"ResNet: channels needs one more entry than layers; got layers={layers}"
-                         f" and channels={channels}")
+        raise MXNetAssertionError(f"ResNet: channels needs one more entry than layers; got "
+                                  f"layers={layers} and channels={channels}")
 
 
 def _stem(features, channels, thumbnail):
@@ -234,10 +238,10 @@ def get_resnet(version, num_layers, pretrained=False, ctx=cpu(), root=None, **kw
     keyword arguments (``classes``, ``thumbnail``, ``prefix``) go to the network class.
     """
     if num_layers not in resnet_spec:
-        raise ValueError(f"Invalid number of layers: {num_layers}. Options are "
-                         f"{str(list(resnet_spec.keys()))}")
+        raise MXNetAssertionError(f"Invalid number of layers: {num_layers}. Options are "
+                                  f"{str(list(resnet_spec.keys()))}")
     if version not in (1, 2):
-        raise ValueError(f"Invalid resnet version: {version}. Options are 1 and 2.")
+        raise MXNetAssertionError(f"Invalid resnet version: {version}. Options are 1 and 2.")
     kind, layers, channels = resnet_spec[num_layers]
     net = resnet_net_versions[version - 1](resnet_block_versions[version - 1][kind], layers,
                                            channels, **kwargs)

@@ -6,6 +6,7 @@ from ...block import HybridBlock
 from ... import nn
 from ...nn.contrib_layers import HybridConcurrent
 from ..model_store import load_pretrained
+from ....base import MXNetAssertionError
 
 __all__ = ["SqueezeNet", "squeezenet1_0", "squeezenet1_1"]
 
@@ -47,7 +48,8 @@ class SqueezeNet(HybridBlock):
     def __init__(self, version, classes=1000, **kwargs):
         super().__init__(**kwargs)
         if version not in _squeezenet_spec:
-            raise ValueError(f"Unsupported SqueezeNet version {version}: 1.0 or 1.1 expected")
+            raise MXNetAssertionError(f"Unsupported SqueezeNet version {version}: 1.0 or 1.1 "
+                                      "expected")
         stem_channels, stem_kernel, fires = _squeezenet_spec[version]
         with self.name_scope():
             self.features = nn.HybridSequential(prefix="")

@@ -6,6 +6,7 @@ from ....initializer import Xavier
 from ...block import HybridBlock
 from ... import nn
 from ..model_store import load_pretrained
+from ....base import MXNetAssertionError, MXNetKeyError
 
 __all__ = ["VGG", "vgg11", "vgg13", "vgg16", "vgg19", "vgg11_bn", "vgg13_bn", "vgg16_bn",
            "vgg19_bn", "get_vgg"]
@@ -30,7 +31,8 @@ class VGG(HybridBlock):
     def __init__(self, layers, filters, classes=1000, batch_norm=False, **kwargs):
         super().__init__(**kwargs)
         if len(layers) != len(filters):
-            raise ValueError(f"VGG: layers {layers} and filters {filters} differ in length")
+            raise MXNetAssertionError(f"VGG: layers {layers} and filters {filters} differ in "
+                                      "length")
         with self.name_scope():
             self.features = nn.HybridSequential(prefix="")
             with self.features.name_scope():
@@ -58,8 +60,8 @@ def get_vgg(num_layers, pretrained=False, ctx=cpu(), root=None, **kwargs):
     """VGG with ``num_layers`` (11, 13, 16 or 19) weight layers; pass ``batch_norm=True`` for
     the ``_bn`` variant."""
     if num_layers not in vgg_spec:
-        raise ValueError(f"Invalid number of layers: {num_layers}. Options are "
-                         f"{sorted(vgg_spec)}")
+        raise MXNetKeyError(f"Invalid number of layers: {num_layers}. Options are "
+                            f"{sorted(vgg_spec)}")
     layers, filters = vgg_spec[num_layers]
     net = VGG(layers, filters, **kwargs)
     if pretrained:
