@@ -16,12 +16,19 @@ __all__ = ["CachedOp"]
 _MAX_PROGRAMS = 16
 
 
+def _flag(flags, name):
+    v = flags.get(name, False)
+    return v.lower() in ("true", "1") if isinstance(v, str) else bool(v)
+
+
 class CachedOp:
     """Call ``sym`` on NDArrays: ``op(*inputs)`` with the inputs in ``sym.list_inputs()``
     order (arguments and auxiliary states, as the symbol lists them); returns the output,
     or the list of outputs when the symbol has several. ``flags`` (1.9.1's static_alloc,
-    static_shape, ...) are accepted and change nothing: the program plans its memory once
-    per input signature anyway. A graph creating arrays with legacy 0 (unknown) dimensions
+    static_shape, ...) change nothing but this: the program plans its memory once per input
+    signature anyway; with both static_alloc and static_shape, a Custom operator's
+    CustomOp is created at the first call of a signature and kept, as in 1.9.1 (else each
+    call creates one). A graph creating arrays with legacy 0 (unknown) dimensions
     (``mx.sym.zeros(shape=(0, 8))`` added to a data-dependent array) has them inferred
     from the input shapes at the first call of each signature, as 1.9.1 does."""
 
@@ -52,6 +59,8 @@ class CachedOp:
                 self._programs.pop(next(iter(self._programs)))
             prog = self._programs[key] = GraphProgram(self._order, self._heads,
                                                       self._var_pos, ctx)
+            if _flag(self._flags, "static_alloc") and _flag(self._flags, "static_shape"):
+                prog.states = {}   # as 1.9.1: a Custom op's CustomOp lives as long as this
         outs = run(prog, list(args), ctx)
         if out is not None:
             dsts = out if isinstance(out, (list, tuple)) else [out]

@@ -30,6 +30,10 @@ ordered as :mod:`.monitoring` derives them). It ends, as 1.9.1's does, with ``To
 allocated``: the executor's own buffers under the memory plan of inference or, when
 gradients are requested, of forward and backward together (``memory_plan(training=True)``,
 a report of what a static plan of the training graph needs).
+
+Model parallelism (``group2ctx`` with ``mx.AttrScope(ctx_group=...)``) places arrays as
+1.9.1 does: see :func:`_placement`. Stateful operators (Custom) get their per-node state
+once, at bind time (``OpDef.create_state``), kept in ``RunContext.states``.
 """
 from __future__ import annotations
 
@@ -104,6 +108,35 @@ def _grad_reqs(grad_req, names):
     return reqs
 
 
+def _placement(order, ctx, group2ctx):
+    """id(node) -> Context of every node under ``group2ctx`` (model parallelism), or None
+    when nothing is placed off ``ctx``.
+
+    As in 1.9.1, a node whose ``__ctx_group__`` (``mx.AttrScope(ctx_group=...)``) names a
+    group of ``group2ctx`` lives on that group's context; an operator outside any group
+    takes the context of its first input that has one, and what is left (variables outside
+    a group, operators fed only by them) lives on ``ctx``. Arguments, auxiliary states and
+    gradients that ``simple_bind`` allocates, and the executor's outputs, live on their
+    node's context. Every array here is host memory, so the kernels themselves need no
+    copies between groups; placement is honoured for CPU contexts only (with another
+    device type involved, everything stays on ``ctx``, as before).
+    """
+    if not group2ctx:
+        return None
+    for c in list(group2ctx.values()) + [ctx]:
+        if not isinstance(c, Context):
+            raise MXNetError(f"bind: group2ctx values must be Contexts, got {c!r}")
+        if c.device_type != "cpu":
+            return None
+    dev = {}
+    for node in order:
+        c = group2ctx.get((node.attrs or {}).get("__ctx_group__"))
+        if c is None and node.op is not None:
+            c = next((dev[id(n)] for n, _ in node.inputs if dev[id(n)] is not None), None)
+        dev[id(node)] = c
+    return {k: (ctx if c is None else c) for k, c in dev.items()}
+
+
 class _Step:
     __slots__ = ("node", "op", "attrs", "ins", "outs", "nvis", "out_ok")
 
@@ -174,6 +207,7 @@ class Executor:
         tres = infer_types(sym, types)
         order = topo_order(sym._outputs)
         self._order = order
+        self._place = _placement(order, self._ctx, self._group2ctx)
         slot_of = {}
         self._var_slots = []   # (slot, "arg"/"aux", index)
         arg_pos = {n: i for i, n in enumerate(self._arg_names)}
@@ -221,7 +255,8 @@ class Executor:
         var_data = {slot: self._var_array(kind, idx)._data
                     for slot, kind, idx in self._var_slots}
         first = {}
-        for s in self._head_slots:
+        place = self._place
+        for (hnode, _), s in zip(sym._outputs, self._head_slots):
             shape = self._entry_shape[s]
             dtype = self._entry_dtype[s] or np.dtype(np.float32)
             if shape is None:
@@ -234,7 +269,17 @@ class Executor:
                     buf = xp.zeros(shape, dtype=dtype)
                 first[s] = buf
             self._out_bufs.append(buf)
-            self.outputs.append(_new(buf, self._ctx))
+            self.outputs.append(_new(buf, self._ctx if place is None else place[id(hnode)]))
+        # stateful operators (Custom) get their state once per node at bind time, as in
+        # 1.9.1; every forward and backward of this executor then uses it
+        self._states = {}
+        for st in steps:
+            make = getattr(st.op, "create_state", None)
+            shapes = [self._entry_shape[s] for s in st.ins]
+            if make is not None and None not in shapes:
+                dtypes = [self._entry_dtype[s] or np.dtype(np.float32) for s in st.ins]
+                node_ctx = self._ctx if place is None else place[id(st.node)]
+                self._states[id(st.attrs)] = make(node_ctx, st.attrs, shapes, dtypes)
 
     # -- dictionaries ---------------------------------------------------------------------------
     @staticmethod
@@ -353,7 +398,7 @@ class Executor:
             a.wait_to_read()
             slots[slot] = a._data
         ctx = self._ctx
-        rc = RunContext(get_backend(ctx), is_train)
+        rc = RunContext(get_backend(ctx), is_train, self._states)
         xp = rc.xp
         monitor = self._monitor if self._monitor_active() else None
         prev = (_mode.recording, _mode.training)
@@ -469,7 +514,7 @@ class Executor:
             a.wait_to_read()
             raw.append(a._data)
         monitor = self._monitor_step if monitor and self._monitor_active() else None
-        rc = RunContext(get_backend(self._ctx), is_train)
+        rc = RunContext(get_backend(self._ctx), is_train, self._states)
         prev = (_mode.recording, _mode.training)
         _mode.recording, _mode.training = False, is_train
         try:
@@ -534,7 +579,7 @@ class Executor:
         naux = len(self.aux_arrays)
         mask = tuple(r != "null" for r in self._reqs) + (False,) * naux
         sinks = [None if r == "null" else (g, r) for g, r in zip(self.grad_arrays, self._reqs)]
-        rc = RunContext(get_backend(self._ctx), bool(is_train))
+        rc = RunContext(get_backend(self._ctx), bool(is_train), self._states)
         prev = (_mode.recording, _mode.training)
         _mode.recording, _mode.training = False, bool(is_train)
         try:
@@ -577,7 +622,7 @@ class Executor:
         reads = list(dict.fromkeys(reads))
         writes = list(dict.fromkeys(writes))
         prog, arena, ones = self._prog, self._arena, self._ones
-        rc = RunContext(get_backend(self._ctx), is_train)
+        rc = RunContext(get_backend(self._ctx), is_train, self._states)
 
         def body(release):
             def on_sink(pos):
@@ -712,13 +757,13 @@ class Executor:
                                  "new executor to not share parameters with the old one. Please "
                                  "check for error in network.If this is intended, set "
                                  "partial_shaping=True to suppress this warning.")
-            return _reshaped(arr, shape, allow_up_sizing, name, self._ctx)
+            return _reshaped(arr, shape, allow_up_sizing, name, arr.context)
 
         args, grads = [], []
         for name, a, g in zip(self._arg_names, self.arg_arrays, self.grad_arrays):
             args.append(remake(name, a, "arg"))
             grads.append(None if g is None else _reshaped(g, args[-1].shape, allow_up_sizing,
-                                                          name, self._ctx))
+                                                          name, g.context))
         aux = [remake(name, a, "aux") for name, a in zip(self._aux_names, self.aux_arrays)]
         ex = Executor(self._symbol, self._ctx, args, grads, self._reqs, aux, self._group2ctx)
         ex._grad_req = self._grad_req
@@ -793,17 +838,22 @@ def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shar
     shared_args = shared_exec.arg_dict if shared_exec is not None else {}
     shared_grads = shared_exec.grad_dict if shared_exec is not None else {}
     shared_aux = shared_exec.aux_dict if shared_exec is not None else {}
+    # model parallelism: each variable's arrays live on its group's context
+    order = topo_order(sym._outputs)
+    place = _placement(order, ctx, group2ctx)
+    var_ctx = {} if place is None else {n.name: place[id(n)] for n in order if n.op is None}
 
     def make(name, shape, dtype, pool_key):
+        c = var_ctx.get(name, ctx)
         if shared_buffer is not None:
             buf = shared_buffer.get(pool_key)
             if buf is not None and np.dtype(buf.dtype) == np.dtype(dtype) and \
-                    buf.size >= int(np.prod(shape, dtype=np.int64)):
-                return _reshaped(buf, shape, False, name, ctx)
-            arr = zeros(shape, ctx=ctx, dtype=dtype)
+                    buf.context == c and buf.size >= int(np.prod(shape, dtype=np.int64)):
+                return _reshaped(buf, shape, False, name, c)
+            arr = zeros(shape, ctx=c, dtype=dtype)
             shared_buffer[pool_key] = arr
             return arr
-        return zeros(shape, ctx=ctx, dtype=dtype)
+        return zeros(shape, ctx=c, dtype=dtype)
 
     def fits(arr, shape, dtype):
         return arr is not None and arr.shape == tuple(shape) and \
@@ -815,11 +865,11 @@ def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shar
             args.append(shared_args[n])
             g = shared_grads.get(n)
             grads.append(None if r == "null" else (g if fits(g, s, t) else
-                                                   zeros(s, ctx=ctx, dtype=t)))
+                                                   zeros(s, ctx=var_ctx.get(n, ctx), dtype=t)))
             continue
         if n in shared_names:   # 1.9.1 keeps only the other arguments in shared_buffer
-            args.append(zeros(s, ctx=ctx, dtype=t))
-            grads.append(None if r == "null" else zeros(s, ctx=ctx, dtype=t))
+            args.append(zeros(s, ctx=var_ctx.get(n, ctx), dtype=t))
+            grads.append(None if r == "null" else zeros(s, ctx=var_ctx.get(n, ctx), dtype=t))
             continue
         args.append(make(n, s, t, n))
         grads.append(None if r == "null" else make(n, s, t, f"grad of {n}"))
@@ -828,7 +878,7 @@ def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shar
         if n in shared_names and fits(shared_aux.get(n), s, t):
             aux.append(shared_aux[n])
         else:
-            aux.append(zeros(s, ctx=ctx, dtype=t))
+            aux.append(zeros(s, ctx=var_ctx.get(n, ctx), dtype=t))
     ex = Executor(sym, ctx, args, grads, reqs, aux, group2ctx, shared_exec)
     ex._grad_req = grad_req
     return ex

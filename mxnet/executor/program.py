@@ -39,7 +39,8 @@ from .._mode import mode as _mode
 from ..base import MXNetError
 from ..ndarray import ndarray as _ndm
 from ..ndarray.tape import WRITTEN, FusedNode, TapeNode
-from ..operator.registry import OpDef, get_op
+from ..backend import get_backend
+from ..operator.registry import OpDef, RunContext, get_op
 from .fusion import fuse_backward
 from .plan import _attrs_key, _ignored, _nbytes, _trace, plan_memory
 
@@ -209,6 +210,7 @@ class GraphProgram:
         self.ctx = ctx
         self.nslots = n
         self.fsteps = steps
+        self.states = None   # per-node operator states kept across calls (RunContext.states)
         self.heads = [slot_of[(id(h), i)] for h, i in heads]
         self.last_head_grad = bool(last_head_grad)
         # positions of outputs whose entry an earlier output lists already (run() hands
@@ -971,7 +973,10 @@ def run(prog, arrays, ctx):
         if a._node is not None:
             record = True
     training = _mode.training
-    rc = ctx._rc[training] or _ndm._run_context(ctx, training)
+    if prog.states is None:
+        rc = ctx._rc[training] or _ndm._run_context(ctx, training)
+    else:
+        rc = RunContext(get_backend(ctx), training, prog.states)
     arena = prog.acquire()
     record = record and _mode.recording
     try:

@@ -81,6 +81,12 @@ def _has_array(args):
                or (isinstance(a, (list, tuple)) and _has_array(a)) for a in args)
 
 
+def _has_type(args, kind):
+    """Whether an instance of ``kind`` occurs in ``args`` (lists and tuples searched)."""
+    return any(isinstance(a, kind) or (isinstance(a, (list, tuple)) and _has_type(a, kind))
+               for a in args)
+
+
 def _flatten(args):
     if args is None or isinstance(args, (NDArray, Symbol)):
         return [args], 0
@@ -447,6 +453,10 @@ class HybridBlock(Block):
 
     def hybridize(self, active=True, static_alloc=False, static_shape=False, **kwargs):
         """Trace to a Symbol at the next call and run the graph from then on."""
+        if active and (self._forward_hooks or self._forward_pre_hooks):
+            warnings.warn(f'"{self}" is hybridized with forward hooks or pre-hooks registered; '
+                          "when it runs inside a hybridized parent HybridBlock, its hooks are "
+                          "not called.", stacklevel=2)
         self._active = active
         self._flags = {"static_alloc": static_alloc, "static_shape": static_shape, **kwargs}
         self._cached = None
@@ -555,6 +565,9 @@ class HybridBlock(Block):
 
     # -- running ---------------------------------------------------------------------------------
     def forward(self, x, *args):
+        if _has_type((x,) + args, Symbol) and _has_type((x,) + args, NDArray):
+            raise MXNetValueError(f"HybridBlock {self.name}: the inputs mix NDArrays and Symbols; "
+                                  "pass only NDArrays (to compute) or only Symbols (to trace)")
         if isinstance(x, Symbol):
             with _one_var_per_param(kept=True):
                 params = self._sym_params()
@@ -581,8 +594,14 @@ class HybridBlock(Block):
         missing = [n.name for n in order if n.op is None and n.name not in all_params
                    and n.name not in input_names]
         if missing:
-            raise MXNetError(f"{self.name}: the traced graph uses variables {missing} that are "
-                             "neither inputs nor parameters of the block")
+            # an AssertionError too, as 1.9.1 raises
+            raise MXNetAssertionError(f"{self.name}: the traced graph uses variables {missing} "
+                                      "that are neither inputs nor parameters of the block")
+        used = {n.name for n in order if n.op is None}
+        for name in all_params:
+            if name not in used:   # 1.9.1 warns too: often a layer left out of hybrid_forward
+                warnings.warn(f"Parameter {name} is not used by any computation of the traced "
+                              f"graph of {self.name}; is that intended?", stacklevel=5)
         self._cached = (order, out._outputs, input_names, all_params, out_fmt)
 
     def _call_plan(self):
@@ -629,6 +648,8 @@ class HybridBlock(Block):
             if len(programs) >= _MAX_PROGRAMS:
                 programs.pop(next(iter(programs)))
             prog = programs[key] = GraphProgram(order, heads, var_pos, ctx)
+            if self._flags.get("static_alloc") and self._flags.get("static_shape"):
+                prog.states = {}   # 1.9.1 keeps a Custom op's CustomOp across static calls
         outs = run_program(prog, arrays, ctx)
         cls = flat[0].__class__
         if cls is not NDArray:  # mx.np inputs give mx.np outputs (same layout: retag)

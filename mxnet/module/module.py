@@ -21,6 +21,8 @@ from ..ndarray import zeros
 from .base_module import BaseModule, _check_input_names, _parse_data_desc
 from .executor_group import DataParallelExecutorGroup
 
+_STYPE_NAMES = {"0": "default", "1": "row_sparse", "2": "csr"}   # Variable's __storage_type__
+
 __all__ = ["Module"]
 
 
@@ -268,9 +270,13 @@ class Module(BaseModule):
             self._exec_group.set_params(self._arg_params, self._aux_params)
         else:
             assert self._arg_params is None and self._aux_params is None
+            # the master copy keeps the storage type a variable declares (Variable(stype=...)),
+            # as 1.9.1's does, even where the devices compute on dense arrays
+            declared = {n: _STYPE_NAMES.get(a.get("__storage_type__"))
+                        for n, a in self._symbol.attr_dict().items()}
             self._arg_params = {
                 name: zeros(shape=block[0].shape, dtype=block[0].dtype,
-                            stype=getattr(block[0], "stype", "default"))
+                            stype=declared.get(name) or getattr(block[0], "stype", "default"))
                 for name, block in zip(self._param_names, self._exec_group.param_arrays)}
             self._aux_params = {
                 name: zeros(block[0].shape, dtype=block[0].dtype)

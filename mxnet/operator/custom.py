@@ -9,6 +9,11 @@ gradient rule calls the registered ``_backward_Custom``, which runs the *same* C
 instance's ``backward`` (users keep state on ``self`` between the two, as in 1.9.1): the
 instance is remembered against the forward's first output buffer, which the tape hands
 back to the backward operator.
+
+The CustomOp's lifetime follows 1.9.1: an imperative call creates a new one; a bound graph
+(an Executor, or a block hybridized with static_alloc and static_shape) keeps one per node
+in ``RunContext.states``, so state kept on the instance persists between batches. The
+Executor creates them at bind time through the op's ``create_state`` hook.
 """
 from __future__ import annotations
 
@@ -294,6 +299,13 @@ def _create(prop, rc, ins, aux):
                                 [dtype_code(a.dtype) for a in arrays])
 
 
+def _create_state(ctx, attrs, shapes, dtypes):
+    """The CustomOp of one node of a graph being bound (inputs and aux states of these
+    shapes and dtypes): 1.9.1 creates it at bind time and keeps it for the executor's life."""
+    return _prop(attrs).create_operator(ctx, [list(s) for s in shapes],
+                                        [dtype_code(t) for t in dtypes])
+
+
 def _custom_compute(rc, attrs, *arrays):
     prop = _prop(attrs)
     n_in, n_out = len(prop.list_arguments()), len(prop.list_outputs())
@@ -304,7 +316,13 @@ def _custom_compute(rc, attrs, *arrays):
     ins, aux = arrays[:n_in], arrays[n_in:]
     oshape, otype, _, _ = _infer(prop, f"{_NAME}({attrs['op_type']})",
                                  [a.shape for a in ins], [a.dtype for a in ins])
-    op = _create(prop, rc, ins, aux)
+    states = rc.states
+    if states is None:   # imperative call: a new CustomOp each time, as in 1.9.1
+        op = _create(prop, rc, ins, aux)
+    else:   # a bound graph: one CustomOp per node, kept for every later call
+        op = states.get(id(attrs))
+        if op is None:
+            op = states[id(attrs)] = _create(prop, rc, ins, aux)
     xp = rc.xp
     outs = [xp.zeros(s, dtype=t) for s, t in zip(oshape, otype)]
     out_nd = _wrap(rc, outs)
@@ -442,7 +460,7 @@ def _install(op: OpDef):
     table[op.name] = op
 
 
-_install(_CustomOpDef(
+_CUSTOM = _CustomOpDef(
     _NAME, _custom_compute,
     params=(Param("op_type", "str", doc="Name of the custom operator, as given to "
                                         "mx.operator.register."),),
@@ -454,7 +472,10 @@ _install(_CustomOpDef(
     gradient=_custom_gradient,
     doc="Apply a custom operator written in Python (a CustomOpProp registered with "
         "mx.operator.register); extra keyword arguments reach the prop's constructor as "
-        "strings."))
+        "strings.")
+# what an executor calls once per node at bind time (see RunContext.states)
+_CUSTOM.create_state = _create_state
+_install(_CUSTOM)
 
 
 def _backward_inputs(attrs):

@@ -149,13 +149,16 @@ class Param:
 class RunContext:
     """What a kernel needs besides its inputs: the array module, the device and the mode."""
 
-    __slots__ = ("xp", "ctx", "backend", "is_train")
+    __slots__ = ("xp", "ctx", "backend", "is_train", "states")
 
-    def __init__(self, backend, is_train):
+    def __init__(self, backend, is_train, states=None):
         self.backend = backend
         self.xp = backend.xp
         self.ctx = backend.ctx
         self.is_train = is_train
+        # per-node operator state of a bound graph (an executor's Custom operators), keyed
+        # by id(node attrs); None outside such a graph: stateful kernels start afresh
+        self.states = states
 
     @property
     def rng(self):

@@ -330,9 +330,9 @@ class Updater:
             for i, w, g in zip(indices, weights, grads):
                 self.optimizer.update_multi_precision(i, w, g, self.states[i])
             return
-        by_dtype: dict = {}
-        for i, w, g in zip(indices, weights, grads):
-            by_dtype.setdefault(w.dtype, []).append((i, w, g))
+        by_dtype: dict = {}   # (and by context: a model-parallel executor's weights
+        for i, w, g in zip(indices, weights, grads):   # live on several devices)
+            by_dtype.setdefault((w.dtype, w.context), []).append((i, w, g))
         for group in by_dtype.values():
             idxs, ws, gs = zip(*group)
             for start in range(0, len(idxs), step):
