@@ -42,6 +42,8 @@ from . import random  # noqa: E402,F401
 from . import test_utils  # noqa: E402,F401
 
 from . import _lazy, util  # noqa: E402,F401
+from .util import (is_np_array, is_np_shape, np_array, np_shape,  # noqa: E402,F401
+                   set_np_shape, use_np, use_np_array, use_np_shape)
 
 _LAZY = {"np": "numpy", "numpy": "numpy", "npx": "numpy_extension",
          "numpy_extension": "numpy_extension", "onnx": "onnx", "contrib": "contrib"}

@@ -7,7 +7,8 @@ import ast
 import numpy as np
 
 __all__ = [
-    "MXNetError", "MXNetAssertionError", "MXNetValueError", "MXNetKeyError", "DTYPE_TO_CODE",
+    "MXNetError", "MXNetAssertionError", "MXNetValueError", "MXNetKeyError", "MXNetTypeError",
+    "DTYPE_TO_CODE",
     "CODE_TO_DTYPE", "dtype_np", "dtype_name",
     "dtype_code", "parse_attr", "attr_str", "string_types", "numeric_types",
     "integer_types", "mx_real_t",
@@ -33,6 +34,10 @@ class MXNetKeyError(MXNetError, KeyError):
 
     def __str__(self):
         return str(self.args[0]) if self.args else ""
+
+
+class MXNetTypeError(MXNetError, TypeError):
+    """An MXNetError that is also the TypeError 1.9.1 raises (e.g. NumPy's, for a bad dtype)."""
 
 
 class NotImplementedForSymbol(MXNetError):
@@ -107,7 +112,7 @@ def dtype_np(dtype) -> np.dtype:
     try:
         return np.dtype(dtype)
     except TypeError:
-        raise MXNetError(f"unknown dtype {dtype!r}") from None
+        raise MXNetTypeError(f"unknown dtype {dtype!r}: data type not understood") from None
 
 
 def dtype_code(dtype) -> int:
@@ -166,3 +171,19 @@ def attr_str(value) -> str:
     if isinstance(value, (np.floating,)):
         return repr(float(value))
     return str(value)
+
+
+def data_dir_default():
+    """Where MXNet keeps downloaded data when ``MXNET_HOME`` is unset: ``~/.mxnet``
+    (``%APPDATA%\\mxnet`` on Windows)."""
+    import os
+    import platform
+    if platform.system() == "Windows":
+        return os.path.join(os.environ.get("APPDATA", ""), "mxnet")
+    return os.path.join(os.path.expanduser("~"), ".mxnet")
+
+
+def data_dir():
+    """``MXNET_HOME``, or :func:`data_dir_default` when it is unset."""
+    import os
+    return os.getenv("MXNET_HOME", data_dir_default())

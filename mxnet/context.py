@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import threading
 
-from .base import MXNetError
+from .base import MXNetError, MXNetKeyError
 
 __all__ = ["Context", "cpu", "gpu", "cpu_pinned", "current_context", "num_gpus", "gpu_memory_info"]
 
@@ -26,8 +26,9 @@ class Context:
             device_type, device_id = device_type.device_type, device_type.device_id
         if isinstance(device_type, str):
             if device_type not in self.devstr2type:
-                raise MXNetError(f"Context: unknown device type {device_type!r}; "
-                                 f"expected one of {sorted(self.devstr2type)}")
+                # a KeyError, as 1.9.1 (its devstr2type lookup fails)
+                raise MXNetKeyError(f"Context: unknown device type {device_type!r}; "
+                                    f"expected one of {sorted(self.devstr2type)}")
             device_type = self.devstr2type[device_type]
         elif device_type not in self.devtype2str:
             raise MXNetError(f"Context: unknown device type code {device_type!r}")
@@ -96,6 +97,22 @@ def current_context() -> Context:
     """The innermost context of the ``with`` stack, or the default (``cpu(0)``)."""
     stack = getattr(Context._local, "stack", None)
     return stack[-1] if stack else _DEFAULT
+
+
+class _DefaultCtx:
+    """``Context._default_ctx``: 1.9.1's holder of the default context, which older scripts
+    read and assign through ``.value``."""
+
+    @property
+    def value(self):
+        return current_context()
+
+    @value.setter
+    def value(self, ctx):
+        default_context_override(ctx)
+
+
+Context._default_ctx = _DefaultCtx()
 
 
 def cpu(device_id=0) -> Context:

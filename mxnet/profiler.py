@@ -413,6 +413,9 @@ def dump(finished=True, profile_process="worker"):
     try:
         with os.fdopen(fd, "w") as f:
             f.write('{"traceEvents": [\n' + body + '\n],\n"displayTimeUnit": "ms"\n}\n')
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # a plain file's mode (mkstemp makes it private)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -730,3 +733,23 @@ class Marker:
 
     def __str__(self):
         return self.name
+
+
+def _autostart():
+    """``MXNET_PROFILER_AUTOSTART=1``: profile from import on and write the trace to
+    ``profile.json`` when the process exits, as 1.9.1 does. ``MXNET_PROFILER_MODE`` 1 (all)
+    or 0 (symbolic, the default) is accepted; operators are timed either way here."""
+    if os.environ.get("MXNET_PROFILER_AUTOSTART", "0").strip() in ("", "0"):
+        return
+    import atexit
+    mode = os.environ.get("MXNET_PROFILER_MODE", "0").strip()
+    set_config(profile_all=mode not in ("", "0"), profile_symbolic=True)
+    set_state("run")
+
+    def _dump_at_exit():
+        if _P.ever_ran:
+            dump(True)
+    atexit.register(_dump_at_exit)
+
+
+_autostart()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .backend import get_backend, seed_all
+from .base import MXNetValueError, integer_types
 from .context import Context
 
 __all__ = ["seed"]
@@ -12,6 +13,9 @@ def seed(seed_state, ctx="all"):
 
     The same seed gives the same samples on the same device kind.
     """
+    if not isinstance(seed_state, integer_types):
+        raise MXNetValueError(f"seed: seed_state must be int, got {seed_state!r} "
+                              f"({type(seed_state).__name__})")
     if ctx == "all":
         seed_all(int(seed_state))
     else:

@@ -31,14 +31,39 @@ def is_np_shape() -> bool:
     return _state.shape
 
 
+# as 1.9.1: the first activation of each semantics in a process is logged (root logger, INFO)
+_ACTIVATION_LOG = {
+    "array": "NumPy array semantics has been activated in your code. This allows you to use "
+             "operators from MXNet NumPy and NumPy Extension modules as well as MXNet NumPy "
+             "`ndarray`s.",
+    "shape": "NumPy-shape semantics has been activated in your code. This is required for "
+             "creating and manipulating scalar and zero-size tensors, which were not supported "
+             "in MXNet before, as in the official NumPy library. Please DO NOT manually "
+             "deactivate this semantics while using `mxnet.numpy` and `mxnet.numpy_extension` "
+             "modules.",
+}
+_logged_activation = set()
+
+
+def _log_activation(kind):
+    if kind not in _logged_activation:
+        _logged_activation.add(kind)
+        import logging
+        logging.info(_ACTIVATION_LOG[kind])
+
+
 def set_np_shape(active):
     """Switch NumPy shape semantics; returns the previous setting."""
+    if active:
+        _log_activation("shape")
     prev, _state.shape = _state.shape, bool(active)
     return prev
 
 
 def set_np_array(active):
     """Switch NumPy array semantics; returns the previous setting."""
+    if active:
+        _log_activation("array")
     prev, _state.array = _state.array, bool(active)
     return prev
 
@@ -67,6 +92,8 @@ class _Scope:
     def __enter__(self):
         self._prev = (_state.shape, _state.array)
         if self._shape is not None:
+            if self._shape:
+                _log_activation("shape")   # as 1.9.1 (a scope turning arrays on logs nothing)
             _state.shape = self._shape
         if self._array is not None:
             _state.array = self._array
@@ -115,3 +142,34 @@ def use_np_array(func):
 def use_np(func):
     """Decorator: run a function (or every method of a class) with NumPy semantics on."""
     return _wrap(func, True, True)
+
+
+def getenv(name):
+    """Return the value of environment variable ``name``, or None when it is unset."""
+    import os
+    return os.environ.get(name)
+
+
+def setenv(name, value):
+    """Set environment variable ``name`` to ``value`` (None unsets it); returns None.
+
+    1.9.1 sets it in the C library only; here the runtime reads ``os.environ``, so it is
+    set there (and so also seen by ``os.environ``).
+    """
+    import os
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = str(value)
+
+
+def get_gpu_count():
+    """The number of visible GPUs (``mx.context.num_gpus()``)."""
+    from .context import num_gpus
+    return num_gpus()
+
+
+def get_gpu_memory(gpu_dev_id):
+    """``(free, total)`` bytes of GPU ``gpu_dev_id`` (``mx.context.gpu_memory_info``)."""
+    from .context import gpu_memory_info
+    return gpu_memory_info(gpu_dev_id)

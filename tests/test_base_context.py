@@ -56,9 +56,10 @@ def test_gpu_without_cupy_or_device_raises_clearly():
         mx.nd.zeros((2,), ctx=mx.gpu(0))
 
 
-def test_cross_context_op_raises():
+def test_cross_cpu_id_op_runs_on_first_context():
+    # 1.9.1 runs an op over cpu(0) and cpu(1) inputs; the result is on the first input's context
     a = mx.nd.ones((2,), ctx=mx.cpu(0))
     b = mx.nd.ones((2,), ctx=mx.cpu(1))
-    with pytest.raises(MXNetError, match="same context"):
-        a + b
+    assert (a + b).context == mx.cpu(0) and (b + a).context == mx.cpu(1)
+    assert (a + b).asnumpy().tolist() == [2.0, 2.0]
     assert (a + b.as_in_context(mx.cpu(0))).asnumpy().tolist() == [2.0, 2.0]

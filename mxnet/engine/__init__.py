@@ -34,12 +34,19 @@ def _create_engine(kind, source):
         return NaiveEngine(kind)
     if kind in ("ThreadedEngine", "ThreadedEnginePerDevice"):
         return ThreadedEngine(kind)
-    raise MXNetError(f"{source}: unknown engine type {kind!r}; "
+    raise MXNetError(f"{source}: Cannot find Engine {kind} (unknown engine type); "
                      f"accepted values are {', '.join(ENGINE_TYPES)}")
 
 
 _engine = _create_engine(os.environ.get("MXNET_ENGINE_TYPE") or _DEFAULT_TYPE,
                          "MXNET_ENGINE_TYPE")
+if os.environ.get("MXNET_ENGINE_TYPE"):
+    # 1.9.1 logs the engine it starts (in its C++ log format, on stderr) when the variable
+    # names one; it does so on the engine's first use, this at import
+    import sys as _sys
+    import time as _time
+    _sys.stderr.write(f"[{_time.strftime('%H:%M:%S')}] ../src/engine/engine.cc:54: "
+                     f"MXNet start using engine: {_engine.name}\n")
 
 
 @atexit.register

@@ -38,7 +38,7 @@ import numpy as np
 from .._mode import mode as _mode
 from ..base import MXNetError
 from ..ndarray import ndarray as _ndm
-from ..ndarray.tape import WRITTEN, FusedNode, TapeNode
+from ..ndarray.tape import WRITTEN, FusedNode, TapeNode, live_entry
 from ..backend import get_backend
 from ..operator.registry import OpDef, RunContext, get_op
 from .fusion import fuse_backward
@@ -970,7 +970,7 @@ def run(prog, arrays, ctx):
     for a in arrays:
         _sync_array(a)
         raw.append(a._data)
-        if a._node is not None:
+        if a._node is not None and live_entry(a) is not None:
             record = True
     training = _mode.training
     if prog.states is None:
@@ -992,7 +992,7 @@ def run(prog, arrays, ctx):
         prog.release(arena)
         return [arrays[var_of[h]] if h in var_of and j not in dups else _ndm._new(o, ctx)
                 for j, (h, o) in enumerate(zip(prog.heads, outs))]
-    mask = tuple(a._node is not None for a in arrays)
+    mask = tuple(live_entry(a) is not None for a in arrays)
     node = FusedNode(_CACHED_OP, list(arrays), outs, ctx, RecordedCall(prog, arena, mask))
     return [arrays[var_of[h]] if h in var_of and j not in dups else _ndm._new(o, ctx, (node, j))
             for j, (h, o) in enumerate(zip(prog.heads, outs))]

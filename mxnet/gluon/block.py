@@ -652,7 +652,8 @@ class HybridBlock(Block):
                 prog.states = {}   # 1.9.1 keeps a Custom op's CustomOp across static calls
         outs = run_program(prog, arrays, ctx)
         cls = flat[0].__class__
-        if cls is not NDArray:  # mx.np inputs give mx.np outputs (same layout: retag)
+        # mx.np inputs give mx.np outputs (same layout: retag); a sparse input's are dense
+        if cls is not NDArray and flat[0].stype == "default":
             for o in outs:
                 o.__class__ = cls
         if out_fmt == 0:

@@ -7,6 +7,7 @@ import math
 import numbers
 
 from .. import ndarray as _nd
+from .. import util as _util
 from .block import HybridBlock
 
 __all__ = ["Loss", "L2Loss", "L1Loss", "SigmoidBinaryCrossEntropyLoss", "SigmoidBCELoss",
@@ -18,7 +19,10 @@ __all__ = ["Loss", "L2Loss", "L1Loss", "SigmoidBinaryCrossEntropyLoss", "Sigmoid
 def _apply_weighting(F, loss, weight=None, sample_weight=None):
     """Scale ``loss`` by ``sample_weight`` (broadcast) and then by the number ``weight``."""
     if sample_weight is not None:
-        loss = F.broadcast_mul(loss, sample_weight)
+        if _util.is_np_array():   # NumPy semantics: promotes mixed dtypes (an int mask), as 1.9.1
+            loss = loss * sample_weight
+        else:
+            loss = F.broadcast_mul(loss, sample_weight)
     if weight is not None:
         if not isinstance(weight, numbers.Number):
             raise AssertionError("weight must be a number")

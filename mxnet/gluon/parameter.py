@@ -103,6 +103,9 @@ class Parameter:
 
     @property
     def shape(self):
+        if self._shape is not None and _util.is_np_shape():
+            # as 1.9.1: under NumPy shape semantics an unknown dimension reads as -1
+            return tuple(-1 if d == 0 else d for d in self._shape)
         return self._shape
 
     @shape.setter
@@ -173,6 +176,8 @@ class Parameter:
         if isinstance(default_init, str):   # as 1.9.1: net.initialize('xavier') names one
             default_init = _init.create(default_init)
         host = zeros(self._shape, ctx=cpu(), dtype=self._dtype)
+        if _util.is_np_array():  # as 1.9.1: a custom Initializer sees an mx.np array
+            host = host.as_np_ndarray()
         if init is None and type(default_init).__call__ is _init.Initializer.__call__:
             # as 1.9.1: a parameter without its own init takes the default initializer's
             # weight rule whatever its name (no bias/gamma/beta name patterns)
@@ -301,7 +306,7 @@ class Parameter:
             if any(mine not in (0, -1, None, saved) for mine, saved in zip(self._shape, data.shape)):
                 raise MXNetAssertionError(
                     f"Failed loading Parameter '{self.name}' from saved params: shape "
-                    f"incompatible expected {self._shape} vs saved {data.shape}")
+                    f"incompatible expected {self.shape} vs saved {data.shape}")
         if np.dtype(self._dtype) != np.dtype(data.dtype):
             if not cast_dtype:
                 raise MXNetAssertionError(

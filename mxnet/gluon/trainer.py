@@ -6,6 +6,14 @@ import os
 from ..base import MXNetAssertionError, MXNetError, MXNetValueError
 from .parameter import Parameter, ParameterDict
 
+
+def _batch_scalar(batch_size):
+    """``batch_size`` as a Python number: d2l passes a one-element array (``valid_len.sum()``),
+    which 1.9.1 accepts."""
+    if hasattr(batch_size, "asnumpy"):
+        return batch_size.asnumpy().item()
+    return batch_size
+
 __all__ = ["Trainer"]
 
 
@@ -172,7 +180,7 @@ class Trainer:
 
     def step(self, batch_size, ignore_stale_grad=False):
         """One update: gradients are scaled by ``1/batch_size``, summed across devices, applied."""
-        rescale = self._scale / batch_size
+        rescale = self._scale / _batch_scalar(batch_size)
         self._optimizer.rescale_grad = rescale
         if not self._kv_initialized:
             self._init_kvstore()
@@ -218,7 +226,7 @@ class Trainer:
         if self._update_on_kvstore:
             raise MXNetAssertionError("update() when parameters are updated on kvstore is not supported. "
                              "Try setting `update_on_kvstore` to False when creating trainer.")
-        self._optimizer.rescale_grad = self._scale / batch_size
+        self._optimizer.rescale_grad = self._scale / _batch_scalar(batch_size)
         self._update(ignore_stale_grad)
 
     def _update(self, ignore_stale_grad=False):

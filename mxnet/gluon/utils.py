@@ -115,3 +115,17 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
     if sha1_hash and not check_sha1(fname, sha1_hash):
         raise MXNetError(f"download: {fname} does not match the expected SHA-1 {sha1_hash}")
     return fname
+
+
+_APACHE_REPO_URL = "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/"
+
+
+def _get_repo_url():
+    """The base URL of the Gluon file repository (``MXNET_GLUON_REPO``), ending in '/'."""
+    url = os.environ.get("MXNET_GLUON_REPO", _APACHE_REPO_URL)
+    return url if url.endswith("/") else url + "/"
+
+
+def _get_repo_file_url(namespace, filename):
+    """The URL of ``filename`` in folder ``namespace`` of the Gluon file repository."""
+    return f"{_get_repo_url()}{namespace}/{filename}"

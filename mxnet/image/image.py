@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from .. import ndarray as nd
+from .. import util as _util
 from ..base import MXNetError, numeric_types
 from ..context import cpu
 from ..gluon.data.vision import _image
@@ -30,9 +31,17 @@ def _numpy(x):
 
 
 def _wrap(arr, like=None, out=None):
-    """``arr`` as an NDArray: on ``like``'s context (CPU by default), or written into ``out``."""
+    """``arr`` as an NDArray: on ``like``'s context (CPU by default), or written into ``out``.
+    Under ``npx.set_np()`` (and for an mx.np ``like``) the result is an mx.np array, as in
+    1.9.1; a legacy ``like`` keeps a legacy result."""
     ctx = like.context if isinstance(like, nd.NDArray) else cpu()
     res = nd.array(np.ascontiguousarray(arr), ctx=ctx, dtype=arr.dtype)
+    if isinstance(like, nd.NDArray):
+        as_np = type(like).__module__.startswith("mxnet.numpy")
+    else:
+        as_np = _util.is_np_array()
+    if as_np and out is None:
+        res = res.as_np_ndarray()
     if out is not None:
         if tuple(out.shape) != tuple(res.shape):
             raise MXNetError(f"out has shape {tuple(out.shape)}, the result has {tuple(res.shape)}")

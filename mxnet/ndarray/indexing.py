@@ -181,6 +181,16 @@ def getitem(arr: NDArray, key):
     return invoke(_INDEX, [arr], {"key": k})
 
 
+def _drop_leading_ones(v):
+    """Drop a value's leading size-1 axes: 1.9.1 accepts ``a[0] = ones((1, 1))``, where the value
+    has more axes than the target; for every value NumPy accepts, the write is the same."""
+    shape = getattr(v, "shape", ())
+    n = 0
+    while n < len(shape) and shape[n] == 1:
+        n += 1
+    return v.reshape(shape[n:]) if n else v
+
+
 def setitem(arr: NDArray, key, value):
     """Write ``arr[key] = value`` (scalar, NDArray or array-like, broadcast as NumPy does)."""
     backend = get_backend(arr._ctx)
@@ -207,6 +217,7 @@ def setitem(arr: NDArray, key, value):
         if isinstance(v, np.generic):
             arr._data[k] = v
         else:
+            v = _drop_leading_ones(v)
             target = arr._data[k]
             if getattr(target, "shape", None) != getattr(v, "shape", None) and v.size == target.size \
                     and target.ndim and v.ndim:

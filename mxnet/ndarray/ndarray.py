@@ -18,7 +18,7 @@ from ..backend import get_backend, gpu_out_of_memory, synchronize_gpus
 from ..base import MXNetError, MXNetKeyError, MXNetValueError, dtype_np, dtype_name, numeric_types
 from ..context import Context, current_context
 from ..operator.registry import RunContext, get_op
-from .tape import Leaf, TapeNode
+from .tape import Leaf, TapeNode, live_entry
 
 __all__ = ["NDArray", "invoke", "array", "empty", "waitall", "from_data", "_new", "from_numpy",
            "from_dlpack"]
@@ -50,9 +50,9 @@ def _new(data, ctx, node=None, cls=None):
 
 
 def _host_mix(a, b):
-    """Pinned/shared host memory may be combined with plain CPU arrays, as in 1.9.1."""
-    kinds = {a.device_typeid, b.device_typeid}
-    return 2 not in kinds and kinds != {1}
+    """Host arrays combine freely, as in 1.9.1: pinned/shared memory with plain CPU arrays, and
+    CPU arrays of different device ids (``cpu(0) + cpu(1)`` runs, the result on the first)."""
+    return 2 not in {a.device_typeid, b.device_typeid}
 
 
 # ``held``: the engine vars whose grants an asynchronous op running on this thread holds
@@ -135,7 +135,7 @@ def invoke(op, inputs, attrs, out=None, ctx=None, cls=None):
 def _record(op, attrs, inputs, datas, ctx):
     """A tape node, when some input is part of the graph (as 1.9.1 decides what to tape)."""
     for a in inputs:
-        if a._node is not None:
+        if a._node is not None and live_entry(a) is not None:
             return TapeNode(op, attrs, list(inputs), list(datas), ctx)
     return None
 

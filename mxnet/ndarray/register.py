@@ -11,6 +11,7 @@ import types
 from ..base import MXNetAssertionError, MXNetError
 from ..context import Context
 from ..operator.registry import REQUIRED, OpDef, all_ops
+from ._fallback_log import log_fallback
 from .ndarray import NDArray, invoke
 
 __all__ = ["make_function", "build_namespaces", "PREFIXES"]
@@ -82,14 +83,22 @@ def make_function(op: OpDef, public_name: str):
     def fn(*args, out=None, name=None, **kwargs):
         if (not kwargs and static_inputs is not None and len(args) == n_static
                 and (n_static or out is None)):
+            sparse_in = False
             for a in args:
                 if type(a) is not NDArray:
                     if not isinstance(a, NDArray):
                         break
-                    if a.stype != "default" and public_name in SPARSE_FRONTS:
-                        return SPARSE_FRONTS[public_name](*args, out=out)
+                    if a.stype != "default":
+                        if public_name in SPARSE_FRONTS:
+                            return SPARSE_FRONTS[public_name](*args, out=out)
+                        sparse_in = True
             else:
-                return invoke(op, list(args), op.parse_attrs({}), out=out)
+                attrs = op.parse_attrs({})
+                if sparse_in:  # logged once the op ran (1.9.1 checks shapes first)
+                    res = invoke(op, list(args), attrs, out=out)
+                    log_fallback(op.name, args, None, op.num_outputs(attrs))
+                    return res
+                return invoke(op, list(args), attrs, out=out)
         nd_pos = []
         i = 0
         if op.variadic:
@@ -160,7 +169,13 @@ def make_function(op: OpDef, public_name: str):
         given = attrs_kw.get("ctx") if not inputs else None
         if given:
             ctx = _parse_ctx(given) if isinstance(given, str) else Context(given)
-        return invoke(op, inputs, attrs, out=out, ctx=ctx)
+        res = invoke(op, inputs, attrs, out=out, ctx=ctx)
+        for a in inputs:
+            if type(a) is not NDArray and getattr(a, "stype", "default") != "default":
+                # a dense op ran on a sparse input (logged after it ran: 1.9.1 checks first)
+                log_fallback(op.name, inputs, attrs_kw, op.num_outputs(attrs), op.params)
+                break
+        return res
 
     fn._op = op
     fn.__name__ = public_name

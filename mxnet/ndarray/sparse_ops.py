@@ -137,6 +137,14 @@ def _dot(lhs, rhs, transpose_a, transpose_b):
             out_t = xp.zeros((p.shape[1], a_t.shape[1]), dt)
             out_t[cols] = acc
         return CSRNDArray._wrap(_csr_from_dense(xp, xp.ascontiguousarray(out_t.T)), ctx)
+    if (ls != "default" or rs != "default") and (ls, rs) != ("csr", "row_sparse"):
+        # (1.9.1 multiplies csr by row_sparse natively, to a dense result)
+        from ._fallback_log import log_fallback
+        given = {k: True for k, v in (("transpose_a", transpose_a), ("transpose_b", transpose_b))
+                 if v}
+        res = _dense_dot(lhs, rhs, transpose_a, transpose_b)
+        log_fallback("dot", [lhs, rhs], given)
+        return res
     return _dense_dot(lhs, rhs, transpose_a, transpose_b)
 
 
@@ -145,8 +153,19 @@ def _dot(lhs, rhs, transpose_a, transpose_b):
 def _fallback(name, *inputs, **attrs):
     """The dense operator ``name`` on the dense forms of the inputs (storage fallback)."""
     from . import _public
-    inputs = [_new(a._data, a._ctx) if isinstance(a, BaseSparseNDArray) else a for a in inputs]
-    return _public[name](*inputs, **attrs)
+    from ._fallback_log import log_fallback
+    dense = [_new(a._data, a._ctx) if isinstance(a, BaseSparseNDArray) else a for a in inputs]
+    res = _public[name](*dense, **attrs)
+    if any(isinstance(a, BaseSparseNDArray) for a in inputs):
+        try:
+            op = get_op(name)
+        except (KeyError, MXNetError):
+            op = None
+        shown = dict(attrs)
+        if op is not None and op.variadic and op.variadic not in shown:
+            shown[op.variadic] = len(inputs)   # the frontend passes the input count
+        log_fallback(name, inputs, shown, 1, op.params if op is not None else ())
+    return res
 
 
 def _check_same_shape(fn, a, b):
@@ -280,6 +299,13 @@ def _is_sparse(x):
     return isinstance(x, BaseSparseNDArray)
 
 
+def _log_mixed(op_name, lhs, rhs):
+    """Two sparse operands of different storage types run densely (1.9.1 warns)."""
+    if _is_sparse(lhs) and _is_sparse(rhs):
+        from ._fallback_log import log_fallback
+        log_fallback(op_name, [lhs, rhs])
+
+
 def add(lhs, rhs):
     """Elementwise sum: sparse + sparse of one stype keeps it; anything else is dense."""
     if isinstance(lhs, NDArray) and isinstance(rhs, NDArray) and _recorded(lhs, rhs):
@@ -287,7 +313,9 @@ def add(lhs, rhs):
     if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
         return _union("add", lhs, rhs, 1)
     from .ufuncs import add as dense_add
-    return dense_add(lhs, rhs)
+    res = dense_add(lhs, rhs)
+    _log_mixed("elemwise_add", lhs, rhs)
+    return res
 
 
 def subtract(lhs, rhs):
@@ -297,7 +325,9 @@ def subtract(lhs, rhs):
     if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
         return _union("subtract", lhs, rhs, -1)
     from .ufuncs import subtract as dense_sub
-    return dense_sub(lhs, rhs)
+    res = dense_sub(lhs, rhs)
+    _log_mixed("elemwise_sub", lhs, rhs)
+    return res
 
 
 def multiply(lhs, rhs):
@@ -316,7 +346,9 @@ def multiply(lhs, rhs):
     if _is_sparse(rhs) and isinstance(lhs, NDArray) and not _is_sparse(lhs):
         return _scale_by_dense(rhs, lhs, lambda x, y: (y * x).astype(x.dtype))
     from .ufuncs import multiply as dense_mul
-    return dense_mul(lhs, rhs)
+    res = dense_mul(lhs, rhs)
+    _log_mixed("elemwise_mul", lhs, rhs)
+    return res
 
 
 def divide(lhs, rhs):
@@ -417,15 +449,22 @@ def _norm_axis(axis, ndim, fn):
 def _reduce(fn, data, axis, keepdims, exclude, mean):
     if not isinstance(data, CSRNDArray) or exclude:
         name = "mean" if mean else "sum"
-        return _fallback(name, data, axis=axis, keepdims=keepdims, exclude=exclude)
+        given = {k: v for k, v in (("axis", axis), ("keepdims", keepdims or None),
+                                   ("exclude", exclude or None)) if v is not None}
+        return _fallback(name, data, **given)
     ax = _norm_axis(axis, 2, fn)
     if ax == "dense":
-        return _fallback("mean" if mean else "sum", data, axis=axis, keepdims=keepdims)
+        given = {"axis": axis, "keepdims": True} if keepdims else {"axis": axis}
+        return _fallback("mean" if mean else "sum", data, **given)
     xp = _xp(data._ctx)
     p = data._parts
     dt = p.data.dtype
     rows, cols = p.shape
     if ax is None:
+        # computed from the stored values, but 1.9.1 runs this one densely (and says so)
+        from ._fallback_log import log_fallback
+        log_fallback("mean" if mean else "sum", [data], {"keepdims": keepdims or None}, 1,
+                     ("axis", "keepdims", "exclude"))
         out = p.data.sum(dtype=dt).reshape(1)
         if mean:
             out = out / (rows * cols)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import weakref
 
-__all__ = ["TapeNode", "Leaf", "FusedNode", "WRITTEN"]
+__all__ = ["TapeNode", "Leaf", "FusedNode", "WRITTEN", "live_entry"]
 
 
 class Leaf:
@@ -23,6 +23,17 @@ class Leaf:
     def array(self):
         """The variable array, or None once it has been garbage collected."""
         return self._ref()
+
+
+def live_entry(array):
+    """``array._node``, or None when the node belongs to a graph that backward has already
+    consumed (freed): such an array enters new graphs as a constant, as 1.9.1 gives it a
+    fresh, gradient-less variable (d2l's RNN loops carry the state of the previous batch into
+    the next one)."""
+    e = array._node
+    if e is not None and isinstance(e[0], TapeNode) and e[0].freed:
+        return None
+    return e
 
 
 class TapeNode:
@@ -41,7 +52,7 @@ class TapeNode:
         self.op = op
         self.attrs = attrs
         self.inputs = inputs
-        self.in_entries = [a._node for a in inputs]
+        self.in_entries = [live_entry(a) for a in inputs]
         self.out_data = out_data
         self.ctx = ctx
         self.gradient = gradient

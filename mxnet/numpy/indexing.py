@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as _onp
 
 from .._mode import mode as _mode
+from ..base import MXNetValueError
 from ..backend import get_backend
-from ..ndarray.indexing import _check_bounds, _is_first_axis_view
+from ..ndarray.indexing import _check_bounds, _drop_leading_ones, _is_first_axis_view
 from ..ndarray.ndarray import NDArray, _check_not_in_graph, _new, _sync, invoke
 from ..operator.registry import get_op
 
@@ -90,7 +91,9 @@ def setitem(arr, key, value):
     else:
         v = backend.asarray(_onp.asarray(value))
     try:
-        arr._data[k] = v
+        arr._data[k] = _drop_leading_ones(v)
     except (IndexError, ValueError) as e:
-        raise type(e)(f"ndarray.__setitem__: {e} (array shape {arr.shape}, value shape "
+        # a value that does not broadcast is an MXNetError in 1.9.1; keep ValueError as a base
+        cls = MXNetValueError if isinstance(e, ValueError) else type(e)
+        raise cls(f"ndarray.__setitem__: {e} (array shape {arr.shape}, value shape "
                       f"{getattr(v, 'shape', ())})") from None

@@ -81,6 +81,9 @@ def _with_out(res, out):
         raise TypeError(f"out must be an mxnet.numpy.ndarray, got {type(out).__name__}")
     if out.shape != res.shape:
         raise MXNetError(f"out: result of shape {res.shape} does not fit out of shape {out.shape}")
+    if out.dtype != res.dtype:   # as 1.9.1: out must already have the result's type
+        raise MXNetError(f"out: result of type {res.dtype} cannot be written to out of type "
+                         f"{out.dtype}")
     if _mode.recording:
         _check_not_in_graph([out])
     out._assign(res._data)
@@ -178,10 +181,12 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
     def __bool__(self):
         if self.size == 1:
             return bool(self.item())
-        if self.size == 0:
-            raise ValueError("The truth value of an empty array is ambiguous.")
-        raise ValueError("The truth value of an ndarray with more than one element is "
-                         "ambiguous. Use a.any() or a.all()")
+        if self.size == 0:   # 1.9.1 warns and answers False, as NumPy 1.x did
+            import warnings
+            warnings.warn("bool() of an empty ndarray is ambiguous; it gives False here, "
+                          "while NumPy 2 raises an error", DeprecationWarning, stacklevel=2)
+            return False
+        raise ValueError("The truth value of an ndarray with multiple elements is ambiguous.")
 
     def __float__(self):
         if self.size != 1:
@@ -316,6 +321,11 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
         if res.shape != self.shape:
             raise MXNetError(f"{fname}: non-broadcastable output operand with shape {self.shape} "
                              f"doesn't match the broadcast shape {res.shape}")
+        # as 1.9.1: an array operand whose promoted type differs from this array's, or true
+        # division of an integer array, cannot be written back in place (scalars are cast)
+        if res.dtype != self.dtype and (isinstance(other, NDArray) or fname == "true_divide"):
+            raise MXNetError(f"{fname}: in-place result of type {res.dtype} cannot be stored in "
+                             f"this array of type {self.dtype}")
         self._assign(res._data)
         return self
 
@@ -409,6 +419,10 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return std(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def nonzero(self):
+        from ._op_more import nonzero
+        return nonzero(self)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return var(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
@@ -524,6 +538,8 @@ def array(object, dtype=None, ctx=None):  # noqa: A002  (NumPy's argument name)
         src = object.asnumpy()
     elif isinstance(object, _onp.ndarray):
         src = object
+    elif isinstance(object, _onp.generic):   # a NumPy scalar keeps its dtype, as in 1.9.1
+        src = _onp.asarray(object)
     else:
         try:
             src = _onp.array(object)
@@ -602,6 +618,8 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Evenly spaced values in [start, stop) (float32 unless ``dtype`` is given)."""
     if stop is None and start is None:
         raise ValueError("arange: start must not be None")
+    if step == 0:   # as 1.9.1, a Python-level ZeroDivisionError
+        raise ZeroDivisionError("arange: step cannot be 0")
     return _create("_npi_arange", ctx, start=float(start),
                    stop=None if stop is None else float(stop), step=float(step),
                    dtype=_dt(dtype).name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as _onp
 
-from ..base import MXNetError
+from ..base import MXNetError, MXNetValueError
 from ..ndarray.ndarray import NDArray, invoke
 from ..operator.registry import get_op
 from .multiarray import _ctx, _dt, _with_out, ndarray
@@ -124,7 +124,7 @@ def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
 def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples from N(loc, scale**2) (float32 unless ``dtype`` is given)."""
     if not isinstance(scale, NDArray) and scale < 0:
-        raise MXNetError(f"normal: scale must be non-negative, got {scale}")
+        raise MXNetValueError(f"normal: scale must be non-negative, got {scale}")  # as 1.9.1
     if _any_array(loc, scale):
         return _loc_scale("normal", "_npi_normal", loc, scale, size, dtype, ctx, out)
     res = _draw("_npi_normal", ctx, loc=_scalar(loc, "normal", "loc"),
@@ -173,6 +173,8 @@ def multinomial(n, pvals, size=None, ctx=None):
     if isinstance(pvals, NDArray):
         pvals = pvals.asnumpy()
     pvals = tuple(float(p) for p in _onp.asarray(pvals, dtype=_onp.float64).reshape(-1))
+    if isinstance(n, (bool, float, _onp.floating)):  # as 1.9.1: no silent truncation of n
+        raise MXNetError(f"multinomial: n must be an int, got {n!r}")
     return _draw("_npi_multinomial", ctx, n=int(n), pvals=pvals, size=_size(size))
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ..base import MXNetError
-from ..ndarray.ndarray import NDArray
 
 __all__ = ["save", "load"]
 
@@ -14,7 +13,7 @@ def save(file, arr):
     from ..numpy.multiarray import ndarray
     if not isinstance(file, str):
         raise TypeError(f"npx.save: file must be a str path, got {type(file).__name__}")
-    if isinstance(arr, NDArray):
+    if isinstance(arr, ndarray):
         arr = [arr]
     if isinstance(arr, dict):
         names, values = list(arr.keys()), list(arr.values())

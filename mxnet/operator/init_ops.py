@@ -72,7 +72,11 @@ def arange_values(start, stop, step, repeat, dtype, xp=np):
     dtype = np.dtype(dtype)
     if dtype.kind in "iub":  # 1.9.1 casts start and step to the integer dtype first
         start, step = float(np.array(start).astype(dtype)), float(np.array(step).astype(dtype))
-    vals = start + step * xp.arange(n, dtype=np.float64)
+    if dtype == np.float32:   # 1.9.1 forms start + i * step in float32 arithmetic
+        f32 = np.float32
+        vals = f32(start) + xp.arange(n, dtype=f32) * f32(step)
+    else:
+        vals = start + step * xp.arange(n, dtype=np.float64)
     if repeat > 1:
         vals = xp.repeat(vals, repeat)
     return vals.astype(dtype)

@@ -189,8 +189,9 @@ def _dot_shape(attrs, ins, outs):
 
 
 def _dot_grad(F, attrs, ins, outs, og):
-    res = F._backward_dot(og[0], ins[0], ins[1], transpose_a=attrs["transpose_a"],
-                          transpose_b=attrs["transpose_b"])
+    # only the transposes that are on (so a storage-fallback log shows 1.9.1's params)
+    flags = {k: True for k in ("transpose_a", "transpose_b") if attrs[k]}
+    res = F._backward_dot(og[0], ins[0], ins[1], **flags)
     return [res[0], res[1]]
 
 

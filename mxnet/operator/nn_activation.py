@@ -37,6 +37,7 @@ import numpy as np
 from ..base import _BF16, MXNetError
 from ._batch_threads import run_parts
 from ._common import normalize_axis
+from ._safe_acc import warn_float16
 from .conv_kernels import scratch
 from .registry import Param, register
 from .special import erf as _erf
@@ -367,9 +368,9 @@ def _leaky_relu(rc, attrs, x, gamma=None, out=None):
         y = _gelu_f32(xp, x)
     elif kind == "prelu":
         check_float("LeakyReLU", gamma)
-        if x.ndim < 2:
-            raise MXNetError(f"LeakyReLU: prelu needs data with at least 2 dimensions "
-                             f"(batch, channel, ...), got shape {tuple(x.shape)}")
+        if x.ndim < 1:   # as 1.9.1: 1-D data takes gamma along its only axis
+            raise MXNetError(f"LeakyReLU: prelu needs data with at least 1 dimension, got "
+                             f"shape {tuple(x.shape)}")
         g = _work(gamma).reshape(prelu_gamma_shape("LeakyReLU", gamma.shape, x.shape))
         y = xp.where(x > 0, xw, xw * g)
     else:                                                           # rrelu
@@ -419,9 +420,9 @@ def _leaky_shape(attrs, ins, outs):
     ins = list(ins)
     n_out = 2 if attrs["act_type"] == "rrelu" else 1
     if attrs["act_type"] == "prelu" and d is not None:
-        if len(d) < 2:
-            raise MXNetError(f"LeakyReLU: prelu needs data with at least 2 dimensions, got "
-                             f"shape {tuple(d)}")
+        if len(d) < 1 or (len(d) < 2 and ins[1] is None):
+            raise MXNetError(f"LeakyReLU: prelu needs data with at least 2 dimensions (or a "
+                             f"known gamma shape), got shape {tuple(d)}")
         if ins[1] is None:
             ins[1] = (d[1],)
         else:
@@ -591,6 +592,7 @@ def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype
 def _make_softmax(kind):
     def compute(rc, attrs, x, length=None, out=None):
         check_float(kind, x)
+        warn_float16("softmax", x.dtype)
         axis = normalize_axis(kind, attrs["axis"], x.ndim)
         if attrs["use_length"] and kind != "softmax":
             raise MXNetError(f"{kind}: use_length=True needs a length input, which {kind} does "

@@ -11,6 +11,8 @@ Every kernel returns a real array (NumPy ufuncs return scalars for 0-d input).
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..base import MXNetError
@@ -342,7 +344,15 @@ def _make_reduction(kind, fn):
         xp = rc.xp
         src = x.astype(np.float64, copy=False) if x.dtype.kind in "iu" and _kind in (
             "mean", "var", "std") else x
-        out = fn(xp, src, axes, attrs)
+        if x.dtype.kind == "f" and dt.kind == "f" and dt.itemsize > x.dtype.itemsize:
+            src = x.astype(dt)   # as 1.9.1: a wider requested dtype is the accumulation type
+        if x.size == 0 and _kind in ("mean", "var", "std"):
+            with warnings.catch_warnings():   # NaN for an empty reduction, without NumPy's
+                warnings.simplefilter("ignore", RuntimeWarning)   # warnings on stderr
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    out = fn(xp, src, axes, attrs)
+        else:
+            out = fn(xp, src, axes, attrs)
         if attrs["keepdims"]:
             out = xp.reshape(out, _kept(x.shape, axes))
         return xp.asarray(out).astype(dt, copy=False)
@@ -984,6 +994,9 @@ def _arange(rc, attrs):
     if step == 0:
         raise MXNetError("arange: step must not be 0")
     n = max(int(np.ceil((stop - start) / step)), 0)
+    if np.dtype(attrs["dtype"]) == np.float32:   # 1.9.1 forms start + i * step in float32
+        f32 = np.float32
+        return f32(start) + rc.xp.arange(n, dtype=f32) * f32(step)
     vals = start + step * rc.xp.arange(n, dtype=np.float64)
     return vals.astype(attrs["dtype"])
 
@@ -1061,8 +1074,18 @@ def _choice(rc, attrs, *p):
     prob = None
     if p:
         prob = np.asarray(p[0].get() if hasattr(p[0], "get") else p[0], dtype=np.float64)
+        if prob.ndim != 1 or prob.size == 0:
+            raise MXNetError(f"choice: p must be a non-empty 1-D array, got shape {prob.shape}")
+        if replace:
+            # inverse CDF over the cumulative weights, unnormalised as in 1.9.1, so float32
+            # weights that sum to 1 within rounding are accepted; a draw past the last
+            # cumulative weight takes the last index
+            u = np.asarray(rc.rng.random(size if size else None))
+            out = np.searchsorted(np.cumsum(prob), u, side="right")
+            return rc.xp.asarray(np.minimum(out, prob.size - 1), dtype=np.int64)
         if prob.shape != (a,):
             raise MXNetError(f"choice: p must have shape ({a},), got {prob.shape}")
+        prob = prob / prob.sum()
     out = rc.rng.choice(a, size=size, replace=replace, p=prob)
     return rc.xp.asarray(out, dtype=np.int64)
 

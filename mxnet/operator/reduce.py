@@ -9,6 +9,7 @@ import numpy as np
 
 from ..base import MXNetError
 from ._common import norm_axes, normalize_axis
+from ._safe_acc import warn_float16
 from .registry import Param, register
 
 _AXIS_PARAMS = (Param("axis", "shape", None), Param("keepdims", "bool", False),
@@ -124,6 +125,7 @@ def _norm(rc, attrs, x):
     if ord_ == 1:
         out = xp.sum(xp.abs(x), axis=axes, keepdims=keep)
     elif ord_ == 2:
+        warn_float16("LpNorm", x.dtype)
         out = xp.sqrt(xp.sum(xp.square(x.astype(np.float32) if x.dtype == np.float16 else x),
                              axis=axes, keepdims=keep))
     else:

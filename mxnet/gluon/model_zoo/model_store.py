@@ -102,8 +102,8 @@ def get_model_file(name, root=None):
         hint = f" MXNet 1.9.1 publishes it as {url} (a zip holding {file_name}.params)."
     else:  # 1.9.1 knows no weights under this name (a ValueError there)
         raise MXNetValueError(f"Pretrained model for {name} is not available: no weights are "
-                              f"published under that name, and neither {candidates[0]} nor "
-                              f"{os.path.join(root, name + '.params')} exists.")
+                              f"published under that name, and {candidates[0]} does not "
+                              f"exist.")
     raise MXNetError(f"Pretrained weights for model '{name}' were not found, and this "
                      f"implementation does not download them. Put the file at {candidates[0]} "
                      f"(or {os.path.join(root, name + '.params')}), or pass root= to point at the "

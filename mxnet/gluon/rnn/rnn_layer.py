@@ -18,6 +18,7 @@ import re
 
 from ... import ndarray as _nd
 from ... import symbol as _sym
+from ... import util as _util
 from ...ndarray import NDArray
 from ...operator import rnn_param_concat as _rnn_param_concat  # noqa: F401  (registers the op)
 from ...symbol import Symbol
@@ -137,7 +138,10 @@ class _RNNLayer(HybridBlock):
                 info = dict(kwargs)
             else:
                 info.update(kwargs)
-            states.append(func(name=f"{self.prefix}h0_{i}", **info))
+            state = func(name=f"{self.prefix}h0_{i}", **info)
+            if isinstance(state, NDArray) and _util.is_np_array():
+                state = state.as_np_ndarray()   # under npx.set_np() the states are mx.np arrays
+            states.append(state)
         return states
 
     def __call__(self, inputs, states=None, sequence_length=None, **kwargs):

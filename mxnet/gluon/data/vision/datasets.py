@@ -18,6 +18,7 @@ import numpy as np
 
 from .... import context as _context
 from .... import ndarray as nd
+from .... import util as _util
 from ....base import MXNetError
 from ... import utils as _gutils
 from .. import dataset as _dataset
@@ -267,6 +268,8 @@ class ImageRecordDataset(_dataset.RecordFileDataset):
     def __getitem__(self, idx):
         header, payload = _unpack_record(super().__getitem__(idx))
         img = nd.array(_image.imdecode(payload, self._flag), dtype=np.uint8, ctx=_context.cpu())
+        if _util.is_np_array():   # mx.np images under npx.set_np(), as in 1.9.1
+            img = img.as_np_ndarray()
         if self._transform is not None:
             return self._transform(img, header.label)
         return img, header.label
@@ -316,6 +319,8 @@ class ImageFolderDataset(_dataset.Dataset):
     def __getitem__(self, idx):
         path, label = self.items[idx]
         img = nd.array(_image.imread(path, self._flag), dtype=np.uint8, ctx=_context.cpu())
+        if _util.is_np_array():   # mx.np images under npx.set_np(), as in 1.9.1
+            img = img.as_np_ndarray()
         if self._transform is not None:
             return self._transform(img, label)
         return img, label

@@ -16,6 +16,7 @@ import random
 import numpy as np
 
 from .... import ndarray as nd
+from .... import util as _util
 from ....context import cpu
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
@@ -33,7 +34,9 @@ _numeric = (int, float, np.integer, np.floating)
 def _as_nd(x):
     """A NumPy image as an NDArray of the same dtype; anything else unchanged."""
     if isinstance(x, np.ndarray):
-        return nd.array(x, dtype=x.dtype)
+        arr = nd.array(x, dtype=x.dtype)
+        # under npx.set_np() the result is an mx.np array, as every other block returns
+        return arr.as_np_ndarray() if _util.is_np_array() else arr
     return x
 
 
@@ -42,6 +45,14 @@ def _host(x):
     if isinstance(x, nd.NDArray):
         return x.asnumpy(), x.context
     return np.asarray(x), cpu()
+
+
+def _result(out, ctx, like):
+    """The NumPy result ``out`` as an array of the input's kind: an mx.np input gives mx.np."""
+    res = nd.array(out, ctx=ctx, dtype=out.dtype)
+    if isinstance(like, nd.NDArray) and type(like).__module__.startswith("mxnet.numpy"):
+        return res.as_np_ndarray()
+    return res
 
 
 class _ImageTransform(HybridBlock):
@@ -266,7 +277,7 @@ class CenterCrop(Block):
         new_w, new_h = _scale_down((w, h), size)
         x0, y0 = int((w - new_w) / 2), int((h - new_h) / 2)
         out = _fixed_crop(img, x0, y0, new_w, new_h, size, interp)
-        return nd.array(out, ctx=ctx, dtype=out.dtype)
+        return _result(out, ctx, x)
 
 
 class RandomResizedCrop(Block):
@@ -295,11 +306,11 @@ class RandomResizedCrop(Block):
                 x0 = random.randint(0, w - new_w)
                 y0 = random.randint(0, h - new_h)
                 out = _fixed_crop(img, x0, y0, new_w, new_h, size, interp)
-                return nd.array(out, ctx=ctx, dtype=out.dtype)
+                return _result(out, ctx, x)
         new_w, new_h = _scale_down((w, h), size)
         out = _fixed_crop(img, int((w - new_w) / 2), int((h - new_h) / 2), new_w, new_h, size,
                           interp)
-        return nd.array(out, ctx=ctx, dtype=out.dtype)
+        return _result(out, ctx, x)
 
 
 class RandomFlipLeftRight(_ImageTransform):

@@ -1,0 +1,122 @@
+"""The "storage type fallback" warning 1.9.1 prints when an operator that cannot work on
+sparse storage runs on the dense forms of its sparse inputs.
+
+It goes to stderr in 1.9.1's C++ log format, once per distinct message (operator, storage
+types and the parameters the caller gave), unless ``MXNET_STORAGE_FALLBACK_LOG_VERBOSE``
+is ``0``.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import numpy as np
+
+_seen: set = set()
+# dense code here, but sparse-aware in 1.9.1 (no warning there)
+_NATIVE = frozenset(("norm",))
+
+_TAIL = ("The operator with default storage type will be dispatched for execution. You're "
+         "seeing this warning message because the operator above is unable to process the "
+         "given ndarrays with specified storage types, context and parameter. Temporary dense "
+         "ndarrays are generated in order to execute the operator. This does not affect the "
+         "correctness of the programme. You can set environment variable "
+         "MXNET_STORAGE_FALLBACK_LOG_VERBOSE to 0 to suppress this warning.")
+
+
+# 1.9.1 prints the operator's parameters in the iteration order of its C++ attribute map (a
+# libstdc++ unordered_map<string, string> with room reserved for n + 1 entries, filled in
+# the frontend's order: declared parameters, other keywords, then ``dtype``). That order is
+# reproduced here: the library's string hash and its bucket placement.
+_M64 = (1 << 64) - 1
+_MUL = ((0xc6a4a793 << 32) + 0x5bd1e995) & _M64
+_SMALL_PRIMES = (2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13)
+
+
+def _str_hash(text):
+    """libstdc++'s std::hash<std::string> on 64-bit (its murmur-style _Hash_bytes)."""
+    b = text.encode()
+    n = len(b)
+    h = (0xc70f6907 ^ (n * _MUL)) & _M64
+    whole = n & ~7
+    for i in range(0, whole, 8):
+        d = (int.from_bytes(b[i:i + 8], "little") * _MUL) & _M64
+        h ^= ((d ^ (d >> 47)) * _MUL) & _M64
+        h = (h * _MUL) & _M64
+    if n & 7:
+        h ^= int.from_bytes(b[whole:], "little")
+        h = (h * _MUL) & _M64
+    h = ((h ^ (h >> 47)) * _MUL) & _M64
+    return h ^ (h >> 47)
+
+
+def _bucket_count(n):
+    if n < len(_SMALL_PRIMES):
+        return _SMALL_PRIMES[n]
+    while any(n % d == 0 for d in range(2, int(n ** 0.5) + 1)):
+        n += 1
+    return n
+
+
+def _map_order(keys):
+    """The iteration order of the keys once inserted (in this order) into the map."""
+    nb = _bucket_count(len(keys) + 1)
+    if len(keys) > nb:   # more keys than reserved for: not expected (keep the given order)
+        return list(keys)
+    out = []
+    for k in keys:
+        b = _str_hash(k) % nb
+        # a new key goes first in its bucket's run, or first overall when the bucket is empty
+        at = next((i for i, x in enumerate(out) if _str_hash(x) % nb == b), 0)
+        out.insert(at, k)
+    return out
+
+
+def _frontend_order(params, declared):
+    """The keys in the order 1.9.1's generated function passes them."""
+    declared = [k for k in declared if k != "dtype"]
+    keys = [k for k in declared if k in params]
+    keys += [k for k in params if k not in declared and k != "dtype"]
+    if "dtype" in params:
+        keys.append("dtype")
+    return keys
+
+
+def _enabled():
+    value = os.environ.get("MXNET_STORAGE_FALLBACK_LOG_VERBOSE", "1").strip()
+    try:
+        return int(value) != 0
+    except ValueError:
+        return value.lower() not in ("false", "")
+
+
+def log_fallback(op_name, inputs, params=None, n_out=1, declared=()):
+    """Warn (once per message) that ``op_name`` runs densely on ``inputs``.
+
+    ``params`` are the attributes the caller passed; ``None`` values are left out, as the
+    frontend drops them. ``declared``: the operator's parameter names in declared order.
+    """
+    if op_name in _NATIVE or not _enabled():
+        return
+    stypes = "".join(f"{getattr(a, 'stype', 'default')}, " for a in inputs if a is not None)
+    given = {k: v for k, v in (params or {}).items() if v is not None and k != "name"}
+    if "dtype" in given and not isinstance(given["dtype"], str):
+        given["dtype"] = np.dtype(given["dtype"]).name   # as the frontend passes it
+    shown = "".join(f'"{k}" : {given[k]}, '
+                    for k in _map_order(_frontend_order(given, declared)))
+    dev = "cpu"
+    for a in inputs:
+        ctx = getattr(a, "context", None)
+        if ctx is not None:
+            dev = "gpu" if ctx.device_type == "gpu" else "cpu"
+            break
+    msg = (f"\nStorage type fallback detected:\noperator = {op_name}\n"
+           f"input storage types = [{stypes}]\n"
+           f"output storage types = [{'default, ' * n_out}]\n"
+           f"params = {{{shown}}}\ncontext.dev_mask = {dev}\n{_TAIL}")
+    if msg in _seen:
+        return
+    _seen.add(msg)
+    sys.stderr.write(f"[{time.strftime('%H:%M:%S')}] "
+                     f"../src/executor/../operator/../common/utils.h:472: {msg}\n")

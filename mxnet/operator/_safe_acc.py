@@ -1,0 +1,26 @@
+"""``MXNET_SAFE_ACCUMULATION``: 1.9.1 warns once per process (per operator family) when a
+float16 softmax or L2 norm runs without it. Here float16 softmax and norm always
+accumulate in float32 (the values 1.9.1 gives with the variable set to 1)."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import numpy as np
+
+_warned: set = set()
+_SRC = {"softmax": "../src/operator/nn/./../../common/utils.h:472",
+        "LpNorm": "../src/operator/tensor/./.././../common/utils.h:472"}
+
+
+def warn_float16(family, dtype):
+    """Log 1.9.1's recommendation for ``family`` ('softmax' or 'LpNorm') on float16 input."""
+    if dtype != np.float16 or family in _warned:
+        return
+    if os.environ.get("MXNET_SAFE_ACCUMULATION", "0").strip() == "1":
+        return
+    _warned.add(family)
+    sys.stderr.write(f"[{time.strftime('%H:%M:%S')}] {_SRC[family]}: MXNET_SAFE_ACCUMULATION=1 "
+                     f"is recommended for {family} with float16 inputs. See "
+                     f"https://mxnet.apache.org/api/faq/env_var for more details.\n")
