@@ -403,6 +403,23 @@ def _known_shape(s, partial):
     return tuple(None if int(d) < 0 else int(d) for d in s)
 
 
+_NOT_YET = object()
+
+
+def _ask_prop(method, known, partial):
+    """``method(known)`` (the prop's infer_shape or infer_type); _NOT_YET where the inputs are
+    only partly known and the prop fails on the unknown ones (nothing inferred yet). The
+    prop's own MXNetErrors, and any failure on complete inputs, propagate."""
+    try:
+        return method(known)
+    except MXNetError:
+        raise
+    except Exception:  # noqa: BLE001 - the prop needs what is not known yet
+        if partial:
+            return _NOT_YET
+        raise
+
+
 def _custom_infer_shape(attrs, in_shapes, out_shapes):
     prop = _prop(attrs)
     n_in, n_aux = len(prop.list_arguments()), len(prop.list_auxiliary_states())
@@ -410,14 +427,9 @@ def _custom_infer_shape(attrs, in_shapes, out_shapes):
     partial = any(s is None or None in s for s in args)
     if all(s is None for s in args):
         return in_shapes, out_shapes, []
-    try:
-        ret = prop.infer_shape([_legacy_in_shape(s) for s in args])
-    except MXNetError:
-        raise
-    except Exception:  # noqa: BLE001 - the prop needs shapes that are not known yet
-        if partial:
-            return in_shapes, out_shapes, []
-        raise
+    ret = _ask_prop(prop.infer_shape, [_legacy_in_shape(s) for s in args], partial)
+    if ret is _NOT_YET:
+        return in_shapes, out_shapes, []
     ishape, oshape, ashape = _as_lists(f"{_NAME}({attrs['op_type']})", ret, n_in,
                                        len(prop.list_outputs()), n_aux, "infer_shape")
     tup = [_known_shape(s, partial) for s in ishape]
@@ -434,14 +446,10 @@ def _custom_infer_type(attrs, in_types, out_types):
         return in_types, out_types, []
     partial = any(t is None for t in args)
     # as in 1.9.1, an unknown dtype reaches the prop as None
-    try:
-        ret = prop.infer_type([None if t is None else dtype_np(t).type for t in args])
-    except MXNetError:
-        raise
-    except Exception:  # noqa: BLE001 - the prop needs dtypes that are not known yet
-        if partial:
-            return in_types, out_types, []
-        raise
+    ret = _ask_prop(prop.infer_type, [None if t is None else dtype_np(t).type for t in args],
+                    partial)
+    if ret is _NOT_YET:
+        return in_types, out_types, []
     itype, otype, atype = _as_lists(f"{_NAME}({attrs['op_type']})", ret, n_in,
                                     len(prop.list_outputs()), n_aux, "infer_type")
     conv = lambda t: None if t is None else dtype_np(t)

@@ -100,6 +100,15 @@ def _is_number(x):
     return isinstance(x, numbers.Number)
 
 
+def _print_infer_arguments(what, args, kwargs):
+    """1.9.1 prints the arguments a failed inference was given to stdout before re-raising."""
+    print(f"{what} error. Arguments:")
+    for i, arg in enumerate(args):
+        print(f"  #{i}: {arg}")
+    for k, v in kwargs.items():
+        print(f"  {k}: {v}")
+
+
 class Symbol:
     """A list of graph outputs, each a (node, output index) pair."""
 
@@ -356,12 +365,7 @@ class Symbol:
         try:
             res = self._infer_shape_impl(False, *args, **kwargs)
         except MXNetError:
-            # 1.9.1 prints the given shapes to stdout before re-raising
-            print("infer_shape error. Arguments:")
-            for i, arg in enumerate(args):
-                print(f"  #{i}: {arg}")
-            for k, v in kwargs.items():
-                print(f"  {k}: {v}")
+            _print_infer_arguments("infer_shape", args, kwargs)
             raise
         if res[1] is None:
             arg_shapes, _, _ = self._infer_shape_impl(True, *args, **kwargs)
@@ -425,12 +429,7 @@ class Symbol:
         try:
             res = self._infer_type_impl(False, *args, **kwargs)
         except MXNetError:
-            # 1.9.1 prints the given types to stdout before re-raising, as infer_shape does
-            print("infer_type error. Arguments:")
-            for i, arg in enumerate(args):
-                print(f"  #{i}: {arg}")
-            for k, v in kwargs.items():
-                print(f"  {k}: {v}")
+            _print_infer_arguments("infer_type", args, kwargs)
             raise
         if res[1] is None:
             arg_types, _, _ = self._infer_type_impl(True, *args, **kwargs)
