@@ -18,7 +18,7 @@ from ..backend import get_backend, gpu_out_of_memory, synchronize_gpus
 from ..base import MXNetError, MXNetKeyError, MXNetValueError, dtype_np, dtype_name, numeric_types
 from ..context import Context, current_context
 from ..operator.registry import RunContext, get_op
-from .tape import Leaf, TapeNode, live_entry
+from .tape import Leaf, TapeNode
 
 __all__ = ["NDArray", "invoke", "array", "empty", "waitall", "from_data", "_new", "from_numpy",
            "from_dlpack"]
@@ -135,7 +135,8 @@ def invoke(op, inputs, attrs, out=None, ctx=None, cls=None):
 def _record(op, attrs, inputs, datas, ctx):
     """A tape node, when some input is part of the graph (as 1.9.1 decides what to tape)."""
     for a in inputs:
-        if a._node is not None and live_entry(a) is not None:
+        e = a._node
+        if e is not None and not e[0].freed:   # live_entry, inlined: this runs per op
             return TapeNode(op, attrs, list(inputs), list(datas), ctx)
     return None
 

@@ -14,6 +14,7 @@ class Leaf:
     """A variable whose gradient is wanted: the array, its grad buffer and grad_req."""
 
     __slots__ = ("_ref", "fresh", "__weakref__")
+    freed = False   # as TapeNode.freed: a variable is never consumed by backward
 
     def __init__(self, array):
         self._ref = weakref.ref(array)  # weak: the array holds its Leaf; no cycle
@@ -31,9 +32,7 @@ def live_entry(array):
     fresh, gradient-less variable (d2l's RNN loops carry the state of the previous batch into
     the next one)."""
     e = array._node
-    if e is not None and isinstance(e[0], TapeNode) and e[0].freed:
-        return None
-    return e
+    return None if e is not None and e[0].freed else e
 
 
 class TapeNode:
@@ -52,7 +51,9 @@ class TapeNode:
         self.op = op
         self.attrs = attrs
         self.inputs = inputs
-        self.in_entries = [live_entry(a) for a in inputs]
+        # live_entry inlined (this runs for every recorded op)
+        self.in_entries = [None if (e := a._node) is not None and e[0].freed else e
+                           for a in inputs]
         self.out_data = out_data
         self.ctx = ctx
         self.gradient = gradient
