@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import threading
 import warnings
@@ -9,7 +10,7 @@ from collections import OrderedDict
 
 from .. import ndarray as _nd
 from .. import symbol as _sym
-from ..base import MXNetAssertionError, MXNetError, MXNetValueError
+from ..base import MXNetAssertionError, MXNetError, MXNetKeyError, MXNetValueError
 from ..context import cpu
 from ..name import NameManager, Prefix
 from .. import util as _util
@@ -215,6 +216,80 @@ class Block:
         for name, child in self._children.items():
             ret.update(child._collect_params_with_prefix(prefix + name))
         return ret
+
+    def save(self, prefix):
+        """Write ``<prefix>-model.json`` (the block tree: names, child keys and any traced
+        graphs) and ``<prefix>-model.params`` (``save_parameters``), as 1.9.1 does.
+
+        Blocks are keyed by class name plus a depth-first counter, so ``load`` needs a
+        model built the same way, in the same order."""
+        import json
+        from ..ndarray.serialization import write_file_atomic
+        tree = {}
+        counter = [0]
+
+        def describe(blk, parent):
+            entry = {"orig_name": blk.name}
+            parent[type(blk).__name__.lower() + str(counter[0])] = entry
+            if isinstance(blk, HybridBlock):
+                entry.update(blk._graph_record())
+            entry["children"] = {}
+            for key, child in blk._children.items():
+                counter[0] += 1
+                entry["children"][child.name] = key
+                describe(child, entry)
+        describe(self, tree)
+        write_file_atomic(prefix + "-model.json", json.dumps(tree).encode("utf-8"))
+        self.save_parameters(prefix + "-model.params")
+
+    def load(self, prefix):
+        """Load a model written by ``save`` (here or by 1.9.1) into this block, which must
+        have been built with the same classes in the same order: blocks and their
+        parameter-dict keys take back their saved names, child keys are restored, traced
+        graphs are reinstated (the block is hybridized again), then the parameters load."""
+        import json
+        with open(prefix + "-model.json") as f:
+            tree = json.load(f)
+        counter = [0]
+
+        def restore(blk, parent):
+            key = type(blk).__name__.lower() + str(counter[0])
+            if key not in parent:
+                raise MXNetKeyError(f"Block.load: the model file '{prefix}-model.json' has no "
+                                    f"entry '{key}' for block {blk.name!r}; the block must be "
+                                    f"built with the same structure as the saved one")
+            entry = parent[key]
+            blk._name = entry["orig_name"]
+            if isinstance(blk, HybridBlock) and entry.get("hybridized"):
+                blk._restore_graph(entry)
+            pd = blk.params
+            # keys become <saved block name>_<suffix>; the suffix comes from the parameter's
+            # own name, so loading twice into one block gives the same keys again
+            renamed = OrderedDict(
+                (blk.name + "_" + (v.name if v.name.startswith(pd.prefix) else k)
+                 [len(pd.prefix):], v) for k, v in pd._params.items())
+            pd._params.clear()
+            pd._params.update(renamed)
+            for child in blk._children.values():
+                counter[0] += 1
+                restore(child, entry)
+            saved_keys = entry.get("children", {})
+            items = list(blk._children.values())
+            missing = [c.name for c in items if c.name not in saved_keys]
+            if missing:
+                raise MXNetKeyError(f"Block.load: children {missing} of block {blk.name!r} "
+                                    f"are not in the model file '{prefix}-model.json'")
+            blk._children.clear()
+            for child in items:
+                blk._children[saved_keys[child.name]] = child
+        restore(self, tree)
+        self.load_parameters(prefix + "-model.params")
+        pending = [self]
+        while pending:  # graphs are matched to parameters once every name is restored
+            blk = pending.pop()
+            pending.extend(blk._children.values())
+            if "_pending_graph" in blk.__dict__:
+                blk._finish_restored_graph()
 
     def save_parameters(self, filename, deduplicate=False):
         """Save parameters with structural names (``features.0.weight``) in .params format."""
@@ -603,6 +678,7 @@ class HybridBlock(Block):
                 warnings.warn(f"Parameter {name} is not used by any computation of the traced "
                               f"graph of {self.name}; is that intended?", stacklevel=5)
         self._cached = (order, out._outputs, input_names, all_params, out_fmt)
+        self._in_format = _flatten(args)[1]
 
     def _call_plan(self):
         """What every call of the cached graph needs, derived once from the cache: the
@@ -661,6 +737,41 @@ class HybridBlock(Block):
         result, _ = _regroup(outs, out_fmt)
         return result
 
+    def _graph_record(self):
+        """The traced graph as ``Block.save`` writes it (1.9.1's keys and order)."""
+        if self._cached is None:
+            return {"hybridized": False}
+        _, heads, input_names, _, out_fmt = self._cached
+        return {"in_format": getattr(self, "_in_format", [0] * len(input_names)),
+                "out_format": out_fmt,
+                "inputs": [_sym.var(n).tojson() for n in input_names],
+                "symbol": Symbol(heads).tojson(), "hybridized": True}
+
+    def _restore_graph(self, entry):
+        """Reinstate a graph read by ``Block.load``; its variables are matched to the
+        parameters by their (restored) keys once the whole tree is renamed."""
+        self._in_format = entry["in_format"]
+        out = _sym.load_json(entry["symbol"])
+        names = [_sym.load_json(j).name for j in entry["inputs"]]
+        self._active = True
+        self._pending_graph = (out, names, entry["out_format"])
+
+    def _finish_restored_graph(self):
+        out, input_names, out_fmt = self.__dict__.pop("_pending_graph")
+        order = topo_order(out._outputs)
+        collected = self.collect_params()
+        keyed = {p.name: p for p in collected.values()}  # a graph traced after a load
+        keyed.update(collected.items())
+        params = {}
+        for n in order:
+            if n.op is None and n.name not in input_names:
+                if n.name not in keyed:
+                    raise MXNetKeyError(f"Block.load: the saved graph of {self.name!r} uses "
+                                        f"variable {n.name!r}, which is neither an input nor a "
+                                        "parameter of the block")
+                params[n.name] = keyed[n.name]
+        self._cached = (order, out._outputs, input_names, params, out_fmt)
+
     def hybrid_forward(self, F, x, *args, **kwargs):
         raise NotImplementedError
 
@@ -692,6 +803,10 @@ class SymbolBlock(HybridBlock):
 
     def __init__(self, outputs, inputs, params=None):
         super().__init__(prefix="", params=None)
+        # as 1.9.1: named from the block counter ("symbolblock0"), yet with an empty prefix
+        self._name = _BlockScope.create(None, None, self._alias())[0][:-1]
+        self._prefix = ""
+        self._params = ParameterDict("")
         if isinstance(inputs, Symbol):
             inputs = [inputs] if len(inputs) == 1 else list(inputs)
         if isinstance(outputs, (list, tuple)):
@@ -704,6 +819,10 @@ class SymbolBlock(HybridBlock):
         self._sym_outputs = outputs
         input_set = set(self._sym_inputs)
         aux = set(outputs.list_auxiliary_states())
+        # the structural names (save_parameters) drop the characters every parameter name
+        # shares, as 1.9.1 does: fc_weight, fc_bias -> weight, bias
+        strip = len(os.path.commonprefix([n for n in outputs.list_inputs()
+                                          if n not in input_set]))
         for name in outputs.list_inputs():
             if name in input_set:
                 continue
@@ -713,7 +832,7 @@ class SymbolBlock(HybridBlock):
                 p = Parameter(name, allow_deferred_init=True,
                               grad_req="null" if name in aux else "write")
             self._params._params[name] = p
-            self._reg_params[name] = p
+            self._reg_params[name[strip:]] = p
         self._active = True
 
     def __repr__(self):
