@@ -107,7 +107,8 @@ def _round_ste(rc, attrs, data):
     xp = rc.xp
     if data.dtype.kind != "f":
         return data.copy()
-    return (xp.sign(data) * xp.floor(xp.abs(data) + 0.5)).astype(data.dtype)
+    # copysign keeps the sign of zeros (round(-0.4) is -0.0, as std::round gives)
+    return xp.copysign(xp.floor(xp.abs(data) + 0.5), data).astype(data.dtype)
 
 
 def _sign_ste(rc, attrs, data):
@@ -129,6 +130,7 @@ register("_contrib_sign_ste", _sign_ste, infer_shape=_same_shape, infer_type=_sa
 def _allclose(rc, attrs, a, b):
     if a.shape != b.shape:
         raise shape_err("_contrib_allclose", "a and b must have the same shape", a, b)
+    same_dtype("_contrib_allclose", a, b)
     xp = rc.xp
     ok = xp.allclose(a.astype(np.float64), b.astype(np.float64), rtol=attrs["rtol"],
                      atol=attrs["atol"], equal_nan=attrs["equal_nan"])
@@ -450,6 +452,10 @@ _RESIZE_PARAMS = (
 
 def _resize_out_size(attrs, H, W, like_shape=None):
     name = "_contrib_BilinearResize2D"
+    for key in ("height", "width"):
+        if attrs[key] < 1:
+            # 1.9.1 checks these bounds whatever the mode
+            raise MXNetError(f"{name}: {key} must be at least 1, got {attrs[key]}")
     mode = attrs["mode"]
     sh, sw = attrs["scale_height"], attrs["scale_width"]
     if mode == "like":

@@ -33,6 +33,7 @@ import math
 import numpy as np
 
 from ..base import MXNetError
+from ._common import same_dtype
 from .registry import Param, register
 
 __all__ = []
@@ -128,6 +129,7 @@ def _box_iou(rc, attrs, lhs, rhs):
     name = "_contrib_box_iou"
     _require_float(name, lhs, rhs)
     oshape = _iou_shapes(name, lhs.shape, rhs.shape)
+    same_dtype(name, lhs, rhs)
     dt = lhs.dtype
     cdt = _cdt(dt)
     a = lhs.reshape(-1, 1, 4).astype(cdt, copy=False)
@@ -314,8 +316,9 @@ def _box_nms_grad(F, attrs, inputs, outputs, out_grads):
     return [F._backward_contrib_box_nms(out_grads[0], outputs[1], **attrs)]
 
 
+# 1.9.1 names outputs by the total count (two here), so the visible one is 'output0'
 register("_contrib_box_nms", _box_nms, params=_NMS_PARAMS, num_outputs=2,
-         num_visible_outputs=1, infer_shape=_box_nms_shape,
+         num_visible_outputs=1, output_names=("output0", "output1"), infer_shape=_box_nms_shape,
          infer_type=_float_type("_contrib_box_nms"), gradient=_box_nms_grad,
          aliases=("_contrib_box_non_maximum_suppression",),
          doc="Non-maximum suppression: survivors sorted by score at the front of each batch, "
@@ -427,6 +430,8 @@ def _box_encode(rc, attrs, samples, matches, anchors, refs, means, stds):
         raise MXNetError(f"{name}: expected samples (B, N), matches (B, N), anchors (B, N, 4) "
                          f"and refs (B, M, 4); got {tuple(samples.shape)}, "
                          f"{tuple(matches.shape)}, {tuple(anchors.shape)}, {tuple(refs.shape)}")
+    _box_encode_shape(attrs, [tuple(a.shape) for a in
+                              (samples, matches, anchors, refs, means, stds)], [None, None])
     dt = anchors.dtype
     B, N = anchors.shape[:2]
     M = refs.shape[1]
@@ -449,6 +454,10 @@ def _box_encode_shape(attrs, ins, outs):
     if a is None:
         return ins, outs, []
     ins = list(ins)
+    for i, nm in ((4, "means"), (5, "stds")):
+        if ins[i] is not None and tuple(ins[i]) != (4,):
+            raise MXNetError(f"_contrib_box_encode: {nm} must have shape (4,), "
+                             f"got {tuple(ins[i])}")
     ins[4] = ins[5] = (4,)
     return ins, [tuple(a), tuple(a)], []
 

@@ -156,7 +156,7 @@ def _hawkes_grad(F, attrs, inputs, outputs, out_grads):
     return [g[0], g[1], g[2], g[3], None, None, None, None]
 
 
-register(_HL, _hawkesll, inputs=_HL_INPUTS, num_outputs=2,
+register(_HL, _hawkesll, inputs=_HL_INPUTS, num_outputs=2, output_names=("output", "out_state"),
          infer_shape=_hawkes_shape, infer_type=_hawkes_type, gradient=_hawkes_grad,
          doc="Log-likelihood of K independent univariate Hawkes processes (exponential "
              "kernels) for each of N ragged event sequences; returns the log-likelihood (N,) "

@@ -193,8 +193,10 @@ def _ctc_infer_type(attrs, in_types, out_types):
     return ins, [dt, dt], []
 
 
+# 1.9.1 names outputs by the total count (two here), so the visible one is 'output0'
 register(_NAME, _ctc_compute, params=_PARAMS, inputs=_inputs, num_outputs=2,
-         num_visible_outputs=1, gradient=_ctc_gradient, infer_shape=_ctc_infer_shape,
+         num_visible_outputs=1, output_names=("output0", "output1"), gradient=_ctc_gradient,
+         infer_shape=_ctc_infer_shape,
          infer_type=_ctc_infer_type,
          aliases=("ctc_loss", "_contrib_CTCLoss", "_contrib_ctc_loss"),
          doc="Connectionist Temporal Classification loss, one value per example.\n\n"
