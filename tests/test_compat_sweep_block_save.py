@@ -14,53 +14,22 @@ import mxnet as mx
 from mxnet import autograd, gluon, nd
 from mxnet.gluon import nn
 
+from ._scripts import load_script
+
 GOLDEN = Path(__file__).parent / "golden" / "block_save"
 
 
-class Two(nn.HybridBlock):
-    def __init__(self, **kw):
-        super().__init__(**kw)
-        with self.name_scope():
-            self.left = nn.Dense(3, in_units=4)
-            self.right = nn.Dense(3, in_units=4, use_bias=False)
-
-    def hybrid_forward(self, F, a, b):
-        return self.left(a) + self.right(b), F.relu(a)
-
-
-class Plain(gluon.Block):
-    def __init__(self, **kw):
-        super().__init__(**kw)
-        with self.name_scope():
-            self.body = nn.HybridSequential()
-            self.body.add(nn.Dense(5, in_units=3, activation="tanh"),
-                          nn.LayerNorm(in_channels=5))
-            self.head = nn.Dense(2, in_units=5)
-
-    def forward(self, x):
-        return self.head(self.body(x))
+# the models and parameter values of the fixture generator, built with this mxnet
+_GEN = load_script("tools/golden/gen_block_save.py")
 
 
 def build():
-    """The same models as tools/golden/gen_block_save.py builds."""
-    hyb = nn.HybridSequential()
-    with hyb.name_scope():
-        hyb.add(nn.Dense(4, in_units=6, activation="relu"), nn.BatchNorm(in_channels=4),
-                nn.Dense(2, in_units=4))
-    x6 = nd.array(np.arange(12).reshape(2, 6) / 10.0)
-    a = nd.array(np.linspace(-1, 1, 8).reshape(2, 4))
-    b = nd.array(np.cos(np.arange(8)).reshape(2, 4))
-    x3 = nd.array(np.sin(np.arange(6)).reshape(2, 3))
-    return {"hyb": (hyb, [x6], True), "two": (Two(), [a, b], True),
-            "plain": (Plain(), [x3], False)}
+    """name -> (block, inputs, hybridize?), as tools/golden/gen_block_save.py builds them."""
+    return _GEN.build(mx)
 
 
 def fill(block):
-    for i, p in enumerate(block.collect_params().values()):
-        vals = np.sin(np.arange(int(np.prod(p.shape))) * 0.7 + i).reshape(p.shape) * 0.5
-        if p.name.endswith("running_var"):
-            vals = np.abs(vals) + 0.5
-        p.set_data(nd.array(vals))
+    _GEN.fill(mx, block)
 
 
 def flat(out):

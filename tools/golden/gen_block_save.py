@@ -5,7 +5,7 @@ tests can load 1.9.1's files with ``Block.load`` and compare.
     cd /tmp && MXNET_ENGINE_TYPE=NaiveEngine /work/main/.ref/bin/python \\
         /work/main/tools/golden/gen_block_save.py
 
-The model builders are repeated in tests/test_compat_sweep_block_save.py; keep them equal.
+The tests build the same models with this module's ``build``/``fill`` and their own mxnet.
 """
 import json
 from pathlib import Path
@@ -53,7 +53,7 @@ def build(mx):
             "plain": (Plain(), [x3], False)}
 
 
-def fill(block):
+def fill(mx, block):
     """Deterministic parameter values, the same under either mxnet."""
     for i, p in enumerate(block.collect_params().values()):
         block_size = int(np.prod(p.shape))
@@ -74,7 +74,7 @@ if __name__ == "__main__":
     record = {}
     for name, (block, inputs, hyb) in build(mx).items():
         block.initialize()
-        fill(block)
+        fill(mx, block)
         if hyb:
             block.hybridize()
         out = block(*inputs)
