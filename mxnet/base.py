@@ -187,3 +187,11 @@ def data_dir():
     """``MXNET_HOME``, or :func:`data_dir_default` when it is unset."""
     import os
     return os.getenv("MXNET_HOME", data_dir_default())
+
+
+def native_log(source, message):
+    """Write ``message`` to stderr as 1.9.1's C++ core logs it: ``[HH:MM:SS] source: message``
+    (``source`` is the file:line that 1.9.1 names)."""
+    import sys
+    import time
+    sys.stderr.write(f"[{time.strftime('%H:%M:%S')}] {source}: {message}\n")

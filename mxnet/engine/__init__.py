@@ -13,7 +13,7 @@ import contextlib
 import os
 import threading
 
-from ..base import MXNetError
+from ..base import MXNetError, native_log
 from .naive import NaiveEngine
 from .threaded import ThreadedEngine
 from .var import FnProperty, Var, new_var
@@ -43,10 +43,7 @@ _engine = _create_engine(os.environ.get("MXNET_ENGINE_TYPE") or _DEFAULT_TYPE,
 if os.environ.get("MXNET_ENGINE_TYPE"):
     # 1.9.1 logs the engine it starts (in its C++ log format, on stderr) when the variable
     # names one; it does so on the engine's first use, this at import
-    import sys as _sys
-    import time as _time
-    _sys.stderr.write(f"[{_time.strftime('%H:%M:%S')}] ../src/engine/engine.cc:54: "
-                     f"MXNet start using engine: {_engine.name}\n")
+    native_log("../src/engine/engine.cc:54", f"MXNet start using engine: {_engine.name}")
 
 
 @atexit.register

@@ -76,16 +76,18 @@ class _BlockScope:
         _BlockScope._local.value = self._old_scope
 
 
-def _has_array(args):
-    """Whether an NDArray or Symbol occurs in ``args`` (lists and tuples searched)."""
-    return any(isinstance(a, (NDArray, Symbol))
-               or (isinstance(a, (list, tuple)) and _has_array(a)) for a in args)
-
-
-def _has_type(args, kind):
-    """Whether an instance of ``kind`` occurs in ``args`` (lists and tuples searched)."""
-    return any(isinstance(a, kind) or (isinstance(a, (list, tuple)) and _has_type(a, kind))
-               for a in args)
+def _array_kinds(args, found=None):
+    """The set of {NDArray, Symbol} whose instances occur in ``args`` (lists and tuples
+    searched)."""
+    found = set() if found is None else found
+    for a in args:
+        if isinstance(a, NDArray):
+            found.add(NDArray)
+        elif isinstance(a, Symbol):
+            found.add(Symbol)
+        elif isinstance(a, (list, tuple)):
+            _array_kinds(a, found)
+    return found
 
 
 def _flatten(args):
@@ -640,17 +642,19 @@ class HybridBlock(Block):
 
     # -- running ---------------------------------------------------------------------------------
     def forward(self, x, *args):
-        if _has_type((x,) + args, Symbol) and _has_type((x,) + args, NDArray):
+        # one array input (the common call) needs no scan
+        kinds = _array_kinds((x,) + args) if args or type(x) is not NDArray else (NDArray,)
+        if len(kinds) == 2:
             raise MXNetValueError(f"HybridBlock {self.name}: the inputs mix NDArrays and Symbols; "
                                   "pass only NDArrays (to compute) or only Symbols (to trace)")
+        if not kinds:
+            raise MXNetValueError("In HybridBlock, there must be one NDArray or one Symbol in the "
+                                  "input. Please check the type of the args.")
         if isinstance(x, Symbol):
             with _one_var_per_param(kept=True):
                 params = self._sym_params()
                 with self.name_scope():
                     return self.hybrid_forward(_sym, x, *args, **params)
-        if not isinstance(x, NDArray) and not _has_array((x,) + args):
-            raise MXNetValueError("In HybridBlock, there must be one NDArray or one Symbol in the "
-                                  "input. Please check the type of the args.")
         if self._active:
             return self._call_cached_op(x, *args)
         ctx = x.context if isinstance(x, NDArray) else None

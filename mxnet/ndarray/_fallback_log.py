@@ -8,10 +8,10 @@ is ``0``.
 from __future__ import annotations
 
 import os
-import sys
-import time
 
 import numpy as np
+
+from ..base import native_log
 
 _seen: set = set()
 # dense code here, but sparse-aware in 1.9.1 (no warning there)
@@ -118,5 +118,4 @@ def log_fallback(op_name, inputs, params=None, n_out=1, declared=()):
     if msg in _seen:
         return
     _seen.add(msg)
-    sys.stderr.write(f"[{time.strftime('%H:%M:%S')}] "
-                     f"../src/executor/../operator/../common/utils.h:472: {msg}\n")
+    native_log("../src/executor/../operator/../common/utils.h:472", msg)

@@ -4,10 +4,10 @@ accumulate in float32 (the values 1.9.1 gives with the variable set to 1)."""
 from __future__ import annotations
 
 import os
-import sys
-import time
 
 import numpy as np
+
+from ..base import native_log
 
 _warned: set = set()
 _SRC = {"softmax": "../src/operator/nn/./../../common/utils.h:472",
@@ -21,6 +21,5 @@ def warn_float16(family, dtype):
     if os.environ.get("MXNET_SAFE_ACCUMULATION", "0").strip() == "1":
         return
     _warned.add(family)
-    sys.stderr.write(f"[{time.strftime('%H:%M:%S')}] {_SRC[family]}: MXNET_SAFE_ACCUMULATION=1 "
-                     f"is recommended for {family} with float16 inputs. See "
-                     f"https://mxnet.apache.org/api/faq/env_var for more details.\n")
+    native_log(_SRC[family], f"MXNET_SAFE_ACCUMULATION=1 is recommended for {family} with "
+               "float16 inputs. See https://mxnet.apache.org/api/faq/env_var for more details.")
