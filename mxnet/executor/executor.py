@@ -88,12 +88,8 @@ def _get_inputs(key, values, names, allow_missing):
 
 def _grad_reqs(grad_req, names):
     if isinstance(grad_req, str):
-        if grad_req not in _GRAD_REQ:
-            # bind raises a ValueError here, simple_bind a RuntimeError: this is both
-            raise MXNetValueError(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, "
-                                  f"got {grad_req!r}")
-        return [grad_req] * len(names)
-    if isinstance(grad_req, (list, tuple)):
+        reqs = [grad_req] * len(names)
+    elif isinstance(grad_req, (list, tuple)):
         reqs = list(grad_req)
         if len(reqs) != len(names):
             raise MXNetError(f"grad_req has {len(reqs)} entries for {len(names)} arguments")
@@ -101,8 +97,9 @@ def _grad_reqs(grad_req, names):
         reqs = [grad_req.get(n, "null") for n in names]
     else:
         raise TypeError("grad_req must be a string, a list or a dict")
-    for r in reqs:
+    for r in (grad_req,) if isinstance(grad_req, str) else reqs:
         if r not in _GRAD_REQ:
+            # bind raises a ValueError here, simple_bind a RuntimeError: this is both
             raise MXNetValueError(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, "
                                   f"got {r!r}")
     return reqs
