@@ -1,6 +1,7 @@
 """gluon.Trainer: applies an optimizer to a set of Parameters, across devices via KVStore."""
 from __future__ import annotations
 
+import math
 import os
 
 from ..base import MXNetAssertionError, MXNetError, MXNetValueError
@@ -21,13 +22,6 @@ def _fresh(arr):
     """Whether backward wrote this parameter copy's gradient since the last step."""
     node = arr._node
     return node is not None and getattr(node[0], "fresh", False)
-
-
-def _size(shape):
-    n = 1
-    for d in shape or ():
-        n *= max(int(d), 0)
-    return n
 
 
 def _kv_init_param(kv, i, p):
@@ -151,8 +145,9 @@ class Trainer:
                     # as 1.9.1: sparse gradients of dense weights are reduced and every
                     # device updates its copy, unless the store is distributed
                     update_on_kv = "dist" in getattr(kv, "type", "")
-                elif kv_type == "local" and max(
-                        (_size(p.shape) for p in self._params), default=0) > (1 << 24):
+                elif kv_type == "local" and any(
+                        math.prod(max(int(d), 0) for d in p.shape or ()) > (1 << 24)
+                        for p in self._params):
                     update_on_kv = False   # as 1.9.1: a 'local' store with a huge parameter
             for i, p in enumerate(self._params):
                 _kv_init_param(kv, i, p)
