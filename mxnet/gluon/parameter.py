@@ -41,8 +41,7 @@ class Parameter:
                  stype="default", grad_stype="default"):
         self.name = name
         self._shape = None if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
-        self._dtype = dtype_np(dtype).type   # the NumPy type, used inside
-        self._dtype_shown = dtype  # .dtype and repr show the dtype as given ('float32'), as 1.9.1
+        self.dtype = dtype   # sets _dtype (the NumPy type, used inside) and the form shown
         self.lr_mult = lr_mult
         self.wd_mult = wd_mult
         self.init = init
@@ -61,22 +60,13 @@ class Parameter:
         self.grad_stype = grad_stype
 
     def __repr__(self):
-        return f"Parameter {self.name} (shape={self.shape}, dtype={self._shown_dtype()})"
-
-    def _shown_dtype(self):
-        shown = getattr(self, "_dtype_shown", None)
-        try:
-            if shown is not None and dtype_np(shown).type is self._dtype:
-                return shown
-        except (TypeError, ValueError, MXNetError):
-            pass
-        return self._dtype
+        return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
 
     @property
     def dtype(self):
         """The dtype as it was given: 1.9.1 keeps the value passed to the constructor or to
         cast() (``'float32'`` for a Dense weight, ``np.float32`` by default)."""
-        return self._shown_dtype()
+        return self._dtype_shown
 
     @dtype.setter
     def dtype(self, value):
@@ -311,7 +301,7 @@ class Parameter:
             if not cast_dtype:
                 raise MXNetAssertionError(
                     f"Failed loading Parameter '{self.name}' from saved params: dtype "
-                    f"incompatible expected {self._shown_dtype()} vs saved {data.dtype}. "
+                    f"incompatible expected {self.dtype} vs saved {data.dtype}. "
                     "Set cast_dtype=True to cast the dtype of saved params.")
             if dtype_source == "saved":
                 self.cast(data.dtype)
@@ -398,7 +388,7 @@ class Constant(Parameter):
                          init="zeros")
 
     def __repr__(self):
-        return f"Constant {self.name} (shape={self.shape}, dtype={self._shown_dtype()})"
+        return f"Constant {self.name} (shape={self.shape}, dtype={self.dtype})"
 
     def _finish_deferred_init(self):
         if not self._deferred_init:
