@@ -190,6 +190,10 @@ def _input_names(sym, params):
     return [n for n in sym.list_inputs() if n not in params and n not in labels]
 
 
+def _never(_params):
+    return False
+
+
 def _normalise_params(params):
     """A dict name -> NumPy array, ``arg:``/``aux:`` prefixes dropped."""
     out = {}
@@ -205,7 +209,7 @@ def build_graph(sym, params, in_shapes, in_dtypes, opset, dynamic=False,
     """Convert ``sym`` (with ``params`` as initializers) to an onnx GraphProto."""
     from ...symbol.graph import topo_order
     from ...symbol.symbol import Symbol
-    from ._registry import load_converters
+    from ._registry import NUMBERED_OUTPUTS, load_converters
     converters = load_converters()
     g = OnnxBuilder(opset, dynamic)
     helper = g.helper
@@ -250,14 +254,17 @@ def build_graph(sym, params, in_shapes, in_dtypes, opset, dynamic=False,
             info[(id(node), i)] = (out_shapes[k], out_types[k])
             k += 1
 
-    # names: a node's first output is its name, output i is name + str(i) (as in 1.9.1)
+    # names: a node's first output is its name, output i is name + str(i) (as in 1.9.1);
+    # the ops 1.9.1 numbers from 0 (split, topk, box_nms) are named name0, name1, ...
     names = {}
     seen = set()
     for idx, node in enumerate(order):
         base = node.name if node.name not in seen else f"idx_{idx}_{node.name}"
         seen.add(node.name)
+        numbered = node.op is not None and NUMBERED_OUTPUTS.get(node.op.name, _never)(node.parsed)
         for i in range(node.num_outputs()):
-            names[(id(node), i)] = g.reserve(base if i == 0 else f"{base}{i}")
+            names[(id(node), i)] = g.reserve(
+                f"{base}{i}" if numbered else base if i == 0 else f"{base}{i}")
 
     graph_inputs = []
     data_set = set(data_names)

@@ -306,7 +306,19 @@ def where(g, n):
 @register("take")
 def take(g, n):
     idx = g.add("Cast", [n.inputs[1]], hint=f"{n.name}_indices", to=g.onnx.TensorProto.INT64)
-    g.add("Gather", [n.inputs[0], idx], n.out, hint=n.name, axis=int(n.p["axis"]))
+    axis = int(n.p["axis"])
+    mode = n.p.get("mode", "clip")
+    if mode in ("clip", "wrap"):  # 'raise' keeps the indices (onnxruntime rejects bad ones)
+        shape = g.add("Shape", [n.inputs[0]], hint=f"{n.name}_shape")
+        dim = g.add("Gather", [shape, g.ints([axis % n.rank(0)], f"{n.name}_axis")],
+                    hint=f"{n.name}_dim", axis=0)
+        if mode == "wrap":
+            idx = g.add("Mod", [idx, dim], hint=f"{n.name}_wrap")
+        else:
+            top = g.add("Sub", [dim, g.ints([1], f"{n.name}_one")], hint=f"{n.name}_top")
+            idx = g.add("Max", [g.add("Min", [idx, top]), g.ints([0], f"{n.name}_zero")],
+                        hint=f"{n.name}_clip")
+    g.add("Gather", [n.inputs[0], idx], n.out, hint=n.name, axis=axis)
 
 
 @register("Pad", "pad")
