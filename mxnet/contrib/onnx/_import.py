@@ -50,5 +50,7 @@ def import_to_gluon(model_file, ctx):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "onnx_import.params")
             nd.save(path, params)
-            net.collect_params().load(path, ctx=ctx, ignore_extra=True)
+            # integer constants (indices, shapes) keep their own dtype
+            net.collect_params().load(path, ctx=ctx, ignore_extra=True, cast_dtype=True,
+                                      dtype_source="saved")
     return net

@@ -622,6 +622,16 @@ def concat(imp, node, attrs):
 
 @converter("Reshape")
 def reshape(imp, node, attrs):
+    value = None if len(node.input) < 2 or imp.const(node.input[1]) is not None else \
+        imp.shape_values.get(node.input[1])
+    if value is not None:
+        # a shape built at run time: dims copied from the input at the same place are 0
+        codes = [0 if e == (node.input[0], i) else e for i, e in enumerate(value)]
+        if any(not isinstance(c, int) for c in codes) or attrs.get("allowzero"):
+            imp.fail(node, "a target shape known only at run time is supported only when its "
+                     "run-time dims are the input's own dims at the same places")
+        return imp.S.Reshape(imp.sym(node.input[0]), shape=tuple(codes),
+                             name=imp.node_name(node))
     shape = _const_input(imp, node, 1, "the target shape")
     if shape is None:
         shape = attrs.get("shape")
@@ -736,18 +746,45 @@ def clip(imp, node, attrs):
 def pad(imp, node, attrs):
     pads = _const_input(imp, node, 1, "pads")
     pads = attrs.get("pads") if pads is None else pads
-    if len(node.input) > 3 and node.input[3]:
-        imp.fail(node, "the axes input is not supported")
     value = _const_input(imp, node, 2, "constant_value")
     value = float(attrs.get("value", 0.0)) if value is None else _item(value)
     pads = [int(p) for p in pads]
     nd = len(pads) // 2
-    width = []
-    for b, e in zip(pads[:nd], pads[nd:]):
-        width += [b, e]
+    pairs = list(zip(pads[:nd], pads[nd:]))
+    axes = _const_input(imp, node, 3, "axes")
+    if axes is not None:  # opset 18: pads for the listed axes only
+        rank = imp.rank(node.input[0], node)
+        full = [(0, 0)] * rank
+        for a, pr in zip(np.asarray(axes).reshape(-1), pairs):
+            full[int(a) % rank] = pr
+        pairs, nd = full, rank
+    if any(b < 0 or e < 0 for b, e in pairs):
+        imp.fail(node, f"negative pads {pads} are not supported")
     mode = attrs.get("mode", "constant")
-    return imp.S.Pad(imp.sym(node.input[0]), mode=mode, pad_width=tuple(width),
-                     constant_value=value, name=imp.node_name(node))
+    x = imp.sym(node.input[0])
+    name = imp.node_name(node)
+    if nd in (4, 5) and pairs[0] == pairs[1] == (0, 0):
+        return imp.S.Pad(x, mode=mode, pad_width=tuple(v for pr in pairs for v in pr),
+                         constant_value=value, name=name)
+    # MXNet's Pad takes 4-D/5-D input padded after the first two axes: move the padded axes
+    # last and fold the others into the leading two
+    shape = imp.shape(node.input[0])
+    padded = [a for a in range(nd) if pairs[a] != (0, 0)]
+    if shape is None or len(padded) > 3:
+        imp.fail(node, f"pads {pads} need a static input shape and at most 3 padded axes")
+    rest = [a for a in range(nd) if a not in padded]
+    perm = rest + padded
+    dummy = max(2 - len(padded), 0)
+    y = imp.S.transpose(x, axes=tuple(perm)) if perm != list(range(nd)) else x
+    y = imp.S.Reshape(y, shape=(int(np.prod([shape[a] for a in rest])), 1) + (1,) * dummy +
+                      tuple(shape[a] for a in padded))
+    width = (0, 0, 0, 0) + (0, 0) * dummy + tuple(v for a in padded for v in pairs[a])
+    y = imp.S.Pad(y, mode=mode, pad_width=width, constant_value=value)
+    y = imp.S.Reshape(y, shape=tuple(shape[a] for a in rest) +
+                      tuple(shape[a] + sum(pairs[a]) for a in padded))
+    if perm == list(range(nd)):
+        return imp.S.identity(y, name=name)
+    return imp.S.transpose(y, axes=tuple(int(i) for i in np.argsort(perm)), name=name)
 
 
 @converter("Cast")
@@ -772,31 +809,65 @@ def gather(imp, node, attrs):
         y = imp.S.slice_axis(imp.sym(node.input[0]), axis=axis, begin=i,
                              end=None if i == -1 else i + 1)
         return imp.S.squeeze(y, axis=(axis,), name=name)
-    return imp.S.take(imp.sym(node.input[0]), imp.sym(node.input[1]), axis=axis, name=name)
+    # ONNX counts negative indices from the end, as take's wrap mode does
+    mode = "wrap" if idx is None or (idx < 0).any() else "clip"
+    return imp.S.take(imp.sym(node.input[0]), imp.sym(node.input[1]), axis=axis, mode=mode,
+                      name=name)
 
 
 @converter("Resize", "Upsample")
 def resize(imp, node, attrs):
-    if attrs.get("mode", "nearest") != "nearest":
-        imp.fail(node, f"mode={attrs.get('mode')!r} is not supported; only nearest")
+    mode = attrs.get("mode", "nearest")
+    if mode not in ("nearest", "linear", "bilinear"):
+        imp.fail(node, f"mode={mode!r} is not supported; expected nearest or linear")
     if node.op_type == "Upsample":
         scales = attrs.get("scales")
         scales = _const_input(imp, node, 1, "scales") if scales is None else scales
+    elif imp.opset < 11:  # Resize-10: (X, scales)
+        scales, sizes = _const_input(imp, node, 1, "scales"), None
     else:
         scales = _const_input(imp, node, 2, "scales")
-        sizes = _const_input(imp, node, 3, "sizes")
-        if (scales is None or np.size(scales) == 0) and sizes is not None:
-            shape = imp.shape(node.input[0])
-            if shape is None:
+        sizes = imp.shape_values.get(node.input[3]) if len(node.input) > 3 and node.input[3] \
+            and imp.const(node.input[3]) is None else _const_input(imp, node, 3, "sizes")
+        if sizes is not None:
+            # a run-time size must be the input's own dim at the same place
+            dims = imp.dims(node.input[0]) or (None,) * len(sizes)
+            sizes = [("same" if e == (node.input[0], i) else None) if isinstance(e, tuple)
+                     else int(e) for i, e in enumerate(sizes)]
+            if None in sizes:
+                imp.fail(node, "sizes known only at run time must be the input's own dims")
+        if (scales is None or np.size(scales) == 0) and sizes is not None and mode == "nearest":
+            if any(s != "same" and d is None for s, d in zip(sizes, dims)):
                 imp.fail(node, "sizes needs the input's static shape")
-            scales = np.asarray(sizes, np.float64) / np.asarray(shape, np.float64)
+            scales = [1.0 if s == "same" else s / d for s, d in zip(sizes, dims)]
+    if mode != "nearest":
+        from ._ops_more import resize_linear
+        if node.op_type == "Resize":
+            return resize_linear(imp, node, attrs, scales, sizes)
+        imp.fail(node, f"mode={mode!r} is not supported; Upsample's linear mode samples at "
+                 "asymmetric coordinates, which BilinearResize2D does not")
     scales = [float(s) for s in np.asarray(scales).reshape(-1)]
+    if any(s < 1 or s != int(s) for s in scales):
+        imp.fail(node, f"scales {scales} are not supported; expected integer factors")
+    # an integer factor s reads input index i // s under these coordinate/rounding settings
+    ctm = attrs.get("coordinate_transformation_mode", "half_pixel")
+    rounding = attrs.get("nearest_mode", "round_prefer_floor")
+    if node.op_type == "Resize" and imp.opset >= 11 and not (
+            ctm in ("half_pixel", "pytorch_half_pixel") and rounding.startswith("round")
+            or ctm == "asymmetric" and (rounding == "floor" or rounding == "round_prefer_floor"
+                                        and max(scales) <= 2)):
+        imp.fail(node, f"coordinate_transformation_mode={ctm!r} with nearest_mode="
+                 f"{rounding!r} is not supported for scales {scales}")
     spatial = scales[2:]
-    if scales[:2] != [1.0, 1.0] or len(set(spatial)) != 1 or spatial[0] != int(spatial[0]):
-        imp.fail(node, f"scales {scales} are not supported; expected one integer factor for "
-                 "all spatial dims")
-    return imp.S.UpSampling(imp.sym(node.input[0]), scale=int(spatial[0]),
-                            sample_type="nearest", num_args=1, name=imp.node_name(node))
+    name = imp.node_name(node)
+    if len(scales) == 4 and scales[:2] == [1.0, 1.0] and len(set(spatial)) == 1:
+        return imp.S.UpSampling(imp.sym(node.input[0]), scale=int(spatial[0]),
+                                sample_type="nearest", num_args=1, name=name)
+    y = imp.sym(node.input[0])
+    for axis, s in enumerate(scales):
+        if s != 1:
+            y = imp.S.repeat(y, repeats=int(s), axis=axis)
+    return imp.S.identity(y, name=name)
 
 
 @converter("Split")
@@ -808,6 +879,11 @@ def split(imp, node, attrs):
     x = imp.sym(node.input[0])
     k = len(node.output)
     name = imp.node_name(node)
+    shape = imp.shape(node.input[0])
+    if sizes is None and shape is not None and shape[axis] % k:
+        # Split-18's num_outputs on an uneven dim: equal parts, the last one smaller
+        part = -(-shape[axis] // k)
+        sizes = [part] * (k - 1) + [shape[axis] - part * (k - 1)]
     if sizes is None or len(set(int(s) for s in sizes)) == 1:
         parts = imp.S.SliceChannel(x, num_outputs=k, axis=axis, name=name)
         return [parts[i] for i in range(k)]
@@ -820,6 +896,13 @@ def split(imp, node, attrs):
 
 @converter("Expand")
 def expand(imp, node, attrs):
+    value = imp.shape_values.get(node.input[1]) if imp.const(node.input[1]) is None else None
+    if value is not None:  # a shape known at run time: broadcast against zeros of that shape
+        from ._ops_more import filled
+        rank = max(imp.rank(node.input[0], node), len(value))
+        zeros = filled(imp, node, [1] * (rank - len(value)) + list(value),
+                       imp.dtype(node.input[0]) or "float32")
+        return imp.S.broadcast_add(_aligned(imp, node, 0, rank), zeros, name=imp.node_name(node))
     shape = [int(s) for s in _const_input(imp, node, 1, "shape")]
     rank = imp.rank(node.input[0])
     x = _aligned(imp, node, 0, len(shape) if rank is not None and rank < len(shape) else None)
@@ -850,3 +933,6 @@ def where(imp, node, attrs):
         x = _aligned(imp, node, i, len(out))
         args.append(x if tuple(s) == out else imp.S.broadcast_to(x, shape=out))
     return imp.S.where(*args, name=imp.node_name(node))
+
+
+from . import _ops_more  # noqa: E402,F401  (registers more converters)
