@@ -97,7 +97,7 @@ def test_gradients_match_closed_form(overlap, req):
     ex, xn, wn, gx, gw = _bound(req)
     for _ in range(2):
         ex.forward(is_train=True)
-        ex.backward()
+        ex.backward(mx.nd.ones((1,)))
     z = xn @ wn
     times = 2 if req == "add" else 1
     np.testing.assert_allclose(gw.asnumpy(), times * xn.T @ (2 * z), rtol=1e-6)
@@ -152,10 +152,10 @@ def test_last_layer_gradient_is_final_before_the_pass_ends(overlap):
     _GateOp.gate = threading.Event()
     _GateOp.gate.set()     # the first backward builds the plan, which runs the gate too
     ex.forward(is_train=True)
-    ex.backward()
+    ex.backward(mx.nd.ones((1,)))
     ex.forward(is_train=True)
     _GateOp.gate.clear()
-    ex.backward()
+    ex.backward(mx.nd.ones((1,)))
     # the pass waits in the gate, below fc1: the layers' gradients are final already,
     # the input's is not
     g2 = ex.grad_dict["fc2_weight"].asnumpy()
@@ -165,23 +165,64 @@ def test_last_layer_gradient_is_final_before_the_pass_ends(overlap):
     gd = ex.grad_dict["data"].asnumpy()
     autograd._overlap_owners.discard(overlap)
     ex.forward(is_train=True)
-    ex.backward()
+    ex.backward(mx.nd.ones((1,)))
     np.testing.assert_array_equal(g2, ex.grad_dict["fc2_weight"].asnumpy())
     np.testing.assert_array_equal(g1, ex.grad_dict["fc1_weight"].asnumpy())
     np.testing.assert_array_equal(gd, ex.grad_dict["data"].asnumpy())
 
 
+class _FailOp(mx.operator.CustomOp):
+    fail = False
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        self.assign(out_data[0], req[0], in_data[0])
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        if _FailOp.fail:
+            raise ValueError("overlap test: backward fails on purpose")
+        self.assign(in_grad[0], req[0], out_grad[0])
+
+
+@mx.operator.register("overlap_test_fail")
+class _FailProp(_GateProp):
+    def create_operator(self, ctx, shapes, dtypes):
+        return _FailOp()
+
+
 def test_failure_is_raised_at_the_next_wait_point(overlap):
-    ex, xn, wn, gx, gw = _bound()
+    # a wrong-shaped head gradient is refused by backward itself (as in 1.9.1): the
+    # failure here happens inside the pass, in an operator's backward
+    x, w = mx.sym.var("x"), mx.sym.var("w")
+    y = mx.sym.Custom(mx.sym.sum(mx.sym.square(mx.sym.dot(x, w))), op_type="overlap_test_fail")
+    xn = np.array([[1.0, 2.0], [3.0, -1.0]], dtype=np.float32)
+    wn = np.array([[0.5, -2.0], [1.5, 0.25]], dtype=np.float32)
+    gw = mx.nd.zeros((2, 2))
+    ex = y.bind(mx.cpu(), {"x": mx.nd.array(xn), "w": mx.nd.array(wn)},
+                args_grad={"x": mx.nd.zeros((2, 2)), "w": gw})
+    _FailOp.fail = False
     ex.forward(is_train=True)
-    ex.backward(mx.nd.ones((5, 7)))   # a head gradient of the wrong shape
-    with pytest.raises(MXNetError, match=r"Executor\.backward failed"):
-        gw.asnumpy()
-    gw.asnumpy()                      # reported once
+    ex.backward(mx.nd.ones((1,)))     # the first pass builds the plan
+    gw.asnumpy()
     ex.forward(is_train=True)
-    ex.backward()
+    _FailOp.fail = True
+    try:
+        ex.backward(mx.nd.ones((1,)))
+        with pytest.raises(MXNetError, match=r"Executor\.backward failed"):
+            gw.asnumpy()
+        gw.asnumpy()                  # reported once
+    finally:
+        _FailOp.fail = False
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.ones((1,)))
     z = xn @ wn
     np.testing.assert_allclose(gw.asnumpy(), xn.T @ (2 * z), rtol=1e-6)
+
+
+def test_wrong_head_gradient_shape_is_refused_at_once(overlap):
+    ex, xn, wn, gx, gw = _bound()
+    ex.forward(is_train=True)
+    with pytest.raises(MXNetError, match=r"out_grads\[0\] has shape \(5, 7\)"):
+        ex.backward(mx.nd.ones((5, 7)))
 
 
 def test_monitor_keeps_the_synchronous_pass(overlap):
@@ -189,7 +230,7 @@ def test_monitor_keeps_the_synchronous_pass(overlap):
     seen = []
     ex.set_monitor_callback(lambda name, arr: seen.append(name))
     ex.forward(is_train=True)
-    ex.backward()
+    ex.backward(mx.nd.ones((1,)))
     assert gw._var is None or not gw._var.npending
     assert seen
 
@@ -213,10 +254,10 @@ def test_writes_to_arguments_wait_for_the_pass(overlap):
     _GateOp.gate = threading.Event()
     _GateOp.gate.set()
     ex.forward(is_train=True)
-    ex.backward()            # builds the plan (which runs the gate)
+    ex.backward(mx.nd.ones((1,)))   # builds the plan (which runs the gate)
     ex.forward(is_train=True)
     _GateOp.gate.clear()
-    ex.backward()
+    ex.backward(mx.nd.ones((1,)))
     # the pass waits in the gate: writes to the arguments (a pull of an updated weight,
     # the next batch's data) wait for it, even to fc's weight, whose gradient is final
     writers = []
@@ -240,6 +281,6 @@ def test_writes_to_arguments_wait_for_the_pass(overlap):
     for k, v in want_args.items():
         ref.arg_dict[k][:] = v
     ref.forward(is_train=True)
-    ref.backward()
+    ref.backward(mx.nd.ones((1,)))
     for k, g in ref.grad_dict.items():
         np.testing.assert_array_equal(got[k], g.asnumpy(), err_msg=k)

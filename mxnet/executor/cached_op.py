@@ -44,6 +44,23 @@ class CachedOp:
         self._var_pos = {id(n): pos[n.name] for n in self._order if n.op is None}
         self._flags = dict(flags)
         self._programs = {}
+        self._hook = None
+
+    def _register_op_hook(self, callback, monitor_all=False):
+        """Call ``callback(name, op_name, array)`` on every operator output of each call
+        (and, with ``monitor_all``, first on its inputs), named as 1.9.1 names them, the
+        names as ``bytes`` (see ``monitoring.OpHook``). 1.9.1 hands the callback
+        a raw NDArray handle; here it gets the NDArray itself. ``None`` removes the hook."""
+        self._hook = None if callback is None else (callback, bool(monitor_all))
+
+    def _monitor(self, ctx):
+        """The ``hook`` argument of ``program.run`` for a call on ``ctx`` (None: no hook)."""
+        if self._hook is None:
+            return None
+        from .monitoring import OpHook
+        callback, every = self._hook
+        return OpHook(self._order, self._heads, self._var_pos, callback, every, ctx,
+                      _flag(self._flags, "static_alloc"))
 
     def __call__(self, *args, out=None, default_ctx=None):
         if len(args) != len(self._inputs):
@@ -61,7 +78,7 @@ class CachedOp:
                                                       self._var_pos, ctx)
             if _flag(self._flags, "static_alloc") and _flag(self._flags, "static_shape"):
                 prog.states = {}   # as 1.9.1: a Custom op's CustomOp lives as long as this
-        outs = run(prog, list(args), ctx)
+        outs = run(prog, list(args), ctx, self._monitor(ctx))
         if out is not None:
             dsts = out if isinstance(out, (list, tuple)) else [out]
             if len(dsts) != len(outs):

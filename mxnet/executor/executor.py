@@ -34,6 +34,12 @@ a report of what a static plan of the training graph needs).
 Model parallelism (``group2ctx`` with ``mx.AttrScope(ctx_group=...)``) places arrays as
 1.9.1 does: see :func:`_placement`. Stateful operators (Custom) get their per-node state
 once, at bind time (``OpDef.create_state``), kept in ``RunContext.states``.
+
+Sparse storage (csr, row_sparse) follows 1.9.1's storage-type inference (:mod:`.stype`):
+sparse arguments stay the arrays bound (``simple_bind`` makes them from ``stype_dict`` or the
+variables' ``stype``), outputs and gradients get the inferred storage types. The kernels
+read the arguments' dense forms; ``backward`` stores each sparse gradient from the dense
+result, with the rows 1.9.1 keeps. An all-dense graph skips all of this after one scan.
 """
 from __future__ import annotations
 
@@ -52,6 +58,7 @@ from ..symbol.graph import aux_var_ids, topo_order
 from .infer import infer_shapes, infer_types
 from .plan import forward_schedule, training_schedule
 from . import monitoring
+from . import stype as _stype
 from .program import GraphProgram, _views, accepts_out
 
 __all__ = ["Executor", "simple_bind"]
@@ -192,6 +199,7 @@ class Executor:
         self._arena = None
         self._ones = None
         self._build()
+        self._init_storage()
 
     # -- the static part: inference, steps, outputs -----------------------------------------
     def _build(self):
@@ -277,6 +285,92 @@ class Executor:
                 dtypes = [self._entry_dtype[s] or np.dtype(np.float32) for s in st.ins]
                 node_ctx = self._ctx if place is None else place[id(st.node)]
                 self._states[id(st.attrs)] = make(node_ctx, st.attrs, shapes, dtypes)
+
+    # -- storage types (see :mod:`.stype`) ----------------------------------------------------------
+    def _init_storage(self):
+        """Give the outputs the storage types 1.9.1 infers, and note the gradient arrays
+        that are sparse (``backward`` stores those itself). Nothing for dense graphs."""
+        self._sparse_grads = {}   # arg position -> its variable's slot
+        self._sparse_error = None
+        self._sparse_uses = None   # built by _sparse_rows
+        by_node = {}
+        for slot, kind, idx in self._var_slots:
+            by_node[id(self._var_node[slot])] = self._var_array(kind, idx)
+        info = _stype.infer(self._order, self._symbol._outputs,
+                            lambda node: getattr(by_node.get(id(node)), "stype", None))
+        if info is None:
+            return
+        _stype.log_fallbacks(self._order, info, self._ctx, self._training())
+        from ..ndarray import sparse as _sp
+        for i, st in enumerate(info.output_stypes(self._symbol._outputs)):
+            o = self.outputs[i]
+            if st != "default" and o.stype == "default" and \
+                    self._head_slots[i] not in self._var_node:
+                self.outputs[i] = _sp.zeros(st, o.shape, ctx=o.context, dtype=o.dtype)
+        for slot, kind, idx in self._var_slots:
+            g = self.grad_arrays[idx] if kind == "arg" else None
+            if g is not None and self._reqs[idx] != "null" and g.stype != "default":
+                self._sparse_grads[idx] = slot
+        # 1.9.1's sparse Embedding backward computes no gradient of its indices
+        arg_of = {slot: idx for slot, kind, idx in self._var_slots if kind == "arg"}
+        for st in self._steps:
+            if st.op.name == "Embedding" and st.attrs.get("sparse_grad") and \
+                    arg_of.get(st.ins[1]) in self._sparse_grads:
+                idx = arg_of.get(st.ins[0])
+                if idx is not None and self._reqs[idx] != "null":
+                    self._sparse_error = (f"Executor.backward: Embedding {st.node.name!r} "
+                                          "with sparse_grad=True computes no gradient of its "
+                                          f"data {self._arg_names[idx]!r}; bind it with "
+                                          "grad_req 'null'")
+
+    def _sparse_rows(self):
+        """{arg position: rows} of the row_sparse gradients whose rows 1.9.1 chooses by the
+        operators' ``grad_rows`` rules (every column the csr of ``dot(csr, w)`` holds, every
+        row an Embedding looked up), read from the recorded forward values."""
+        from ..ndarray.sparse import _xp
+        xp = _xp(self._ctx)
+        vals = self._arena.vals
+        bound = {slot: self._var_array(kind, idx) for slot, kind, idx in self._var_slots}
+        uses = self._sparse_uses
+        if uses is None:   # per row_sparse gradient: the steps reading its variable
+            uses = self._sparse_uses = {
+                pos: [(st, k) for st in self._steps for k, s in enumerate(st.ins) if s == slot]
+                for pos, slot in self._sparse_grads.items()
+                if self.grad_arrays[pos].stype == "row_sparse"}
+        out = {}
+        for pos, steps in uses.items():
+            found = []
+            for st, k in steps:
+                rule = st.op.grad_rows
+                r = None
+                if rule is not None:
+                    ins = [bound[e] if e in bound else _new(vals[e], self._ctx)
+                           for e in st.ins]
+                    r = rule(xp, st.attrs, k, ins)
+                found.append(r)
+            if found and all(r is not None for r in found):
+                out[pos] = found[0] if len(found) == 1 else xp.unique(xp.concatenate(found))
+        return out
+
+    def _store_sparse_grads(self, res, rows):
+        """Write the dense gradients ``res`` (per input position) into the sparse gradient
+        arrays, in their storage types (``rows``: see :meth:`_sparse_rows`)."""
+        from ..ndarray.sparse import RowSparseNDArray
+        for pos in self._sparse_grads:
+            v = res[pos] if pos < len(res) else None
+            g = self.grad_arrays[pos]
+            if v is None:
+                v = get_backend(self._ctx).xp.zeros(g.shape, dtype=g.dtype)
+            if self._reqs[pos] == "add":
+                if pos in rows:   # as 1.9.1's sparse dot / Embedding backward
+                    raise MXNetError(f"Executor.backward: the row_sparse gradient of "
+                                     f"{self._arg_names[pos]!r} needs grad_req 'write', got "
+                                     "'add'")
+                g._assign(g._data + v)
+            elif pos in rows:
+                g._store_from(RowSparseNDArray._from_rows(_new(v, self._ctx), rows[pos]))
+            else:
+                g._assign(v)
 
     # -- dictionaries ---------------------------------------------------------------------------
     @staticmethod
@@ -552,30 +646,30 @@ class Executor:
             # 1.9.1 also runs backward after forward(is_train=False), from that forward's
             # values: the inference forward is replayed, keeping what backward reads
             self._forward_recorded(is_train=False, monitor=False)
-        if out_grads and len(out_grads) != len(self.outputs):
-            raise MXNetError(f"backward: {len(out_grads)} head gradients given for "
-                             f"{len(self.outputs)} outputs")
+        out_grads = self._check_head_grads(out_grads)
         watch = self._monitor is not None and self._monitor_active()
         from .. import autograd
-        if not watch and autograd._overlap_active():
+        if not watch and not self._sparse_grads and autograd._overlap_active():
             self._backward_async(out_grads, bool(is_train))
             return
         busy = getattr(self, "_busy", None)
         if busy is not None and (busy.npending or busy.exc is not None):
             engine.wait_for_var(busy)   # an asynchronous pass still uses the arena
-        if out_grads:
-            heads = []
-            for g in out_grads:
-                g.wait_to_read()
-                heads.append(g._data)
-        else:   # as autograd does: a gradient of ones for every output
-            if self._ones is None:
-                xp = get_backend(self._ctx).xp
-                self._ones = [xp.ones(o.shape, dtype=o.dtype) for o in self.outputs]
-            heads = self._ones
+        heads = []
+        for g in out_grads:
+            g.wait_to_read()
+            heads.append(g._data)
+        if len(heads) < len(self.outputs):   # heads the requested gradients do not read
+            heads += self._ones[len(heads):]
         naux = len(self.aux_arrays)
         mask = tuple(r != "null" for r in self._reqs) + (False,) * naux
         sinks = [None if r == "null" else (g, r) for g, r in zip(self.grad_arrays, self._reqs)]
+        sparse = self._sparse_grads
+        if sparse:   # sparse gradient arrays are stored below, from the dense results
+            if self._sparse_error:
+                raise MXNetError(self._sparse_error)
+            sinks = [None if i in sparse else k for i, k in enumerate(sinks)]
+            rows = self._sparse_rows()
         rc = RunContext(get_backend(self._ctx), bool(is_train), self._states)
         prev = (_mode.recording, _mode.training)
         _mode.recording, _mode.training = False, bool(is_train)
@@ -583,11 +677,54 @@ class Executor:
             # the report shows the auxiliary states as the gradient nodes read them, before
             # the backward pass updates them (BatchNorm's moving statistics)
             before = [a._data.copy() for a in self.aux_arrays] if watch else None
-            self._prog.backward(self._arena, mask, heads, sinks + [None] * naux, rc, True)
+            res = self._prog.backward(self._arena, mask, heads, sinks + [None] * naux, rc, True)
+            if sparse:
+                self._store_sparse_grads(res, rows)
             if watch:
                 self._monitor_backward(heads, before)
         finally:
             _mode.recording, _mode.training = prev
+
+    def _check_head_grads(self, out_grads):
+        """The head gradients ``backward`` was given, checked as 1.9.1 checks them: extra
+        ones are ignored, each must match its output's shape, and an output whose head
+        gradient the requested gradients read (it is not a loss) must have one. The outputs
+        left without one get ones (``self._ones``), which no requested gradient reads."""
+        outs = self.outputs
+        out_grads = list(out_grads[:len(outs)])
+        for i, g in enumerate(out_grads):
+            if g.shape != outs[i].shape:
+                names = self._symbol.list_outputs()
+                raise MXNetError(f"Executor.backward: out_grads[{i}] has shape {g.shape}, but "
+                                 f"output {i} ({names[i]}) has shape {outs[i].shape}")
+        if len(out_grads) < len(outs):
+            missing = [i for i in self._heads_read() if i >= len(out_grads)]
+            if missing:
+                i = missing[0]
+                names = self._symbol.list_outputs()
+                raise MXNetError(
+                    f"Executor.backward: output {i} ({names[i]}) is not a loss, so the "
+                    f"gradients need its head gradient, but out_grads gives "
+                    f"{len(out_grads)} of {len(outs)}; pass one NDArray per output in "
+                    f"out_grads, or make the output a loss with mx.sym.make_loss to minimise it")
+            if self._ones is None:
+                xp = get_backend(self._ctx).xp
+                self._ones = [xp.ones(o.shape, dtype=o.dtype) for o in outs]
+        return out_grads
+
+    def _heads_read(self):
+        """The outputs whose head gradients the requested gradients read (1.9.1's gradient
+        graph, as ``monitoring.backward_plan`` derives it), per grad_req combination."""
+        key = ("heads read",) + tuple(self._reqs)
+        got = self._mon_plans.get(key)
+        if got is None:
+            try:
+                plan = self._backward_plan()
+                got = sorted({mn.info for mn in plan.order if mn.kind == "head"})
+            except Exception:  # noqa: BLE001 - an operator the emulation cannot describe:
+                got = []       # no check (its head gradients default to ones)
+            self._mon_plans[key] = got
+        return got
 
     def _backward_async(self, out_grads, is_train):
         """Start the compiled backward on autograd's walker thread (see ``backward``)."""
@@ -596,9 +733,6 @@ class Executor:
             # the arena's var, written by the pass: a later backward waits for it (the
             # next forward waits for the arguments, which the pass reads until it ends)
             self._busy = engine.Var()
-        if not out_grads and self._ones is None:
-            xp = get_backend(self._ctx).xp
-            self._ones = [xp.ones(o.shape, dtype=o.dtype) for o in self.outputs]
         naux = len(self.aux_arrays)
         mask = tuple(r != "null" for r in self._reqs) + (False,) * naux
         sinks = [None if r == "null" else (g, r) for g, r in zip(self.grad_arrays, self._reqs)]
@@ -628,7 +762,9 @@ class Executor:
                     left[v] -= 1
                     if not left[v]:
                         release(v)
-            heads = [g._data for g in out_grads] if out_grads else ones
+            heads = [g._data for g in out_grads]
+            if len(heads) < len(self.outputs):
+                heads += ones[len(heads):]
             prev = (_mode.recording, _mode.training)
             _mode.recording, _mode.training = False, is_train
             try:
@@ -791,6 +927,9 @@ def _reshaped(arr, shape, allow_up_sizing, name, ctx):
     """``arr`` itself, a view of its first elements, or (when allowed) a new array."""
     if arr.shape == tuple(shape):
         return arr
+    if arr.stype != "default":   # a sparse array of a new shape: a new one (nothing stored)
+        from ..ndarray import sparse as _sp
+        return _sp.zeros(arr.stype, shape, ctx=ctx, dtype=arr.dtype)
     size = int(np.prod(shape, dtype=np.int64))
     if size > arr.size:
         if not allow_up_sizing:
@@ -803,8 +942,11 @@ def _reshaped(arr, shape, allow_up_sizing, name, ctx):
 
 
 def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shared_arg_names=None,
-                shared_exec=None, shared_buffer=None, shapes=None):
-    """Infer every shape and dtype from the given input shapes, allocate arrays and bind."""
+                shared_exec=None, shared_buffer=None, shapes=None, stype_dict=None):
+    """Infer every shape and dtype from the given input shapes, allocate arrays and bind.
+
+    Arguments get the storage types of ``stype_dict`` or of their variables' ``stype``,
+    and gradients those that storage-type inference gives them (see :mod:`.stype`)."""
     if not isinstance(ctx, Context):
         raise TypeError("Context type error")
     shapes = dict(shapes or {})
@@ -839,6 +981,10 @@ def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shar
     order = topo_order(sym._outputs)
     place = _placement(order, ctx, group2ctx)
     var_ctx = {} if place is None else {n.name: place[id(n)] for n in order if n.op is None}
+    declared = _stype.declared_stypes(order, stype_dict)
+    sinfo = _stype.infer(order, sym._outputs, lambda node: declared.get(node.name))
+    grad_st = {} if sinfo is None else \
+        {n.name: sinfo.grad.get(id(n), "default") for n in order if n.op is None}
 
     def make(name, shape, dtype, pool_key):
         c = var_ctx.get(name, ctx)
@@ -858,6 +1004,18 @@ def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shar
 
     args, grads = [], []
     for n, s, t, r in zip(names, sres.arg_shapes, arg_types, reqs):
+        ast, gst = declared.get(n, "default"), grad_st.get(n, "default")
+        if ast != "default" or gst != "default":
+            # sparse arrays: shared with shared_exec as parameters only (not pooled)
+            from ..ndarray import sparse as _sp
+            c = var_ctx.get(n, ctx)
+            a = shared_args.get(n) if n in shared_names else None
+            args.append(a if fits(a, s, t) and a.stype == ast else
+                        _sp.zeros(ast, s, ctx=c, dtype=t))
+            g = shared_grads.get(n) if n in shared_names else None
+            grads.append(None if r == "null" else g if fits(g, s, t) and g.stype == gst else
+                         _sp.zeros(gst, s, ctx=c, dtype=t))
+            continue
         if n in shared_names and fits(shared_args.get(n), s, t):
             args.append(shared_args[n])
             g = shared_grads.get(n)

@@ -63,7 +63,7 @@ _NAMED_INPUTS = frozenset((
     "GridGenerator", "CTCLoss", "IdentityAttachKLSparseReg", "Pad", "tile", "repeat",
     "squeeze", "space_to_depth", "depth_to_space", "moments", "softmax_cross_entropy", "diag",
     "gather_nd", "slice_like", "all_finite", "_contrib_allclose", "_contrib_index_array",
-    "_contrib_quadratic", "dot", "batch_dot", "reverse", "Custom"))
+    "_contrib_quadratic", "dot", "batch_dot", "reverse", "Custom", "_split_v2"))
 
 # operators whose inputs 1.9.1 calls arg0, arg1, ...
 _ARG_INPUTS = frozenset(("Concat", "add_n", "stack", "Crop", "khatri_rao"))
@@ -702,3 +702,151 @@ def report_backward(plan, callback, monitor_all, fwd_value, head_grads, grad_arr
         for k, label in enumerate(mn.outputs):
             v = shown.get((id(mn), k))
             callback(label, values[id(mn)][k] if v is None else v)
+
+
+# ------------------------------------------------------------------------------------------
+# the op hook of a hybridized block (1.9.1's CachedOp)
+#
+# 1.9.1's CachedOp names what its op hook sees differently from the graph executor: an
+# input is ``<node>_<input name>`` alone (no entry for the variable), and an output is
+# ``<node>_<output name>`` only for the operators that declare output names; the others'
+# outputs are numbered, ``<node>_0``, ``<node>_1`` ... Hidden outputs (BatchNorm's mean and
+# var, Dropout's mask ...) are shown only in a call recorded for backward.
+
+_HOOK_NAMED_OUTPUTS = frozenset((
+    "Activation", "softmax", "softmin", "SoftmaxActivation", "elemwise_add", "Pooling",
+    "Pooling_v1", "Convolution", "Convolution_v1", "Deconvolution", "FullyConnected",
+    "LeakyReLU", "LayerNorm", "GroupNorm", "InstanceNorm", "BatchNorm", "BatchNorm_v1",
+    "_contrib_SyncBatchNorm", "L2Normalization", "LRN", "Dropout", "Concat", "SliceChannel",
+    "SoftmaxOutput", "SVMOutput", "MakeLoss", "make_loss", "SequenceMask", "SequenceLast",
+    "SequenceReverse", "UpSampling", "Pad", "SwapAxis", "Crop", "GridGenerator",
+    "BilinearSampler", "SpatialTransformer", "ROIPooling", "Correlation",
+    "IdentityAttachKLSparseReg", "RNN", "Custom"))
+
+
+def hook_labels(node, hidden):
+    """(input labels, output labels) of an operator node as 1.9.1's op hook names them;
+    ``hidden``: whether the hidden outputs are shown (a call recorded for backward)."""
+    ins = [f"{node.name}_{nm}" for nm in _input_names(node)]
+    n = mxnet_num_outputs(node) if hidden else node.num_visible_outputs()
+    if node.op.name in _HOOK_NAMED_OUTPUTS:
+        outs = output_names(node)[:n]
+    else:
+        outs = [f"{node.name}_{i}" for i in range(n)]
+    return ins, outs
+
+
+class OpHook:
+    """An op hook installed on a hybridized graph: ``callback(name, op_name, NDArray)``, the
+    names as ``bytes``, named and ordered as 1.9.1's CachedOp shows them.
+
+    ``order``: the graph's nodes in topological order; ``heads``: its (node, index)
+    outputs; ``var_pos``: id(variable node) -> position of its array among the inputs.
+    ``static_alloc``: the graph was hybridized with ``static_alloc=True``; 1.9.1 then shows
+    the hidden outputs of every call, and every output of the gradient nodes, read or not.
+    (With ``static_shape=True`` as well, 1.9.1 runs most nodes in bulk and skips them in
+    the hook, as its warning says; that is not reproduced: they are all shown.)
+    """
+
+    def __init__(self, order, heads, var_pos, callback, monitor_all, ctx, static_alloc=False):
+        self.order, self.heads, self.var_pos = order, list(heads), var_pos
+        self.callback, self.monitor_all, self.ctx = callback, bool(monitor_all), ctx
+        self.static = bool(static_alloc)
+
+    def forward_monitor(self, recorded):
+        """The forward monitor of one call (hidden outputs shown when it is recorded)."""
+        return op_hook_monitor(self.order, self.callback, self.monitor_all,
+                               recorded or self.static, self.ctx)
+
+    def report_backward(self, vals, ograds, mask):
+        """Show the gradient nodes 1.9.1 runs for a recorded call: ``vals`` are the
+        call's kept values (one per graph entry, in ``order``), ``ograds`` the raw head
+        gradients, ``mask`` per input whether it wants a gradient. 1.9.1 shows neither the
+        gradient nodes' inputs nor the outputs that no one reads (a gradient not asked
+        for)."""
+        from .executor import _GRAD_OP, _KIND_OP
+        slot_of, n = {}, 0
+        for node in self.order:
+            for i in range(1 if node.op is None else node.num_outputs()):
+                slot_of[(id(node), i)] = n
+                n += 1
+        requested, seen = [], set()
+        for node in self.order:
+            if node.op is None:
+                pos = self.var_pos[id(node)]
+                if pos < len(mask) and mask[pos] and pos not in seen:
+                    seen.add(pos)
+                    requested.append((pos, node))
+        if not requested:
+            return
+        requested.sort(key=lambda p: p[0])
+        plan = backward_plan(self.order, self.heads, requested)
+        read = {(id(r[1]), r[2]) for mn in plan.order for r in mn.inputs if r[0] == "mon"}
+        read.update((id(r[1]), r[2]) for _, r in plan.roots if r[0] == "mon")
+        # with static_alloc and monitor_all, 1.9.1 shows the gradient nodes' inputs too
+        inputs = self.static and self.monitor_all
+        shown = []   # per callback report_backward makes, in its order: (label, op) or None
+        for mn in plan.order:
+            if mn.kind == "grad":
+                name = mn.info[0].op.name
+                op = _GRAD_OP.get(name, "_backward" + (name if name.startswith("_")
+                                                       else "_" + name))
+            else:
+                op = _KIND_OP[mn.kind]
+            if inputs:
+                for ref, label in zip(mn.inputs, mn.labels):
+                    if ref[0] == "head" or (ref[0] == "fwd" and ref[1].op is None):
+                        shown.append(None)   # the variable's own entry: not in 1.9.1's
+                    shown.append(None if mn.kind == "head" or not mn.name
+                                 else (label.encode(), op.encode()))
+            for k, label in enumerate(mn.outputs):
+                if mn.kind == "head" or not mn.name or \
+                        ((id(mn), k) not in read and not self.static):
+                    shown.append(None)
+                    continue
+                if label == f"{mn.name}_output" or label == f"{mn.name}_output{k}":
+                    label = f"{mn.name}_{k}"
+                shown.append((label.encode(), op.encode()))
+        it = iter(shown)
+        callback = self.callback
+
+        def each(_label, arr):
+            got = next(it, None)
+            if got is not None:
+                callback(got[0], got[1], arr)
+
+        def fwd_value(node, k):
+            s = slot_of.get((id(node), k))
+            return None if s is None else vals[s]
+
+        report_backward(plan, each, inputs, fwd_value, list(ograds), [], self.ctx)
+
+
+def op_hook_monitor(order, callback, monitor_all, hidden, ctx):
+    """A forward monitor (``monitor(k, ins, outs)``, see ``GraphProgram.forward``) calling
+    ``callback(name, op_name, NDArray)`` as 1.9.1's op hook does, names as ``bytes``."""
+    nodes = [n for n in order if n.op is not None]
+    cache: dict = {}
+
+    def labels(k):
+        got = cache.get(k)
+        if got is None:
+            node = nodes[k]
+            ins, outs = hook_labels(node, hidden)
+            got = cache[k] = ([s.encode() for s in ins], [s.encode() for s in outs],
+                              node.op.name.encode())
+        return got
+
+    def monitor(k, ins, outs):
+        in_labels, out_labels, op = labels(k)
+        if ins is not None:
+            if monitor_all:
+                for label, d in zip(in_labels, ins):
+                    callback(label, op, _ndm._new(d, ctx))
+            return
+        for j, label in enumerate(out_labels):
+            d = outs[j] if j < len(outs) else phantom(nodes[k], j, outs)
+            if d is not None:
+                callback(label, op, _ndm._new(d, ctx))
+
+    return monitor

@@ -929,10 +929,11 @@ class RecordedCall:
     """The runner of a :class:`~mxnet.ndarray.tape.FusedNode`: one recorded call of a
     program, holding its arena until the node is freed."""
 
-    __slots__ = ("prog", "arena", "mask")
+    __slots__ = ("prog", "arena", "mask", "hook")
 
-    def __init__(self, prog, arena, mask):
+    def __init__(self, prog, arena, mask, hook=None):
         self.prog, self.arena, self.mask = prog, arena, mask
+        self.hook = hook   # an op hook (monitoring.OpHook) shown the gradient nodes
 
     def backward(self, node, ograds, sinks, transient, on_sink=None):
         if _mode.recording:   # create_graph: the per-operator rules, recorded
@@ -944,6 +945,8 @@ class RecordedCall:
             _sync_array(g)
             raw.append(g._data)
         rows = self.prog.grad_rows(self.arena.vals, self.mask, ctx)   # before backward
+        if self.hook is not None:   # from the forward values, which backward may free
+            self.hook.report_backward(self.arena.vals, raw, self.mask)
         res = self.prog.backward(self.arena, self.mask, raw, sinks, rc, transient, on_sink)
         out = [r if r is None or r is WRITTEN else _ndm._new(r, ctx) for r in res]
         if rows:
@@ -962,9 +965,11 @@ class RecordedCall:
 _CACHED_OP = OpDef("_CachedOp", None, inputs=lambda attrs: [])
 
 
-def run(prog, arrays, ctx):
+def run(prog, arrays, ctx, hook=None):
     """Call ``prog`` on the NDArrays ``arrays``; returns its outputs as NDArrays, recorded
-    on the tape as one node when autograd records and some input is part of the graph."""
+    on the tape as one node when autograd records and some input is part of the graph.
+    ``hook``: an op hook (``monitoring.OpHook``) shown this call's operators, and its
+    gradient nodes when the call is recorded and back-propagated."""
     raw = []
     record = False
     for a in arrays:
@@ -980,7 +985,8 @@ def run(prog, arrays, ctx):
     arena = prog.acquire()
     record = record and _mode.recording
     try:
-        outs = prog.forward(arena, raw, rc, record)
+        outs = prog.forward(arena, raw, rc, record,
+                            None if hook is None else hook.forward_monitor(record))
     except BaseException:
         prog.release(arena)
         raise
@@ -993,7 +999,7 @@ def run(prog, arrays, ctx):
         return [arrays[var_of[h]] if h in var_of and j not in dups else _ndm._new(o, ctx)
                 for j, (h, o) in enumerate(zip(prog.heads, outs))]
     mask = tuple(live_entry(a) is not None for a in arrays)
-    node = FusedNode(_CACHED_OP, list(arrays), outs, ctx, RecordedCall(prog, arena, mask))
+    node = FusedNode(_CACHED_OP, list(arrays), outs, ctx, RecordedCall(prog, arena, mask, hook))
     return [arrays[var_of[h]] if h in var_of and j not in dups else _ndm._new(o, ctx, (node, j))
             for j, (h, o) in enumerate(zip(prog.heads, outs))]
 

@@ -354,6 +354,12 @@ class Block:
         for child in self._children.values():
             child.hybridize(active, **kwargs)
 
+    def register_op_hook(self, callback, monitor_all=False):
+        """Install ``callback(name, op_name, array)`` on every child (recursively): a
+        hybridized block calls it on each operator of its graph (see HybridBlock's)."""
+        for child in self._children.values():
+            child.register_op_hook(callback, monitor_all)
+
     def cast(self, dtype):
         for child in self._children.values():
             child.cast(dtype)
@@ -514,6 +520,8 @@ class HybridBlock(Block):
         self._active = False
         self._flags = {}
         self._cached = None
+        self._callback = None
+        self._monitor_all = False
 
     def __setattr__(self, name, value):
         super().__setattr__(name, value)
@@ -538,6 +546,19 @@ class HybridBlock(Block):
         self._flags = {"static_alloc": static_alloc, "static_shape": static_shape, **kwargs}
         self._cached = None
         super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape, **kwargs)
+
+    def register_op_hook(self, callback, monitor_all=False):
+        """Have every call of the hybridized graph call ``callback(name, op_name, array)``
+        on each operator's outputs, and with ``monitor_all`` first on its inputs, named as
+        1.9.1 names them (``monitoring.hook_labels``; names and op names as ``bytes``; the
+        array is an NDArray where 1.9.1 passes a raw handle). As in 1.9.1, this block and
+        its direct children get the hook, and a block that is not hybridized calls
+        nothing."""
+        self._callback = callback
+        self._monitor_all = monitor_all
+        for child in self._children.values():
+            child._callback = callback
+            child._monitor_all = monitor_all
 
     def optimize_for(self, x, *args, backend=None, clear=False, static_alloc=False,
                      static_shape=False, inline_limit=2, forward_bulk_size=None,
@@ -730,7 +751,17 @@ class HybridBlock(Block):
             prog = programs[key] = GraphProgram(order, heads, var_pos, ctx)
             if self._flags.get("static_alloc") and self._flags.get("static_shape"):
                 prog.states = {}   # 1.9.1 keeps a Custom op's CustomOp across static calls
-        outs = run_program(prog, arrays, ctx)
+        hook = None
+        callback = getattr(self, "_callback", None)
+        if callback:
+            if len(self._flags) >= 2:   # 1.9.1 warns whenever hybridize() set the flags
+                warnings.warn("register_op_hook: the hook of a hybridized block is "
+                              "experimental with static_alloc / static_shape and may miss "
+                              "operators", stacklevel=3)
+            from ..executor.monitoring import OpHook
+            hook = OpHook(order, heads, var_pos, callback, self._monitor_all, ctx,
+                          bool(self._flags.get("static_alloc")))
+        outs = run_program(prog, arrays, ctx, hook)
         cls = flat[0].__class__
         # mx.np inputs give mx.np outputs (same layout: retag); a sparse input's are dense
         if cls is not NDArray and flat[0].stype == "default":

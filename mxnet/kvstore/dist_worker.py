@@ -583,7 +583,10 @@ class DistKVStore(DistWorkerCommon):
         """Copy each key's value from the servers into its output array(s)."""
         if out is None:
             _fail()
-        for meta, dsts in self._grouped(self._pairs(key, out), "pull"):
+        pairs = self._pairs(key, out)
+        if ignore_sparse:   # as 1.9.1: sparse outputs are left alone
+            pairs = [(k, o) for k, o in pairs if o.stype == "default"]
+        for meta, dsts in self._grouped(pairs, "pull"):
             def start(done, meta=meta, dsts=dsts):
                 fut, buf = self._fetch(meta, priority)
 
@@ -618,6 +621,11 @@ class DistKVStore(DistWorkerCommon):
                 def copy_rows():
                     val = buf.reshape(meta.shape)
                     rows = np.unique(host_array(rid).astype(np.int64).reshape(-1))
+                    if dst.stype == "row_sparse":   # a Module's row_sparse weight: its rows
+                        from ..backend import get_backend
+                        be = get_backend(dst.context)
+                        dst._set_rows(be.asarray(rows), be.asarray(val[rows]))
+                        return
                     picked = np.zeros(meta.shape, dtype=val.dtype)
                     picked[rows] = val[rows]
                     _copy_into(dst._data, dst.context, picked)

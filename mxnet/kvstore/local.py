@@ -355,7 +355,10 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         if out is None:
             _fail()
         pairs = self._pairs(key, out)
-        if ignore_sparse:  # as 1.9.1: sparse outputs are left alone
+        if ignore_sparse:  # as 1.9.1: sparse outputs are left alone (saying so once per key)
+            for k, o in pairs:
+                if o.stype != "default":
+                    _warn_sparse_pull(self, k)
             pairs = [(k, o) for k, o in pairs if o.stype == "default"]
         self._pull_pairs(pairs, priority)
 
@@ -473,3 +476,18 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
 
     def __repr__(self):
         return f"<KVStore {self._type!r}: {len(self._store)} keys>"
+
+
+def _warn_sparse_pull(store, key):
+    """1.9.1's warning, once per key of ``store``, that a pull into a sparse array was
+    ignored (``Module`` pulls updated weights this way; row_sparse ones need
+    ``row_sparse_pull``)."""
+    warned = store.__dict__.setdefault("_sparse_pull_warned", set())
+    if key in warned:
+        return
+    warned.add(key)
+    from ..base import native_log
+    native_log("../src/kvstore/./kvstore_local.h:378",
+               "Warning: non-default weights detected during kvstore pull. This call has been "
+               "ignored. Please make sure to use kv.row_sparse_pull() or module.prepare() with "
+               "row_ids.")

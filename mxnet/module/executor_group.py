@@ -346,8 +346,8 @@ class DataParallelExecutorGroup:
         for names, blocks, dst in ((self.param_names, self.param_arrays, arg_params),
                                    (self.aux_names, self.aux_arrays, aux_params)):
             for name, block in zip(names, blocks):
-                total = 0
-                for w in block:
+                total = block[0].copyto(ctx.cpu())   # sparse parameters stay sparse
+                for w in block[1:]:
                     total = total + w.copyto(ctx.cpu())
                 mean = total / len(block)
                 mean.astype(dst[name].dtype).copyto(dst[name])

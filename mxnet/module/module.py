@@ -432,7 +432,7 @@ class Module(BaseModule):
         assert self.binded and self.params_initialized and self.optimizer_initialized
         self._params_dirty = True
         group = self._exec_group
-        grads = self._sparse_grads(group)
+        grads = group.grad_arrays   # in the storage types the executors inferred
         if self._update_on_kvstore:
             _update_params_on_kvstore(group.param_arrays, grads, self._kvstore,
                                       group.param_names)
@@ -440,28 +440,6 @@ class Module(BaseModule):
             _update_params(group.param_arrays, grads, updater=self._updater,
                            num_device=len(self._context), kvstore=self._kvstore,
                            param_names=group.param_names)
-
-    def _declared_rsp(self, group):
-        """Names of the parameters whose variables are declared ``stype='row_sparse'``."""
-        names = getattr(self, "_rsp_param_names", None)
-        if names is None:
-            attrs = self._symbol.attr_dict()
-            names = self._rsp_param_names = {
-                n for n in group.param_names
-                if attrs.get(n, {}).get("__storage_type__") == "1"}
-        return names
-
-    def _sparse_grads(self, group):
-        """The gradient arrays, those of parameters declared ``stype='row_sparse'`` as
-        row_sparse copies (their non-zero rows). 1.9.1 computes such gradients row_sparse
-        (e.g. Embedding with sparse_grad), so the optimizers update them lazily; the
-        executor here computes them densely."""
-        names = self._declared_rsp(group)
-        if not names:
-            return group.grad_arrays
-        return [[g.tostype("row_sparse") if g is not None and g.stype == "default" else g
-                 for g in gs] if name in names else gs
-                for name, gs in zip(group.param_names, group.grad_arrays)]
 
     def get_outputs(self, merge_multi_context=True):
         """Outputs of the last forward (merged across devices, or per device)."""
@@ -507,8 +485,6 @@ class Module(BaseModule):
             value = self._exec_group.param_arrays[idx]
             assert isinstance(value, (tuple, list))
             if getattr(value[0], "stype", "default") != "row_sparse":
-                if name in self._declared_rsp(self._exec_group):
-                    continue   # declared row_sparse: the dense copy here is updated whole
                 warnings.warn(UserWarning("%s.stype is not 'row_sparse'. No need to "
                                           "perform row_sparse_pull." % name), stacklevel=2)
             else:

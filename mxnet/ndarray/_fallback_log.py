@@ -91,7 +91,7 @@ def _enabled():
         return value.lower() not in ("false", "")
 
 
-def log_fallback(op_name, inputs, params=None, n_out=1, declared=()):
+def log_fallback(op_name, inputs, params=None, n_out=1, declared=(), out_stypes=None):
     """Warn (once per message) that ``op_name`` runs densely on ``inputs``.
 
     ``params`` are the attributes the caller passed; ``None`` values are left out, as the
@@ -113,8 +113,26 @@ def log_fallback(op_name, inputs, params=None, n_out=1, declared=()):
             break
     msg = (f"\nStorage type fallback detected:\noperator = {op_name}\n"
            f"input storage types = [{stypes}]\n"
-           f"output storage types = [{'default, ' * n_out}]\n"
+           f"output storage types = [{''.join(f'{t}, ' for t in out_stypes or ['default'] * n_out)}]\n"
            f"params = {{{shown}}}\ncontext.dev_mask = {dev}\n{_TAIL}")
+    if msg in _seen:
+        return
+    _seen.add(msg)
+    native_log("../src/executor/../operator/../common/utils.h:472", msg)
+
+
+def log_copy(src, dst):
+    """Warn (once per message) that a copy between storage types ``src`` -> ``dst`` (two
+    arrays, one of them sparse) goes through a temporary array, as 1.9.1 does."""
+    if not _enabled():
+        return
+    def where(a):
+        return "gpu" if a.context.device_type == "gpu" else "cpu"
+    msg = (f"\nStorage fallback detected:\nCopy from {src.stype} storage type on {where(src)} "
+           f"to {dst.stype} storage type on {where(dst)}.\nA temporary ndarray with "
+           f"{dst.stype} storage type will be generated in order to perform the copy. This "
+           "does not affect the correctness of the programme. You can set environment "
+           "variable MXNET_STORAGE_FALLBACK_LOG_VERBOSE to 0 to suppress this warning.")
     if msg in _seen:
         return
     _seen.add(msg)

@@ -301,6 +301,9 @@ class NDArray:
             if other.shape != self.shape:
                 raise MXNetError(f"copyto: shape mismatch, source {self.shape} vs target {other.shape}")
             self.wait_to_read()
+            if type(other) is not NDArray and other.stype != "default":
+                from ._fallback_log import log_copy   # dense into sparse, as 1.9.1 logs it
+                log_copy(self, other)
             other._assign(self._data)
             return other
         if isinstance(other, Context):

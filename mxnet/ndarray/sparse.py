@@ -303,6 +303,11 @@ class BaseSparseNDArray(NDArray):
                 _SLOT.__set__(other, _Parts(p.shape, conv(p.data), conv(p.indices),
                                             conv(p.indptr)))
                 return other
+            if other.stype != "default":   # csr <-> row_sparse
+                raise TypeError(f"copyto does not support destination NDArray stype "
+                                f"{other.stype}")
+            from ._fallback_log import log_copy   # sparse into dense, as 1.9.1 logs it
+            log_copy(self, other)
             other._assign(self._data)
             return other
         raise TypeError(f"copyto does not support type {type(other)}")

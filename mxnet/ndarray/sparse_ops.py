@@ -161,10 +161,12 @@ def _fallback(name, *inputs, **attrs):
             op = get_op(name)
         except (KeyError, MXNetError):
             op = None
-        shown = dict(attrs)
+        shown = {k: v for k, v in attrs.items() if k != "out"}
         if op is not None and op.variadic and op.variadic not in shown:
             shown[op.variadic] = len(inputs)   # the frontend passes the input count
-        log_fallback(name, inputs, shown, 1, op.params if op is not None else ())
+        out = attrs.get("out")   # a sparse ``out`` keeps its storage type
+        log_fallback(name, inputs, shown, 1, op.params if op is not None else (),
+                     [getattr(out, "stype", "default")])
     return res
 
 
@@ -623,12 +625,80 @@ def _elemwise(fn):
 _LAZY_UPDATES = {"sgd_update": 0, "sgd_mom_update": 1, "adam_update": 2}
 
 
+_LAZY_LOGGED = []
+
+
+def _log_lazy_update():
+    """The note 1.9.1 prints once per process when a lazy row_sparse update runs."""
+    if not _LAZY_LOGGED:
+        _LAZY_LOGGED.append(True)
+        from ..base import native_log
+        native_log("../src/operator/././../common/utils.h:472",
+                   "Optimizer with lazy_update = True detected. Be aware that lazy update with "
+                   "row_sparse gradient is different from standard update, and may lead to "
+                   "different empirical results. See https://mxnet.apache.org/api/python/"
+                   "optimization/optimization.html for more details.")
+
+
+def _nonzero_rows(arr):
+    """The ids of the rows of a dense NDArray that hold a non-zero."""
+    d = arr._data
+    flat = d.reshape(d.shape[0], -1)
+    return _xp(arr._ctx).nonzero((flat != 0).any(axis=1))[0]
+
+
 def _make_lazy_update(name, nstates):
     def fn(weight, grad, *rest, out=None, **kwargs):
-        if not isinstance(grad, RowSparseNDArray) or isinstance(weight, BaseSparseNDArray) \
-                or not kwargs.get("lazy_update", True):
+        if isinstance(grad, RowSparseNDArray) and not kwargs.get("lazy_update", True) and \
+                not any(isinstance(a, BaseSparseNDArray) for a in (weight,) + rest):
+            # 1.9.1's standard update reads a row_sparse gradient natively (no fallback)
+            from . import _public
+            return _public[name](weight, _new(grad._data, grad._ctx), *rest, out=out,
+                                 **kwargs)
+        if not isinstance(grad, RowSparseNDArray) or not kwargs.get("lazy_update", True) or \
+                (isinstance(weight, BaseSparseNDArray) and weight.stype != "row_sparse"):
             return _fallback(name, weight, grad, *rest, out=out, **kwargs)
         states, args = rest[:nstates], rest[nstates:]
+        held = [a for a in (weight, out) + tuple(states) if isinstance(a, BaseSparseNDArray)]
+        if nstates or float(kwargs.get("wd", 0.0)) != 0.0:
+            # 1.9.1 notes once that lazy and standard updates differ (plain sgd: with wd)
+            _log_lazy_update()
+        if held:   # a row_sparse weight (and states), as a symbolic Module binds them: the
+            # same lazy update on their dense forms, stored back in their storage type (1.9.1
+            # runs a standard update for dense states; its optimizers make them row_sparse)
+            std = isinstance(weight, BaseSparseNDArray) and \
+                any(not isinstance(st, BaseSparseNDArray) for st in states)
+            if isinstance(weight, BaseSparseNDArray):
+                n, k = weight.shape[0], int(weight._parts.indices.shape[0])
+                if k != n:   # as 1.9.1's kernels check
+                    kind = {"sgd_update": "SGDUpdate", "sgd_mom_update": "SGDMomUpdate"}.get(
+                        name, "AdamStdUpdate" if std else "AdamUpdate")
+                    raise MXNetError(f"{name}: {kind} for RowSparse weights is only implemented "
+                                     "for RowSparse weights with all rows containing non-zeros. "
+                                     f"Expects weights.data.shape[0] ({k}) == weights.shape[0] "
+                                     f"({n}).")
+            dense = {id(a): _new(a._data, a._ctx) for a in held}
+            sub = [dense.get(id(a), a) for a in (weight, grad) + tuple(rest)]
+            dout = dense.get(id(out), out)
+            res = fn(*sub, out=dout, **kwargs)
+
+            def store(dst, val):   # a full row_sparse array stays full (1.9.1's storage)
+                full = isinstance(dst, RowSparseNDArray) and \
+                    int(dst._parts.indices.shape[0]) == dst.shape[0]
+                if full:
+                    xp = _xp(dst._ctx)
+                    dst._store_from(RowSparseNDArray._from_rows(
+                        val, xp.arange(dst.shape[0], dtype=_IDX)))
+                else:
+                    dst._assign(val._data)
+            for a in held:
+                if a is not out:
+                    store(a, dense[id(a)])
+            if out is None:
+                return RowSparseNDArray._from_rows(res, _nonzero_rows(res))
+            if isinstance(out, BaseSparseNDArray):
+                store(out, res)
+            return out
         if grad.shape != weight.shape:
             raise MXNetError(f"{name}: grad shape {grad.shape} differs from weight shape "
                              f"{weight.shape}")

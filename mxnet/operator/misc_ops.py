@@ -604,9 +604,9 @@ register("multi_all_finite", _multi_all_finite,
 
 
 def _cast_storage(rc, attrs, data):
-    # The registered op sees dense arrays only: graphs (symbols, executors) stay dense, so
-    # every target stype is a dense copy here. mx.nd.cast_storage builds the sparse arrays
-    # (mxnet/ndarray/sparse.py).
+    # The registered op sees dense arrays only, so every target stype is a dense copy here;
+    # an executor stores the result in ``stype`` (mxnet/executor/stype.py) and
+    # mx.nd.cast_storage builds the sparse arrays (mxnet/ndarray/sparse.py).
     return data.copy()
 
 
@@ -615,8 +615,8 @@ register("cast_storage", _cast_storage,
                        doc="Output storage type."),),
          infer_shape=_first_shape,
          gradient=lambda F, a, ins, outs, og: [F.cast_storage(og[0], stype="default")],
-         doc="Convert between storage types. In graphs every array is dense, so this is a "
-             "copy; mx.nd.cast_storage returns CSRNDArray / RowSparseNDArray.")
+         doc="Convert between storage types: mx.nd.cast_storage returns CSRNDArray / "
+             "RowSparseNDArray, and a bound symbol's result has storage type ``stype``.")
 
 _AMP_CASTABLE = tuple(t for t in (_F16, _F32, _BF16) if t is not None)
 

@@ -193,8 +193,8 @@ if "contrib" in globals():
     _fill_contrib()
 
 
-# 1.9.1's mx.sym.sparse names. Symbols execute densely here (no storage-type inference), so
-# each is the dense operator of that name: the values are the same.
+# 1.9.1's mx.sym.sparse names: each is the operator of that name (executors infer the storage
+# types of its results, see mxnet/executor/stype.py; the kernels compute densely).
 _SPARSE_NAMES = """ElementWiseSum Embedding FullyConnected LinearRegressionOutput
 LogisticRegressionOutput MAERegressionOutput abs adam_update add_n arccos arccosh arcsin arcsinh
 arctan arctanh broadcast_add broadcast_div broadcast_minus broadcast_mul broadcast_plus

@@ -519,7 +519,8 @@ class Symbol:
         from ..executor.executor import simple_bind
         return simple_bind(self, ctx, grad_req=grad_req, type_dict=type_dict,
                            group2ctx=group2ctx, shared_arg_names=shared_arg_names,
-                           shared_exec=shared_exec, shared_buffer=shared_buffer, shapes=kwargs)
+                           shared_exec=shared_exec, shared_buffer=shared_buffer, shapes=kwargs,
+                           stype_dict=stype_dict)
 
     def eval(self, ctx=None, **kwargs):
         """Bind the given NDArrays, run forward once, return the outputs (a list)."""
