@@ -119,17 +119,32 @@ def invoke(op, inputs, attrs, out=None, ctx=None, cls=None):
         hook(op, ctx, t0, res)
     if type(res) is not tuple and type(res) is not list:
         # single output: the hot path
+        if inputs and (getattr(res, "base", None) is not None
+                       or len(inputs) == 1 and res is inputs[0]._data):
+            res = _unalias(rc, res, inputs)
         node = _record(op, attrs, inputs, (res,), ctx) if _mode.recording else None
         if out is not None:
             return _write_out(out, (res,), node)
         return _new(res, ctx, None if node is None else (node, 0), cls)
-    datas = res
+    datas = [_unalias(rc, d, inputs) for d in res] if inputs else res
     node = _record(op, attrs, inputs, datas, ctx) if _mode.recording else None
     if out is not None:
         return _write_out(out, datas, node)
     outs = [_new(d, ctx, None if node is None else (node, i), cls) for i, d in enumerate(datas)]
     nvis = op.num_visible_outputs(attrs)
     return outs[0] if nvis == 1 else outs[:nvis]
+
+
+def _unalias(rc, res, inputs):
+    """``res``, copied when it is (a view of) an input's buffer: as in 1.9.1, an operator's
+    result never shares memory with its inputs (so writing into ``x.T`` or
+    ``np.expand_dims(x, 0)`` leaves ``x`` alone)."""
+    for a in inputs:
+        d = a._data
+        if res is d or (getattr(res, "base", None) is not None
+                        and rc.xp.may_share_memory(res, d)):
+            return res.copy()
+    return res
 
 
 def _record(op, attrs, inputs, datas, ctx):
@@ -658,6 +673,14 @@ def array(source_array, ctx=None, dtype=None):
                 raise TypeError(f"array: source_array must be array like, got a ragged or "
                                 f"invalid {type(source_array).__name__}: {e}") from None
             dt = dtype_np(dtype) if dtype is not None else np.dtype(np.float32)
+            if dt.kind in "iu" and src.dtype.kind == "f" and src.size and not (
+                    np.abs(src) < 2.0 ** 63).all():
+                # 1.9.1 converts lists through NumPy into the integer dtype: NaN, inf and
+                # values beyond int64 fail there (and it reports a TypeError)
+                raise TypeError(f"array: source_array must be array like; it holds NaN, inf or "
+                                f"values beyond the int64 range, which cannot become {dt.name}")
+            if dt.kind in "iu" and src.dtype.kind == "f":
+                src = src.astype(np.int64)  # then wrap into dt, as 1.9.1's NumPy does
     if src.dtype == object:
         raise MXNetError("array: source must be numeric (got an object array)")
     data = get_backend(ctx).asarray(src, dtype=dt)

@@ -107,9 +107,9 @@ def make_function(op: OpDef, public_name: str):
                     nd_pos.extend(a)
                 elif isinstance(a, NDArray):
                     nd_pos.append(a)
-                else:
-                    raise MXNetError(f"{public_name}: positional arguments must be NDArrays, "
-                                     f"got {type(a).__name__}")
+                else:  # 1.9.1 asserts this in its generated front end
+                    raise MXNetAssertionError(f"{public_name}: positional arguments must be "
+                                              f"NDArrays, got {type(a).__name__} {a!r}")
             i = len(args)
         else:
             limit = n_static if static_inputs is not None else len(args)
@@ -131,6 +131,17 @@ def make_function(op: OpDef, public_name: str):
             else:
                 attrs_kw[k] = v
         rest = args[i:]
+        if len(rest) > len(param_order) and not op.variadic:
+            # 1.9.1's generated signatures end with (..., out=None, name=None)
+            extra, rest = rest[len(param_order):], rest[:len(param_order)]
+            if len(extra) > 2 or (out is not None and extra) or (name is not None
+                                                                 and len(extra) > 1):
+                raise TypeError(f"{public_name}: too many positional arguments ({len(args)})")
+            out = extra[0]
+            if not (isinstance(out, NDArray) or (isinstance(out, (list, tuple)) and all(
+                    isinstance(o, NDArray) for o in out))):
+                raise TypeError(f"{public_name}: the positional argument after the parameters "
+                                f"is 'out' and must be an NDArray, got {type(out).__name__}")
         if len(rest) > len(param_order):
             raise TypeError(f"{public_name}: too many positional arguments ({len(args)})")
         for pname, v in zip(param_order, rest):

@@ -6,7 +6,7 @@ import builtins
 import numpy as _onp
 
 from .._mode import mode as _mode
-from ..base import MXNetError
+from ..base import MXNetAssertionError, MXNetError, MXNetTypeError
 from ..ndarray.ndarray import NDArray
 from .multiarray import _binary, _call, _with_out, ndarray
 
@@ -44,9 +44,9 @@ def _make_binary(public, kind, pyfn, reflect=None, doc=""):
     return fn
 
 
-add = _make_binary("add", "add", _onp.add)
+add = _make_binary("add", "add", _onp.add, reflect="_npi_add_scalar")
 subtract = _make_binary("subtract", "subtract", _onp.subtract)
-multiply = _make_binary("multiply", "multiply", _onp.multiply)
+multiply = _make_binary("multiply", "multiply", _onp.multiply, reflect="_npi_multiply_scalar")
 true_divide = _make_binary("true_divide", "true_divide", _onp.true_divide,
                            doc="Elementwise true division; integer inputs give float32.")
 divide = true_divide
@@ -149,14 +149,15 @@ def _make_reduce(public, opname, has_dtype=True, has_ddof=False):
             raise TypeError(f"{public}: unsupported keyword arguments {sorted(kwargs)}")
         _arr(a, public)
         kw = {"axis": _axis(axis), "keepdims": bool(keepdims)}
+        # an argument the operator lacks: 1.9.1's MXNetError, that is also a TypeError here
         if dtype is not None:
             if not has_dtype:
-                raise TypeError(f"{public}: unexpected argument 'dtype'")
+                raise MXNetTypeError(f"{public}: unexpected argument 'dtype'")
             kw["dtype"] = _onp.dtype(dtype).name
         if has_ddof:
             kw["ddof"] = int(ddof)
         elif ddof:
-            raise TypeError(f"{public}: unexpected argument 'ddof'")
+            raise MXNetTypeError(f"{public}: unexpected argument 'ddof'")
         return _with_out(_call(opname, [a], **kw), out)
     fn.__name__ = fn.__qualname__ = public
     fn.__doc__ = (f"``{public}`` over ``axis`` (an int, a tuple, or None for all axes); a "
@@ -218,8 +219,10 @@ def tensordot(a, b, axes=2):
 def dot(a, b, out=None):
     """NumPy's dot: inner product of vectors, matrix product, or a sum over the last axis of
     ``a`` and the second-to-last of ``b``."""
-    if _is_num(a) or _is_num(b):
-        return multiply(a, b, out=out)
+    for name, v in (("a", a), ("b", b)):
+        if not isinstance(v, NDArray):   # 1.9.1 asserts both operands are arrays
+            raise MXNetAssertionError(f"dot: argument {name} must be an mxnet.numpy.ndarray, "
+                                      f"got {type(v).__name__} {v!r}")
     _arr(a, "dot")
     _arr(b, "dot")
     if a.ndim == 0 or b.ndim == 0:
@@ -249,26 +252,25 @@ def matmul(a, b, out=None):
 # --- shape ----------------------------------------------------------------------------------
 
 def reshape(a, newshape, order="C"):
-    """The data in a new shape (one -1 is inferred); shares memory outside autograd recording."""
+    """The data in a new shape (one -1 is inferred): a new array, as 1.9.1's operator gives."""
     _arr(a, "reshape")
     if order != "C":
         raise NotImplementedError(f"reshape: order={order!r} is not supported; use 'C'")
     if isinstance(newshape, (int, _onp.integer)):
         newshape = (int(newshape),)
     newshape = tuple(int(s) for s in newshape)
-    if _mode.recording:
-        return _call("_np_reshape", [a], newshape=newshape)
-    from ..operator.np_ops import _np_reshape
-    data = _np_reshape(None, {"newshape": newshape, "order": "C"}, a._data)
-    from ..ndarray.ndarray import _new
-    view = _new(data, a._ctx, cls=a.__class__ if isinstance(a, ndarray) else ndarray)
-    view._var = a.engine_var
-    return view
+    return _call("_np_reshape", [a], newshape=newshape)
 
 
 def ravel(x, order="C"):
     """The data as a 1-D array."""
+    if _is_scalar_num(x):
+        return _onp.ravel(x, order)
     return reshape(x, (-1,), order)
+
+
+def _is_scalar_num(x):
+    return isinstance(x, (int, float, _onp.generic)) and not isinstance(x, NDArray)
 
 
 def transpose(a, axes=None):
@@ -401,7 +403,9 @@ def size(a, axis=None):
 
 def ndim(a):
     """The number of dimensions."""
-    return _arr(a, "ndim").ndim
+    if not isinstance(a, NDArray):
+        return _onp.ndim(a)
+    return a.ndim
 
 
 # --- logical, rounding, flip, sorting, joins ----------------------------------------------
@@ -426,6 +430,8 @@ logical_not = _make_unary("logical_not", "_npi_logical_not")
 
 def around(x, decimals=0, out=None):
     """Round half to even to ``decimals`` places (the dtype is kept)."""
+    if _is_scalar_num(x) and out is None:
+        return _onp.around(x, decimals)
     _arr(x, "around")
     return _with_out(_call("_npi_around", [x], decimals=int(decimals)), out)
 
@@ -440,13 +446,13 @@ def flip(m, axis=None, out=None):
     return _with_out(_call("_npi_flip", [m], axis=_axis(axis)), out)
 
 
-def sort(a, axis=-1):
+def sort(a, axis=-1, kind=None, order=None):  # noqa: ARG001  (kind: the sort is stable)
     """A sorted copy along ``axis`` (the flattened array when None)."""
     _arr(a, "sort")
     return _call("_npi_sort", [a], axis=axis)
 
 
-def argsort(a, axis=-1):
+def argsort(a, axis=-1, kind=None, order=None):  # noqa: ARG001
     """Indices (int64) that sort ``a`` along ``axis`` (stable)."""
     _arr(a, "argsort")
     return _call("_npi_argsort", [a], axis=axis)
@@ -460,7 +466,7 @@ def _atleast(a, n):
 
 def hstack(arrays):
     """Join along the second axis (the first for 1-D arrays)."""
-    arrays = [_arr(a, "hstack") for a in arrays]
+    arrays = [_atleast(_arr(a, "hstack"), 1) for a in arrays]
     if arrays and builtins.all(a.ndim == 1 for a in arrays):
         return concatenate(arrays, axis=0)
     return concatenate(arrays, axis=1)
@@ -483,9 +489,19 @@ def moveaxis(a, source, destination):
     """Move one axis to a new position."""
     _arr(a, "moveaxis")
     nd = a.ndim
-    src, dst = int(source) % builtins.max(nd, 1), int(destination) % builtins.max(nd, 1)
-    order = [i for i in range(nd) if i != src]
-    order.insert(dst, src)
+    src = list(source) if isinstance(source, (list, tuple)) else [source]
+    dst = list(destination) if isinstance(destination, (list, tuple)) else [destination]
+    if len(src) != len(dst):
+        raise ValueError("moveaxis: `source` and `destination` arguments must have the same "
+                         "number of elements")
+    for ax in src + dst:
+        if not -nd <= int(ax) < builtins.max(nd, 1):
+            raise MXNetError(f"moveaxis: axis {ax} is out of bounds for array of dimension {nd}")
+    src = [int(v) % builtins.max(nd, 1) for v in src]
+    dst = [int(v) % builtins.max(nd, 1) for v in dst]
+    order = [i for i in range(nd) if i not in src]
+    for d, sv in sorted(zip(dst, src)):
+        order.insert(d, sv)
     return transpose(a, tuple(order))
 
 

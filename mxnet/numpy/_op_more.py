@@ -64,9 +64,9 @@ def take(a, indices, axis=None, mode="raise", out=None):
 def nonzero(a):
     """A tuple with one int64 index array per axis, of the nonzero elements."""
     _arr(a, "nonzero")
+    if a.ndim == 0:   # as 1.9.1: a 0-d array counts as one element
+        return nonzero(reshape(a, (1,)))
     idx = _call("_npi_nonzero", [a])
-    if a.ndim == 0:
-        return (reshape(idx, (-1,)),)
     return tuple(reshape(t, (-1,)) for t in split(transpose(idx), a.ndim, axis=0))
 
 
@@ -159,14 +159,15 @@ def indices(dimensions, dtype=_onp.int32, ctx=None):
 # --- joins and splits -----------------------------------------------------------------------
 
 def atleast_1d(*arys):
-    """Each input with at least one axis (a list for several inputs)."""
-    res = [reshape(_arr(a, "atleast_1d"), (1,)) if a.ndim == 0 else a for a in arys]
+    """Each input with at least one axis (a list for several inputs); always new arrays, as
+    1.9.1's operator gives."""
+    res = [reshape(_arr(a, "atleast_1d"), (1,) if a.ndim == 0 else a.shape) for a in arys]
     return res[0] if len(res) == 1 else res
 
 
 def atleast_2d(*arys):
     """Each input with at least two axes (new axes in front)."""
-    res = [reshape(_arr(a, "atleast_2d"), (1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else a
+    res = [reshape(_arr(a, "atleast_2d"), (1,) * builtins.max(2 - a.ndim, 0) + a.shape)
            for a in arys]
     return res[0] if len(res) == 1 else res
 
@@ -177,7 +178,7 @@ def atleast_3d(*arys):
     for a in arys:
         _arr(a, "atleast_3d")
         shape = {0: (1, 1, 1), 1: (1,) + a.shape + (1,), 2: a.shape + (1,)}.get(a.ndim, a.shape)
-        res.append(reshape(a, shape) if a.ndim < 3 else a)
+        res.append(reshape(a, shape))
     return res[0] if len(res) == 1 else res
 
 
@@ -382,9 +383,9 @@ def broadcast_arrays(*args):
     return [broadcast_to(a, shape) for a in arrays]
 
 
-def copy(a):
-    """A copy of ``a``."""
-    return _arr(a, "copy").copy()
+def copy(a, out=None):
+    """A copy of ``a`` (written into ``out`` when given)."""
+    return _with_out(_arr(a, "copy").copy(), out)
 
 
 # --- arithmetic ---------------------------------------------------------------------------
@@ -394,6 +395,16 @@ def _binary_op(name, opname):
         if _is_num(x1) and _is_num(x2):
             return getattr(_onp, name)(x1, x2)
         ref = x1 if isinstance(x1, NDArray) else x2
+        if (name in _SCALAR_KEEPS_INT and isinstance(ref, NDArray) and ref.dtype.kind in "iub"
+                and (_is_num(x1) or _is_num(x2))):
+            # 1.9.1: an integer (bool: int64) array with a number keeps the array's dtype; the
+            # number is cast to it first (arctan2(int_array, 2.5) uses 2) and the result
+            # truncated
+            dt = _onp.int64 if ref.dtype.kind == "b" else ref.dtype
+            a, b = (v.astype(dt, copy=False) if isinstance(v, NDArray) else
+                    full((), v, dtype=dt, ctx=ref.ctx) for v in (x1, x2))
+            return _with_out(_call(opname, [a.astype(_onp.float64), b.astype(_onp.float64)]
+                                   ).astype(dt), out)
         a, b = _np_arr(x1, name, ref), _np_arr(x2, name, ref)
         return _with_out(_call(opname, [a, b]), out)
     fn.__name__ = fn.__qualname__ = name
@@ -401,6 +412,7 @@ def _binary_op(name, opname):
     return fn
 
 
+_SCALAR_KEEPS_INT = ("hypot", "arctan2", "copysign", "ldexp")
 hypot = _binary_op("hypot", "_npi_hypot")
 arctan2 = _binary_op("arctan2", "_npi_arctan2")
 copysign = _binary_op("copysign", "_npi_copysign")
@@ -433,6 +445,8 @@ def fmod(x1, x2, out=None):
 
 def _unary_op(name, opname):
     def fn(x, out=None):
+        if _is_num(x) and out is None:   # a Python scalar: NumPy's answer, as 1.9.1
+            return getattr(_onp, name)(x)
         return _with_out(_call(opname, [_arr(x, name)]), out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``."
@@ -446,10 +460,13 @@ invert = bitwise_not
 
 
 def fabs(x, out=None):
-    """Elementwise absolute value as a float (integer input gives float32)."""
+    """Elementwise absolute value; as in 1.9.1, integer input keeps its dtype and boolean
+    input gives float32."""
     from ._op import abs as _abs
+    if _is_num(x) and out is None:
+        return _onp.fabs(x) if isinstance(x, float) else _onp.abs(x)
     _arr(x, "fabs")
-    return _with_out(_abs(x if x.dtype.kind == "f" else x.astype(_onp.float32)), out)
+    return _with_out(_abs(x if x.dtype.kind in "fiu" else x.astype(_onp.float32)), out)
 
 
 def deg2rad(x, out=None):
@@ -466,6 +483,8 @@ def rad2deg(x, out=None):
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """NaN replaced by ``nan``, +-inf by the dtype's extremes (or the given values)."""
+    if _is_num(x):
+        return _onp.nan_to_num(x, copy=copy, nan=nan, posinf=posinf, neginf=neginf)
     _arr(x, "nan_to_num")
     res = _call("_npi_nan_to_num", [x], nan=float(nan),
                 posinf=None if posinf is None else float(posinf),
@@ -510,7 +529,8 @@ def average(a, axis=None, weights=None, returned=False, out=None):
     _arr(a, "average")
     if weights is None:
         avg = mean(a, axis=axis)
-        wsum = full(avg.shape, a.size / builtins.max(avg.size, 1), dtype=avg.dtype, ctx=a.ctx)
+        # 1.9.1 gives the count as a zero-dim array, whatever the shape of the average
+        wsum = full((), a.size / builtins.max(avg.size, 1), dtype=avg.dtype, ctx=a.ctx)
     else:
         w = _arr(weights, "average")
         if w.shape != a.shape:
@@ -527,8 +547,10 @@ def average(a, axis=None, weights=None, returned=False, out=None):
         den = sum(w, axis=axis)
         avg = true_divide(sum(multiply(a, w), axis=axis), den)
         wsum = den if wsum is None else wsum
+    if a.dtype.kind in "iu" and (weights is None or w.dtype.kind in "iu"):
+        avg = avg.astype(a.dtype)   # 1.9.1 truncates the average of integers to their dtype
     avg = _with_out(avg, out)
-    return (avg, wsum) if returned else avg
+    return [avg, wsum] if returned else avg   # 1.9.1 returns a list
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=None, interpolation="linear",  # noqa: ARG001
@@ -628,7 +650,7 @@ def histogram(a, bins=10, range=None, normed=None, weights=None, density=None): 
     else:
         cnt, edges = _invoke("_npi_histogram", [a], bin_cnt=int(bins),
                              range=None if range is None else tuple(float(v) for v in range))
-    return cnt, edges
+    return [cnt, edges]   # 1.9.1 returns a list
 
 
 # --- creation and memory ------------------------------------------------------------------

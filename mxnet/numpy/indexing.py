@@ -1,7 +1,7 @@
 """``mx.np.ndarray`` indexing: NumPy's rules, including boolean masks and zero-dim results.
 
-A first-axis integer or unit-step slice of an array with more than one axis is a view
-(sharing memory and the engine variable), as in 1.9.1; every other key gives a copy.
+A basic key (integers, slices, None, Ellipsis) that selects one contiguous run of the array is
+a view (sharing memory and the engine variable), as in 1.9.1; every other key gives a copy.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as _onp
 from .._mode import mode as _mode
 from ..base import MXNetValueError
 from ..backend import get_backend
-from ..ndarray.indexing import _check_bounds, _drop_leading_ones, _is_first_axis_view
+from ..ndarray.indexing import _check_bounds, _drop_leading_ones, _is_contiguous_basic_key
 from ..ndarray.ndarray import NDArray, _check_not_in_graph, _new, _sync, invoke
 from ..operator.registry import get_op
 
@@ -61,9 +61,13 @@ def getitem(arr, key):
         return invoke(_GETITEM, [arr], {"key": k})
     if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
         _sync(arr)
-    if _is_first_axis_view(k) and arr.ndim > 1:
+    if arr.ndim and _is_contiguous_basic_key(k, arr.shape):
+        # as 1.9.1: a basic key selecting one contiguous run gives a view (zero-dim too)
+        kk = k if isinstance(k, tuple) else (k,)
+        if not any(p is Ellipsis for p in kk):
+            kk = kk + (Ellipsis,)
         try:
-            view = arr._data[k]
+            view = arr._data[kk]
         except IndexError as e:
             raise IndexError(f"ndarray indexing: {e} (array shape {arr.shape})") from None
         res = _new(view, arr._ctx, cls=arr.__class__)

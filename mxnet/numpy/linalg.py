@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math as _math
 
+from .._mode import mode as _mode
 from ..base import MXNetError
 from .multiarray import _call
 from ._op import _arr
@@ -47,6 +48,12 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (NumPy's argume
         return _vector_norm(x, float(ord), axes[0], keepdims)
     if len(axes) != 2 or axes[0] == axes[1]:
         raise ValueError(f"norm: ord={ord!r} needs one or two distinct axes, got axis={axis}")
+    if ord == "nuc" and _mode.recording and axes == (x.ndim - 2, x.ndim - 1) \
+            and x.dtype.kind == "f":
+        # the sum of the singular values, through svd so that the gradient flows (as 1.9.1)
+        from ._op import swapaxes
+        out = svd(x if x.shape[-2] <= x.shape[-1] else swapaxes(x, -1, -2))[1].sum(axis=-1)
+        return out.reshape(out.shape + (1, 1)) if keepdims else out
     if ord in (2, -2, "nuc"):
         import numpy as _onp
         from .multiarray import array
@@ -128,10 +135,19 @@ def eigvals(a):
 
 
 def pinv(a, rcond=1e-15, hermitian=False):
-    """The Moore-Penrose pseudo-inverse (a scalar ``rcond``)."""
+    """The Moore-Penrose pseudo-inverse; ``rcond`` a number or an array broadcasting to the
+    batch shape of ``a`` (one cutoff per matrix)."""
+    from numpy import number as _np_number
+
+    from ..base import MXNetAssertionError
     from ..ndarray.ndarray import NDArray
+    if hermitian:
+        raise NotImplementedError("pinv: hermitian=True is not supported (as in 1.9.1)")
     if isinstance(rcond, NDArray):
-        raise MXNetError("pinv: an array-valued rcond is not supported yet; pass a float")
+        return _call("_npi_pinv", [_arr(a, "pinv"), rcond.as_np_ndarray()], hermitian=False)
+    if not isinstance(rcond, (int, float, _np_number)):
+        raise MXNetAssertionError(f"pinv: rcond must be a number or an mxnet.numpy.ndarray, "
+                                  f"got {type(rcond).__name__}")
     return _call("_npi_pinv_scalar_rcond", [_arr(a, "pinv")], rcond=float(rcond),
                  hermitian=bool(hermitian))
 

@@ -449,6 +449,24 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
     def round(self, decimals=0, out=None):
         return around(self, decimals, out)
 
+    def take(self, indices, axis=None, mode="raise"):
+        """Elements at ``indices`` (along ``axis``; of the flattened array when None)."""
+        from ._op_more import take
+        return take(self, indices, axis=axis, mode=mode)
+
+    # Python's round()/math.floor()/math.ceil()/math.trunc() give arrays, as in 1.9.1
+    def __round__(self, ndigits=None):
+        return around(self, 0 if ndigits is None else ndigits)
+
+    def __floor__(self):
+        return _call("_npi_floor", [self])
+
+    def __ceil__(self):
+        return _call("_npi_ceil", [self])
+
+    def __trunc__(self):
+        return _call("_npi_trunc", [self])
+
     def as_in_ctx(self, ctx):
         return self.as_in_context(ctx)
 
@@ -480,7 +498,7 @@ _LEGACY_ONLY = ("asscalar", "broadcast_axes", "broadcast_like", "reshape_like", 
                 "slice_like", "pick", "one_hot", "argmax_channel", "topk", "split_v2", "pad",
                 "softmax", "log_softmax", "softmin", "relu", "sigmoid", "nansum",
                 "nanprod", "flip", "diag", "depth_to_space", "space_to_depth", "shape_array",
-                "size_array", "split", "slice", "take", "where", "zeros_like", "ones_like")
+                "size_array", "split", "slice", "where", "zeros_like", "ones_like")
 
 
 def _blocked(name):
@@ -576,6 +594,10 @@ def empty(shape, dtype=None, order="C", ctx=None):  # noqa: ARG001
 def full(shape, fill_value, dtype=None, order="C", ctx=None, out=None):  # noqa: ARG001
     """An array filled with ``fill_value`` (float32 by default, bool for a bool value)."""
     if isinstance(fill_value, NDArray):
+        if fill_value.size != 1:   # an array value is broadcast to ``shape`` (as 1.9.1)
+            fill = fill_value if dtype is None else fill_value.astype(_dt(dtype), copy=False)
+            return _with_out(_call("_np_broadcast_to", [fill], shape=_shape(shape, "full")
+                                   ).copy(), out)
         fill_value = fill_value.item()
     if dtype is None and isinstance(fill_value, (bool, _onp.bool_)):
         dtype = _onp.bool_
@@ -640,7 +662,11 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 
 def eye(N, M=None, k=0, dtype=None, ctx=None, **kwargs):
-    """A 2-D array with ones on the k-th diagonal."""
+    """A 2-D array with ones on the k-th diagonal (``device=`` is accepted for ``ctx=``, as
+    1.9.1 does here)."""
+    if "device" in kwargs:
+        dev = kwargs.pop("device")
+        ctx = ctx if dev is None else dev
     if kwargs:
         raise TypeError(f"eye: unexpected keyword arguments {sorted(kwargs)}")
     return _create("_npi_eye", ctx, N=int(N), M=None if M is None else int(M), k=int(k),

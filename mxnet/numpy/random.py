@@ -33,35 +33,20 @@ def _scalar(v, fname, arg):
     return float(v)
 
 
-# --- array-valued parameters ---------------------------------------------------------------
-# A sampler given mx.np arrays draws standard noise of the broadcast shape and transforms it
-# with recorded array operations, so that (as in 1.9.1) normal / logistic / gumbel
-# differentiate loc and scale, exponential / rayleigh their scale and weibull / pareto their
-# ``a`` (pathwise gradients), while uniform, gamma and power give zero gradients.
+# --- the samplers with array-valued parameters -------------------------------------------------
+# One operator draws each distribution: a parameter given as an mx.np array becomes an input
+# of the node (its attribute None), as in 1.9.1, so normal / logistic / gumbel differentiate
+# loc and scale, exponential / rayleigh their scale and weibull / pareto their ``a``
+# (pathwise, through the noise the node keeps), while uniform, gamma and power give zero
+# gradients. ``size`` need only broadcast with the parameters (see operator/np_random.py).
 
 def _any_array(*vals):
     return any(isinstance(v, NDArray) for v in vals)
 
 
-def _arr_params(fname, dtype, ctx, params, detach=False):
-    """The parameters as arrays of the output dtype (scalars stay floats), the output dtype,
-    the device and the broadcast shape of the array parameters."""
-    dt = _dt(dtype)
-    out, shapes, dev = {}, [], None
-    for k, v in params.items():
-        if isinstance(v, NDArray):
-            if not isinstance(v, ndarray):
-                v = v.as_np_ndarray()
-            dev = dev or v.context
-            v = v.detach() if detach else v
-            out[k] = v.astype(dt) if v.dtype != dt else v
-            shapes.append(v.shape)
-        else:
-            out[k] = float(v)
-    return out, dt, _ctx(ctx) if ctx is not None else dev, _onp.broadcast_shapes(*shapes)
-
-
 def _out_shape(fname, size, bshape):
+    """``size`` when the parameters' shape ``bshape`` broadcasts to it (else MXNetError), or
+    ``bshape`` when ``size`` is None (npx.random.bernoulli's rule)."""
     size = _size(size)
     if size is None:
         return bshape
@@ -84,53 +69,40 @@ def _check(fname, name, v, strict=False):
             raise ValueError(f"{fname}: expect {name} {'>' if strict else '>='} 0")
 
 
-def _noise(opname, shape, dt, ctx, **kw):
-    return _draw(opname, ctx, size=shape, dtype=dt.name, **kw)
-
-
-def _sample_array(fname, size, dtype, ctx, out, params, build, detach=False):
-    vals, dt, dev, bshape = _arr_params(fname, dtype, ctx, params, detach)
-    shape = _out_shape(fname, size, bshape)
-    res = build(vals, shape, dt, dev)
-    if res.dtype != dt:
-        res = res.astype(dt)
-    if detach:  # keep the parameters in the graph with zero gradients, as 1.9.1 does
-        from .multiarray import _call
-        for v in params.values():
-            if isinstance(v, NDArray):
-                res = res + _call("_npi_zeros_like", [v.as_np_ndarray()]).astype(dt)
+def _sample(opname, size, ctx, out, params, dtype=None, has_dtype=True, has_ctx=True):
+    """Invoke sampler ``opname``; array parameters are its inputs, in ``params`` order."""
+    arrays, attrs = [], {}
+    for k, v in params.items():
+        if isinstance(v, NDArray):
+            arrays.append(v if isinstance(v, ndarray) else v.as_np_ndarray())
+            attrs[k] = None
+        else:
+            attrs[k] = float(v)
+    attrs["size"] = _size(size)
+    if has_dtype:
+        attrs["dtype"] = _dt(dtype).name
+    dev = _ctx(ctx) if ctx is not None or not arrays else arrays[0].context
+    if has_ctx:
+        attrs["ctx"] = str(dev)
+    op = get_op(opname)
+    res = invoke(op, arrays, op.parse_attrs(attrs), ctx=dev, cls=ndarray)
     return _with_out(res, out)
-
-
-def _loc_scale(fname, opname, loc, scale, size, dtype, ctx, out, **std):
-    _check(fname, "scale", scale)
-    return _sample_array(fname, size, dtype, ctx, out, {"loc": loc, "scale": scale},
-                         lambda v, shape, dt, dev: v["loc"] + v["scale"] * _noise(
-                             opname, shape, dt, dev, **std))
 
 
 def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples from U[low, high) (float32 unless ``dtype`` is given); a scalar array when
     ``size`` is None."""
-    if _any_array(low, high):  # zero gradients, as in 1.9.1
-        return _sample_array("uniform", size, dtype, ctx, out, {"low": low, "high": high},
-                             lambda v, shape, dt, dev: v["low"] + (v["high"] - v["low"]) * _noise(
-                                 "_npi_uniform", shape, dt, dev), detach=True)
-    res = _draw("_npi_uniform", ctx, low=_scalar(low, "uniform", "low"),
-                high=_scalar(high, "uniform", "high"), size=_size(size), dtype=_dt(dtype).name)
-    return _with_out(res, out)
+    if not _any_array(low, high):
+        low, high = _scalar(low, "uniform", "low"), _scalar(high, "uniform", "high")
+    return _sample("_npi_uniform", size, ctx, out, {"low": low, "high": high}, dtype)
 
 
 def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples from N(loc, scale**2) (float32 unless ``dtype`` is given)."""
     if not isinstance(scale, NDArray) and scale < 0:
         raise MXNetValueError(f"normal: scale must be non-negative, got {scale}")  # as 1.9.1
-    if _any_array(loc, scale):
-        return _loc_scale("normal", "_npi_normal", loc, scale, size, dtype, ctx, out)
-    res = _draw("_npi_normal", ctx, loc=_scalar(loc, "normal", "loc"),
-                scale=_scalar(scale, "normal", "scale"), size=_size(size),
-                dtype=_dt(dtype).name)
-    return _with_out(res, out)
+    _check("normal", "scale", scale)
+    return _sample("_npi_normal", size, ctx, out, {"loc": loc, "scale": scale}, dtype)
 
 
 def randint(low, high=None, size=None, dtype=None, ctx=None, out=None):
@@ -194,7 +166,7 @@ def seed(seed_state, ctx="all"):
     _seed(seed_state, ctx)
 
 
-# --- more distributions (array-valued parameters broadcast, see above) --------------------------
+# --- more distributions -----------------------------------------------------------------------
 
 def _dist(opname, fname, size, dtype, ctx, out=None, **params):
     for k, v in params.items():
@@ -211,31 +183,17 @@ def _positive(fname, **params):
 
 def exponential(scale=1.0, size=None, ctx=None, out=None):
     """Samples from the exponential distribution with mean ``scale``."""
-    if _any_array(scale):
-        _check("exponential", "scale", scale)
-        return _sample_array("exponential", size, None, ctx, out, {"scale": scale},
-                             lambda v, shape, dt, dev: v["scale"] * _noise(
-                                 "_npi_exponential", shape, dt, dev))
+    _check("exponential", "scale", scale)
     _positive("exponential", scale=scale)
-    return _dist("_npi_exponential", "exponential", size, None, ctx, out, scale=scale)
+    return _sample("_npi_exponential", size, ctx, out, {"scale": scale}, has_dtype=False)
 
 
 def gamma(shape=1.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples from Gamma(shape, scale) (zero gradients for array parameters, as in 1.9.1)."""
-    if _any_array(shape, scale):
-        _check("gamma", "shape", shape, strict=True)
-        _check("gamma", "scale", scale, strict=True)
-
-        def build(v, shp, dt, dev):
-            arrs = [v[k] for k in ("shape", "scale") if isinstance(v[k], NDArray)]
-            op = get_op("_npi_gamma")
-            attrs = {k: (None if isinstance(v[k], NDArray) else v[k]) for k in ("shape", "scale")}
-            attrs.update(size=shp, dtype=dt.name)
-            return invoke(op, arrs, op.parse_attrs(attrs), ctx=dev, cls=ndarray)
-        return _sample_array("gamma", size, dtype, ctx, out, {"shape": shape, "scale": scale},
-                             build, detach=True)
+    _check("gamma", "shape", shape, strict=True)
+    _check("gamma", "scale", scale, strict=True)
     _positive("gamma", shape=shape, scale=scale)
-    return _dist("_npi_gamma", "gamma", size, dtype, ctx, out, shape=shape, scale=scale)
+    return _sample("_npi_gamma", size, ctx, out, {"shape": shape, "scale": scale}, dtype)
 
 
 def beta(a, b, size=None, dtype=None, ctx=None):
@@ -258,9 +216,8 @@ def chisquare(df, size=None, dtype=None, ctx=None):
 
 def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
     """Samples from the Gumbel distribution."""
-    if _any_array(loc, scale):
-        return _loc_scale("gumbel", "_npi_gumbel", loc, scale, size, None, ctx, out)
-    return _dist("_npi_gumbel", "gumbel", size, None, ctx, out, loc=loc, scale=scale)
+    _check("gumbel", "scale", scale)
+    return _sample("_npi_gumbel", size, ctx, out, {"loc": loc, "scale": scale}, has_dtype=False)
 
 
 def laplace(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
@@ -270,9 +227,9 @@ def laplace(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
 
 def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
     """Samples from the logistic distribution."""
-    if _any_array(loc, scale):
-        return _loc_scale("logistic", "_npi_logistic", loc, scale, size, None, ctx, out)
-    return _dist("_npi_logistic", "logistic", size, None, ctx, out, loc=loc, scale=scale)
+    _check("logistic", "scale", scale)
+    return _sample("_npi_logistic", size, ctx, out, {"loc": loc, "scale": scale},
+                   has_dtype=False)
 
 
 def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
@@ -285,46 +242,29 @@ def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
 
 def pareto(a, size=None, ctx=None, out=None):
     """Samples from the Pareto II (Lomax) distribution with shape ``a``."""
-    if _any_array(a):
-        from ._op import exp
-        _check("pareto", "a", a)
-        return _sample_array("pareto", size, None, ctx, out, {"a": a},
-                             lambda v, shape, dt, dev: exp(_noise(
-                                 "_npi_exponential", shape, dt, dev) / v["a"]) - 1)
+    _check("pareto", "a", a)
     _positive("pareto", a=a)
-    return _dist("_npi_pareto", "pareto", size, None, ctx, out, a=a)
+    return _sample("_npi_pareto", size, ctx, out, {"a": a}, has_dtype=False)
 
 
 def power(a, size=None, ctx=None, out=None):
     """Samples in [0, 1] from the power distribution with exponent ``a - 1``."""
-    if _any_array(a):  # zero gradients, as in 1.9.1
-        _check("power", "a", a)
-        return _sample_array("power", size, None, ctx, out, {"a": a},
-                             lambda v, shape, dt, dev: _noise(
-                                 "_npi_uniform", shape, dt, dev) ** (1.0 / v["a"]), detach=True)
+    _check("power", "a", a)
     _positive("power", a=a)
-    return _dist("_npi_powerd", "power", size, None, ctx, out, a=a)
+    return _sample("_npi_powerd", size, ctx, out, {"a": a}, has_dtype=False, has_ctx=False)
 
 
 def rayleigh(scale=1.0, size=None, ctx=None, out=None):
     """Samples from the Rayleigh distribution."""
-    if _any_array(scale):
-        _check("rayleigh", "scale", scale)
-        return _sample_array("rayleigh", size, None, ctx, out, {"scale": scale},
-                             lambda v, shape, dt, dev: v["scale"] * _noise(
-                                 "_npi_rayleigh", shape, dt, dev))
-    return _dist("_npi_rayleigh", "rayleigh", size, None, ctx, out, scale=scale)
+    _check("rayleigh", "scale", scale)
+    return _sample("_npi_rayleigh", size, ctx, out, {"scale": scale}, has_dtype=False)
 
 
 def weibull(a, size=None, ctx=None, out=None):
     """Samples from the Weibull distribution with shape ``a``."""
-    if _any_array(a):
-        _check("weibull", "a", a)
-        return _sample_array("weibull", size, None, ctx, out, {"a": a},
-                             lambda v, shape, dt, dev: _noise(
-                                 "_npi_exponential", shape, dt, dev) ** (1.0 / v["a"]))
+    _check("weibull", "a", a)
     _positive("weibull", a=a)
-    return _dist("_npi_weibull", "weibull", size, None, ctx, out, a=a)
+    return _sample("_npi_weibull", size, ctx, out, {"a": a}, has_dtype=False)
 
 
 def f(dfnum, dfden, size=None, dtype=None, ctx=None):

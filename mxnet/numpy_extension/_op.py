@@ -192,9 +192,11 @@ def sequence_mask(data, sequence_length=None, use_sequence_length=False, value=0
 
 
 def topk(data, axis=-1, k=1, ret_typ="indices", is_ascend=False, dtype="float32"):
-    """The top ``k`` elements (or their indices) along ``axis``."""
-    return _run("topk", "topk", [data], {"axis": axis, "k": k, "ret_typ": ret_typ,
-                                         "is_ascend": is_ascend, "dtype": dtype})
+    """The top ``k`` elements (or their indices) along ``axis`` (of the flattened array when
+    ``axis`` is None)."""
+    return _run("topk", "topk", [data], {"axis": "None" if axis is None else axis, "k": k,
+                                         "ret_typ": ret_typ, "is_ascend": is_ascend,
+                                         "dtype": dtype})
 
 
 def gamma(data):

@@ -48,8 +48,8 @@ def normalize_axis(opname, axis, ndim):
 def norm_axes(opname, axis, ndim, exclude=False):
     """A tuple of non-negative axes from MXNet's ``axis`` (None, int or tuple) and ``exclude``."""
     if axis is None or axis == ():
-        axes = tuple(range(ndim))
-        return () if exclude else axes
+        # 1.9.1 reduces every axis here, exclude or not
+        return tuple(range(ndim))
     if isinstance(axis, int):
         axis = (axis,)
     named = [normalize_axis(opname, a, ndim) for a in axis]

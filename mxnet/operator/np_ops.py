@@ -71,7 +71,28 @@ def _true_div(xp, a, b):
 
 
 def _mod(xp, a, b):
-    return xp.mod(a, b)
+    out = xp.mod(a, b)
+    if getattr(out, "dtype", np.dtype(np.int64)).kind == "f":
+        out = xp.where(xp.asarray(b) == 0, out.dtype.type(0), out)   # 1.9.1: x % 0 gives 0
+    return out
+
+
+def _trunc_to_int(xp, out, dt):
+    """Float results to integer ``dt`` as a C cast does on x86 (inf and NaN become the most
+    negative value of a signed type)."""
+    bad = np.iinfo(dt).min if dt.kind == "i" else 0
+    return xp.where(xp.isfinite(out), out, bad).astype(np.int64).astype(dt)
+
+
+def _power(xp, a, b):
+    dt = getattr(a, "dtype", None)
+    if dt is not None and dt.kind in "iu" and xp.any(xp.asarray(b) < 0):
+        # an integer to a negative power: 1.9.1 computes in floating point and truncates
+        # (2 ** -1 gives 0) where NumPy raises
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            out = xp.power(xp.asarray(a, dtype=np.float64), xp.asarray(b, dtype=np.float64))
+            return _trunc_to_int(xp, out, dt)
+    return xp.power(a, b)
 
 
 _BIN = {
@@ -80,7 +101,7 @@ _BIN = {
     "multiply": (lambda xp, a, b: xp.multiply(a, b)),
     "true_divide": _true_div,
     "mod": _mod,
-    "power": (lambda xp, a, b: xp.power(a, b)),
+    "power": (lambda xp, a, b: _power(xp, a, b)),
     "maximum": (lambda xp, a, b: xp.maximum(a, b)),
     "minimum": (lambda xp, a, b: xp.minimum(a, b)),
 }
@@ -181,8 +202,25 @@ _SCALAR_PARAMS = (Param("scalar", "float", 1.0), Param("is_int", "bool", True))
 
 
 def _scalar_value(attrs, dt):
-    s = attrs["scalar"]
-    return dt.type(int(s)) if dt.kind in "iu" else dt.type(s)
+    return _cast_scalar(attrs["scalar"], dt, attrs["is_int"])
+
+
+def _cast_scalar(s, dt, is_int=True):
+    """``s`` converted to ``dt`` as a C cast would (1.9.1): integers wrap, bool is ``s != 0``;
+    a float that is not finite or out of a signed type's range becomes its most negative value
+    (x86's conversion result)."""
+    if dt.kind in "iu":
+        f = float(s)
+        if dt.kind == "i" and not is_int and not (
+                np.isfinite(f) and np.iinfo(dt).min <= f <= np.iinfo(dt).max):
+            return dt.type(np.iinfo(dt).min)
+        try:
+            return np.array(int(f), dtype=np.int64).astype(dt)[()]
+        except (OverflowError, ValueError):
+            return dt.type(0)
+    if dt.kind == "b":
+        return np.bool_(s != 0)
+    return dt.type(s)
 
 
 def _register_scalar(kind, reverse):
@@ -195,6 +233,12 @@ def _register_scalar(kind, reverse):
             dt = _F32
         xp = rc.xp
         a = x.astype(dt, copy=False)
+        if _kind == "power" and not _rev and dt.kind in "iu" and attrs["scalar"] < 0:
+            # an integer array to a negative power: 1.9.1 computes in floating point and
+            # truncates (2 ** -1 gives 0) where NumPy raises
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                out = xp.power(a.astype(np.float64), float(int(attrs["scalar"])))
+                return xp.asarray(_trunc_to_int(xp, out, dt))
         s = _scalar_value(attrs, dt)
         with np.errstate(divide="ignore", invalid="ignore"):
             out = _k(xp, s, a) if _rev else _k(xp, a, s)
@@ -255,7 +299,8 @@ def _register_cmp(kind, ufunc):
         return rc.xp.asarray(getattr(rc.xp, _u)(a.astype(dt, copy=False), b.astype(dt, copy=False)))
 
     def compute_s(rc, attrs, x, _u=ufunc):
-        s = int(attrs["scalar"]) if attrs["is_int"] else attrs["scalar"]
+        # 1.9.1 first casts the scalar to the array's dtype: int_array == 2.5 compares with 2
+        s = _cast_scalar(attrs["scalar"], x.dtype, attrs["is_int"])
         return rc.xp.asarray(getattr(rc.xp, _u)(x, s))
 
     register(f"_npi_{kind}", compute, inputs=("lhs", "rhs"), gradient=_zero_grad, nd_hidden=True)
@@ -310,6 +355,8 @@ _RED_PARAMS = (Param("axis", "shape", None), Param("keepdims", "bool", False),
 def _axes(opname, axis, ndim):
     if axis is None:
         return tuple(range(ndim))
+    if ndim == 0 and len(axis) == 1 and axis[0] in (0, -1):
+        return ()   # 1.9.1 accepts one axis 0 or -1 on a zero-dim array (a no-op)
     if ndim == 0 and axis:
         raise MXNetError(f"{opname}: axis {axis} is out of bounds for array of dimension 0")
     axes = tuple(normalize_axis(opname, a, ndim) for a in axis)
@@ -330,6 +377,17 @@ def _red_dtype(kind, x, attrs):
     if kind in ("sum", "prod") and x.dtype.kind == "b":
         return np.dtype(np.int64)
     return x.dtype
+
+
+def _int_var(xp, x, axes, ddof, root):
+    """var/std of integer data as 1.9.1 computes them: the mean is first truncated to an
+    integer, and the result (float64 here) is truncated by the caller's cast."""
+    mean = xp.trunc(xp.mean(x.astype(np.float64), axis=axes, keepdims=True))
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    out = xp.sum((x - mean) ** 2, axis=axes) / max(n - ddof, 1)
+    return xp.sqrt(out) if root else out
 
 
 def _make_reduction(kind, fn):
@@ -353,6 +411,8 @@ def _make_reduction(kind, fn):
                     out = fn(xp, src, axes, attrs)
         else:
             out = fn(xp, src, axes, attrs)
+        if _kind in ("var", "std") and x.dtype.kind in "iu" and x.size:
+            out = _int_var(xp, x, axes, attrs["ddof"], _kind == "std")
         if attrs["keepdims"]:
             out = xp.reshape(out, _kept(x.shape, axes))
         return xp.asarray(out).astype(dt, copy=False)
@@ -410,7 +470,9 @@ def _arg_reduce(fn, name):
     def compute(rc, attrs, x):
         xp = rc.xp
         axis = attrs["axis"]
-        if x.size == 0:
+        if x.ndim == 0 and axis in (0, -1):
+            axis = None   # as 1.9.1
+        if x.size == 0 and (axis is None or x.shape[normalize_axis(name, axis, x.ndim)] == 0):
             raise MXNetError(f"{name}: attempt to get {name[5:]} of an empty sequence "
                              f"(shape {x.shape})")
         if axis is None:
@@ -709,10 +771,12 @@ def _clip(rc, attrs, x):
         raise MXNetError("clip: at least one of a_min and a_max must be given")
     xp = rc.xp
     out = x
+    # 1.9.1 tests the upper bound first: with a_min > a_max, values above a_max give a_max
+    # and the others below a_min give a_min
     if lo is not None:
         out = xp.maximum(out, x.dtype.type(lo))
     if hi is not None:
-        out = xp.minimum(out, x.dtype.type(hi))
+        out = xp.where(x > x.dtype.type(hi), x.dtype.type(hi), out)
     return xp.asarray(out, dtype=x.dtype)
 
 
@@ -1032,17 +1096,6 @@ def _size(attrs):
     return () if s is None else s
 
 
-def _uniform(rc, attrs):
-    lo, hi = attrs["low"], attrs["high"]
-    return rc.xp.asarray(lo + (hi - lo) * rc.rng.random(_size(attrs), dtype=np.float64)).astype(
-        attrs["dtype"])
-
-
-def _normal(rc, attrs):
-    return rc.xp.asarray(attrs["loc"] + attrs["scale"] * rc.rng.standard_normal(
-        _size(attrs), dtype=np.float64)).astype(attrs["dtype"])
-
-
 def _randint(rc, attrs):
     lo, hi = attrs["low"], attrs["high"]
     if hi is None:
@@ -1052,11 +1105,7 @@ def _randint(rc, attrs):
     return rc.xp.asarray(rc.rng.integers(lo, hi, size=_size(attrs))).astype(attrs["dtype"])
 
 
-_RND = (Param("size", "shape", None),) + _CTX_DT
-register("_npi_uniform", _uniform, inputs=(), nd_hidden=True, needs_rng=True,
-         params=(Param("low", "float", 0.0), Param("high", "float", 1.0)) + _RND)
-register("_npi_normal", _normal, inputs=(), nd_hidden=True, needs_rng=True,
-         params=(Param("loc", "float", 0.0), Param("scale", "float", 1.0)) + _RND)
+# _npi_uniform / _npi_normal (array-valued parameters too) live in np_random.py
 register("_npi_random_randint", _randint, inputs=(), nd_hidden=True, needs_rng=True,
          params=(Param("low", "int"), Param("high", "int", None), Param("size", "shape", None),
                  Param("ctx", "str", ""), Param("dtype", "dtype", "int64")))
@@ -1064,6 +1113,8 @@ register("_npi_random_randint", _randint, inputs=(), nd_hidden=True, needs_rng=T
 
 def _choice(rc, attrs, *p):
     a, replace = attrs["a"], attrs["replace"]
+    if a is None:   # the population is an array input (its length is what counts)
+        a, p = int(p[0].shape[0]) if p[0].ndim else 0, p[1:]
     size = _size(attrs)
     n = int(np.prod(size)) if size else 1
     if a <= 0:
@@ -1091,8 +1142,9 @@ def _choice(rc, attrs, *p):
 
 
 register("_npi_choice", _choice, nd_hidden=True, needs_rng=True,
-         inputs=lambda attrs: ("p",) if attrs["weighted"] else (),
-         params=(Param("a", "int"), Param("size", "shape", None), Param("replace", "bool", True),
+         inputs=lambda attrs: (("input1",) if attrs["a"] is None else ()) + (
+             ("p",) if attrs["weighted"] else ()),
+         params=(Param("a", "int", None), Param("size", "shape", None), Param("replace", "bool", True),
                  Param("weighted", "bool", False), Param("ctx", "str", "")))
 
 
@@ -1232,3 +1284,4 @@ register("_np_take_along", _take_along, inputs=("data", "indices"), nd_hidden=Tr
 
 
 from . import np_ops_extra  # noqa: E402,F401  (1.9.1's graph names and further mx.np operators)
+from . import np_random  # noqa: E402,F401  (the samplers, array-valued parameters too)

@@ -441,12 +441,17 @@ register("_npi_pad", _pad, inputs=("data",), nd_hidden=True, gradient=_pad_grad,
 
 # --- more elementwise binary ops (array-array; the front ends make scalars 0-d arrays) -----
 
-def _elem_binary(name, fn, grad=None, integer=False, float_out=False):
+def _elem_binary(name, fn, grad=None, integer=False, float_out=False, keep_int=False):
     def compute(rc, attrs, a, b, _fn=fn, _n=f"_npi_{name}"):
         dt = promote(_n, a.dtype, b.dtype)
         if integer and dt.kind not in "iub":
             raise MXNetError(f"{name}: only integer (or bool) inputs are supported, got "
                              f"{a.dtype} and {b.dtype}")
+        if keep_int and a.dtype == b.dtype and dt.kind in "iu":
+            # 1.9.1 keeps two same-typed integer operands' dtype (the value is truncated)
+            with np.errstate(over="ignore", invalid="ignore"):
+                out = _fn(rc.xp, a.astype(np.float64), b.astype(np.float64))
+            return rc.xp.asarray(out).astype(dt)
         if float_out and dt.kind in "iub":
             dt = _F32
         try:
@@ -490,9 +495,10 @@ def _ldexp_grad(F, x, y, z, g):
 
 _elem_binary("hypot", lambda xp, a, b: xp.hypot(a, b), _hypot_grad, float_out=True)
 _elem_binary("arctan2", lambda xp, a, b: xp.arctan2(a, b), _arctan2_grad, float_out=True)
-_elem_binary("copysign", lambda xp, a, b: xp.copysign(a, b), _copysign_grad, float_out=True)
+_elem_binary("copysign", lambda xp, a, b: xp.copysign(a, b), _copysign_grad, float_out=True,
+             keep_int=True)
 _elem_binary("ldexp", lambda xp, a, b: a * xp.power(2.0, b).astype(a.dtype), _ldexp_grad,
-             float_out=True)
+             float_out=True, keep_int=True)
 for _nm in ("lcm", "gcd", "bitwise_and", "bitwise_or", "bitwise_xor"):
     _elem_binary(_nm, (lambda f: (lambda xp, a, b: getattr(xp, f)(a, b)))(_nm), integer=True)
 
@@ -566,9 +572,12 @@ def _einsum_grad(F, attrs, ins, outs, og):
     subs, out = _einsum_parts(attrs["subscripts"], len(ins))
     res = []
     for i, x in enumerate(ins):
-        if len(set(subs[i].replace(".", ""))) != len(subs[i].replace(".", "")) or "." in subs[i]:
-            raise MXNetError(f"einsum: the gradient for operand subscripts {subs[i]!r} "
-                             "(repeated indices or '...') is not implemented")
+        if len(set(subs[i].replace(".", ""))) != len(subs[i].replace(".", "")) or \
+                "." in attrs["subscripts"]:
+            # repeated indices or '...': a dedicated (first-order) backward kernel
+            res.append(F._npi_einsum_backward(og[0], *ins, subscripts=attrs["subscripts"],
+                                              index=i, num_args=len(ins) + 1))
+            continue
         others = [s for j, s in enumerate(subs) if j != i]
         expr = ",".join([out] + others) + "->" + subs[i]
         have = set(out + "".join(others))
@@ -585,6 +594,57 @@ def _einsum_grad(F, attrs, ins, outs, og):
                               subscripts=expr, num_args=len(ins))
         res.append(g)
     return res
+
+
+def _einsum_explicit(subscripts, shapes):
+    """(operand subscripts, output subscripts) with '...' replaced by fresh letters, and the
+    full size of every letter."""
+    ins, out = _einsum_parts(subscripts, len(shapes))
+    used = set("".join(ins) + out)
+    fresh = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in used]
+    n_ell = [len(shp) - len(s.replace("...", "")) if "..." in s else 0
+             for s, shp in zip(ins, shapes)]
+    e = max(n_ell + [0])
+    ell = "".join(fresh[:e])
+    ins = [s.replace("...", ell[e - k:]) for s, k in zip(ins, n_ell)]
+    out = out.replace("...", ell)
+    size = {}
+    for s, shp in zip(ins, shapes):
+        for c, n in zip(s, shp):
+            size[c] = max(size.get(c, 1), int(n))
+    return ins, out, size
+
+
+def _einsum_backward(rc, attrs, g, *ops):
+    """The gradient of einsum for operand ``index`` when its subscripts repeat an index or use
+    '...': the other operands are broadcast to full size, the gradient is formed over the
+    operand's distinct indices, written onto its diagonals and summed back to its shape."""
+    xp = rc.xp
+    i = attrs["index"]
+    ins, out, size = _einsum_explicit(attrs["subscripts"], [o.shape for o in ops])
+    full = [xp.broadcast_to(o, tuple(size[c] for c in s)) for s, o in zip(ins, ops)]
+    uniq = "".join(dict.fromkeys(ins[i]))
+    others = [j for j in range(len(ops)) if j != i]
+    have = set(out + "".join(ins[j] for j in others))
+    keep = "".join(c for c in uniq if c in have)
+    gu = xp.einsum(",".join([out] + [ins[j] for j in others]) + "->" + keep,
+                   g, *[full[j] for j in others])
+    gu = xp.broadcast_to(gu.reshape(tuple(size[c] if c in have else 1 for c in uniq)),
+                         tuple(size[c] for c in uniq))
+    res = xp.zeros(tuple(size[c] for c in ins[i]), dtype=g.dtype)
+    xp.einsum(ins[i] + "->" + uniq, res)[...] += gu   # a writable view of the diagonals
+    x = ops[i]
+    extra = res.ndim - x.ndim
+    axes = tuple(range(extra)) + tuple(k + extra for k, n in enumerate(x.shape)
+                                       if n == 1 and res.shape[k + extra] != 1)
+    if axes:
+        res = res.sum(axis=axes, keepdims=True)
+    return res.reshape(x.shape).astype(x.dtype, copy=False)
+
+
+register("_npi_einsum_backward", _einsum_backward, variadic="num_args", nd_hidden=True,
+         params=(Param("num_args", "int", 2), Param("subscripts", "str", ""),
+                 Param("index", "int", 0)))
 
 
 register("_npi_einsum", _einsum, variadic="num_args", nd_hidden=True, gradient=_einsum_grad,
@@ -614,6 +674,7 @@ def _unique(rc, attrs, x):
 
 
 register("_npi_unique", _unique, inputs=("data",), nd_hidden=True, num_outputs=_unique_count,
+         gradient=_zero_grad,   # 1.9.1 passes a zero gradient through unique
          params=(Param("return_index", "bool", False), Param("return_inverse", "bool", False),
                  Param("return_counts", "bool", False), Param("axis", "int", None)))
 
@@ -671,7 +732,7 @@ def _percentile(rc, attrs, x):
     qv = q if attrs["q_is_seq"] and attrs["q_scalar"] is None else q.reshape(())
     out = rc.xp.percentile(x.astype(np.float64), qv, axis=axis, method=attrs["interpolation"],
                            keepdims=attrs["keepdims"])
-    return rc.xp.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else np.float64)
+    return rc.xp.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else _F32)  # as 1.9.1
 
 
 register("_npi_percentile", _percentile, inputs=("a",), nd_hidden=True, gradient=_zero_grad,
@@ -888,6 +949,35 @@ register("_npi_pinv_scalar_rcond", _pinv, inputs=("A",), nd_hidden=True,
          gradient=_zero_grad)
 
 
+def _pinv_array_rcond(rc, attrs, a, rcond):
+    """pinv with a per-matrix ``rcond`` array that broadcasts to ``a``'s batch shape."""
+    if a.ndim < 2 or a.dtype.kind != "f":
+        raise MXNetError(f"pinv: expected a (batch of) float matrices, got {a.shape} {a.dtype}")
+    if rcond.dtype != a.dtype:
+        raise MXNetError(f"pinv: rcond must have the dtype of a ({a.dtype}), got {rcond.dtype}")
+    batch = tuple(a.shape[:-2])
+    try:
+        ok = np.broadcast_shapes(rcond.shape, batch) == batch
+    except ValueError:
+        ok = False
+    if not ok:
+        raise MXNetError(f"pinv: rcond of shape {list(rcond.shape)} does not broadcast to the "
+                         f"batch shape {list(batch)} of a {list(a.shape)}")
+    return rc.xp.linalg.pinv(a, rcond=rcond).astype(a.dtype)
+
+
+def _pinv_shape(attrs, ins, outs):
+    a = ins[0]
+    if a is None or len(a) < 2 or any(d is None for d in a[-2:]):
+        return ins, list(outs), []
+    return ins, [tuple(a[:-2]) + (a[-1], a[-2])], []
+
+
+register("_npi_pinv", _pinv_array_rcond, inputs=("A", "rcond"), nd_hidden=True,
+         params=(Param("hermitian", "bool", False),), gradient=_zero_grad,
+         infer_shape=_pinv_shape)
+
+
 def _solve(rc, attrs, a, b):
     _sq("solve", a)
     vec = b.ndim == a.ndim - 1
@@ -988,44 +1078,14 @@ def _dist(name, draw, params):
 
 
 _P = Param
-_dist("exponential", lambda r, a, s: r.exponential(a["scale"], s), (_P("scale", "float", 1.0),))
-
-
-def _gamma(rc, attrs, *arrays):
-    """Gamma(shape, scale) samples; ``shape`` / ``scale`` left None come as array inputs (in
-    that order) and broadcast with each other and with ``size``."""
-    vals, it = {}, iter(arrays)
-    for k in ("shape", "scale"):
-        v = attrs[k]
-        if v is None:
-            v = next(it)
-            v = np.asarray(v.get() if hasattr(v, "get") else v, dtype=np.float64)
-        vals[k] = v
-    size = attrs["size"]
-    if size is None and arrays:
-        size = np.broadcast_shapes(*(np.shape(v) for v in vals.values()))
-    out = rc.rng.gamma(vals["shape"], vals["scale"], size or ())
-    return rc.xp.asarray(out).astype(attrs["dtype"])
-
-
-register("_npi_gamma", _gamma, inputs=lambda at: [k for k in ("shape", "scale") if at[k] is None],
-         nd_hidden=True, needs_rng=True,
-         params=(_P("shape", "float", 1.0, optional=True), _P("scale", "float", 1.0, optional=True),
-                 _P("size", "shape", None)) + _CTX_DT)
+# exponential / gamma / gumbel / logistic / pareto / powerd / rayleigh / weibull (array-valued
+# parameters too): np_random.py
 _dist("beta", lambda r, a, s: r.beta(a["a"], a["b"], s), (_P("a", "float"), _P("b", "float")))
 _dist("chisquare", lambda r, a, s: r.chisquare(a["df"], s), (_P("df", "float"),))
-_dist("gumbel", lambda r, a, s: r.gumbel(a["loc"], a["scale"], s),
-      (_P("loc", "float", 0.0), _P("scale", "float", 1.0)))
 _dist("laplace", lambda r, a, s: r.laplace(a["loc"], a["scale"], s),
-      (_P("loc", "float", 0.0), _P("scale", "float", 1.0)))
-_dist("logistic", lambda r, a, s: r.logistic(a["loc"], a["scale"], s),
       (_P("loc", "float", 0.0), _P("scale", "float", 1.0)))
 _dist("lognormal", lambda r, a, s: r.lognormal(a["mean"], a["sigma"], s),
       (_P("mean", "float", 0.0), _P("sigma", "float", 1.0)))
-_dist("pareto", lambda r, a, s: r.pareto(a["a"], s), (_P("a", "float"),))
-_dist("powerd", lambda r, a, s: r.power(a["a"], s), (_P("a", "float"),))
-_dist("rayleigh", lambda r, a, s: r.rayleigh(a["scale"], s), (_P("scale", "float", 1.0),))
-_dist("weibull", lambda r, a, s: r.weibull(a["a"], s), (_P("a", "float"),))
 _dist("f", lambda r, a, s: r.f(a["dfnum"], a["dfden"], s),
       (_P("dfnum", "float"), _P("dfden", "float")))
 _dist("binomial", lambda r, a, s: r.binomial(int(a["n"]), a["p"], s),

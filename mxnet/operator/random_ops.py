@@ -377,7 +377,8 @@ def _randint(rc, attrs):
                          f"(low={low}, high={high})")
     if high == low:
         raise MXNetError(f"{opname}: the interval [low, high) = [{low}, {high}) is empty")
-    shape = _check_shape(opname, attrs["shape"], allow_empty=False)
+    # NumPy mode: shape () is one scalar draw (mx.sym.np.random.randint without size)
+    shape = _check_shape(opname, attrs["shape"], allow_empty=is_np_shape())
     out_dt = dtype_np(attrs["dtype"] or "int32")
     return rc.rng.integers(low, high, size=shape, dtype=np.int64).astype(out_dt, copy=False)
 
@@ -385,7 +386,8 @@ def _randint(rc, attrs):
 register("_random_randint", _randint, inputs=(), params=(
     Param("low", "int"), Param("high", "int"), Param("shape", "shape", None),
     Param("ctx", "str", ""), Param("dtype", "dtype", None, choices=("int32", "int64"))),
-    infer_shape=lambda a, i, o: (i, [tuple(a["shape"])] if a["shape"] else list(o), []),
+    infer_shape=lambda a, i, o: (i, [tuple(a["shape"])] if a["shape"] or (
+        a["shape"] == () and is_np_shape()) else list(o), []),
     infer_type=lambda a, i, o: (i, [dtype_np(a["dtype"] or "int32")], []),
     gradient=_no_input_grads, aliases=("random_randint",), needs_rng=True,
     doc="Draw integers uniformly from [low, high) (int32 unless ``dtype`` says int64).")

@@ -74,7 +74,15 @@ def _count(x, axes):
 
 def _mean_kernel(xp, x, axes, keepdims):
     if x.dtype.kind in "iu":
-        return xp.sum(x, axis=axes, keepdims=keepdims) // max(_count(x, axes), 1)
+        # 1.9.1 sums in the input dtype (wrapping), casts the count to that dtype too, and
+        # divides with C's integer division (rounding toward zero)
+        total = xp.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype)
+        n = np.array(_count(x, axes)).astype(x.dtype)
+        if n == 0:
+            raise MXNetError(f"mean: the element count {_count(x, axes)} is 0 in dtype "
+                             f"{x.dtype}; cannot divide by zero")
+        q = total // n
+        return q + ((total % n != 0) & ((total < 0) != (n < 0))).astype(x.dtype)
     if x.dtype == np.float16:  # 1.9.1: float32 sum rounded to float16, then divided in float16
         with np.errstate(over="ignore"):
             total = xp.sum(x, axis=axes, keepdims=keepdims, dtype=np.float32).astype(np.float16)
@@ -117,13 +125,32 @@ _make_reduce("min", _safe_extreme(np.min), _minmax_grad, aliases=("min_axis",))
 
 # --- norm -----------------------------------------------------------------------------------
 
+def _int_l2(xp, x, axes, keep):
+    """1.9.1's scaled L2 norm evaluated in integer arithmetic: ratios |x|/max|x| truncate to
+    0 or 1, so the result is trunc(max|x| * sqrt(count of elements equal to max|x|))."""
+    a = xp.abs(x)
+    scale = xp.max(a, axis=axes, keepdims=True) if a.size else xp.zeros((1,) * a.ndim, a.dtype)
+    cnt = xp.sum((a == scale) & (scale != 0), axis=axes, keepdims=True)
+    out = xp.trunc(scale.astype(np.float64) * xp.sqrt(cnt.astype(np.float64))).astype(x.dtype)
+    if keep:
+        return out
+    return out.reshape(_out_shape(x.shape, tuple(range(x.ndim)) if axes is None else axes, False))
+
+
 def _norm(rc, attrs, x):
     xp = rc.xp
     ord_ = attrs["ord"]
     axes = norm_axes("norm", attrs["axis"], x.ndim)
     keep = attrs["keepdims"]
+    want = attrs["out_dtype"]
+    if want is not None and np.dtype(want) != x.dtype:
+        # 1.9.1 accepts out_dtype but its kernel fails unless it equals the input dtype
+        raise MXNetError(f"norm: out_dtype={want} differs from the input dtype {x.dtype}; "
+                         "1.9.1 only supports an out_dtype equal to the input dtype")
     if ord_ == 1:
         out = xp.sum(xp.abs(x), axis=axes, keepdims=keep)
+    elif ord_ == 2 and x.dtype.kind in "iu":
+        out = _int_l2(xp, x, axes, keep)
     elif ord_ == 2:
         warn_float16("LpNorm", x.dtype)
         out = xp.sqrt(xp.sum(xp.square(x.astype(np.float32) if x.dtype == np.float16 else x),
@@ -144,7 +171,10 @@ def _norm_grad(F, attrs, ins, outs, og):
 
 
 register("norm", _norm, params=(Param("ord", "int", 2), Param("axis", "shape", None),
-                                 Param("out_dtype", "dtype", None), Param("keepdims", "bool", False)),
+                                 Param("out_dtype", "dtype", None,
+                                       choices=(None, "float16", "float32", "float64", "int32",
+                                                "int64", "int8")),
+                                 Param("keepdims", "bool", False)),
          gradient=_norm_grad)
 
 
@@ -156,7 +186,7 @@ def _arg(fn, name):
         axis = attrs["axis"]
         if axis is None:
             out = fn(x.reshape(-1))
-            out = xp.asarray(out).reshape(1)
+            out = xp.asarray(out).reshape((1,) * x.ndim if attrs["keepdims"] else 1)
         else:
             axis = normalize_axis(name, axis, x.ndim)
             out = fn(x, axis=axis)
@@ -172,7 +202,10 @@ for _name, _fn in (("argmax", np.argmax), ("argmin", np.argmin)):
 
 
 def _argmax_channel(rc, attrs, x):
-    return _finish(rc.xp.argmax(x, axis=1 if x.ndim > 1 else 0), rc.xp, x.dtype)
+    if x.ndim < 2:
+        raise MXNetError(f"argmax_channel: input must have at least 2 dims (the channel axis "
+                         f"is 1), got shape {x.shape}")
+    return _finish(rc.xp.argmax(x, axis=1), rc.xp, x.dtype)
 
 
 register("argmax_channel", _argmax_channel, gradient=lambda F, a, ins, outs, og: [F.zeros_like(ins[0])])

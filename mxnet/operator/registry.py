@@ -27,7 +27,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._mode import mode as _mode
-from ..base import MXNetError, attr_str, dtype_np, parse_attr
+from ..base import MXNetError, MXNetTypeError, attr_str, dtype_np, parse_attr
 
 __all__ = ["Param", "OpDef", "register", "get_op", "all_ops", "REQUIRED", "RunContext"]
 
@@ -138,8 +138,10 @@ class Param:
         try:
             out = self._parse(value)
         except (ValueError, TypeError, SyntaxError, MXNetError):
-            raise MXNetError(f"{opname}: invalid value {value!r} for parameter '{self.name}'; "
-                             f"expected {self.kind}") from None
+            # 1.9.1's front end turns dtype params into NumPy dtypes first: a TypeError
+            err = MXNetTypeError if self.kind == "dtype" else MXNetError
+            raise err(f"{opname}: invalid value {value!r} for parameter '{self.name}'; "
+                      f"expected {self.kind}") from None
         if self.choices is not None and out not in self.choices:
             raise MXNetError(f"{opname}: invalid value {value!r} for parameter '{self.name}'; "
                              f"expected one of {list(self.choices)}")

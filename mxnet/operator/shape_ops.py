@@ -353,7 +353,8 @@ def _split_infer(attrs, ins, outs):
 
 def _split_grad(F, attrs, ins, outs, og):
     if attrs["squeeze_axis"]:
-        return [F.stack(*og, axis=attrs["axis"])]
+        # a 1-D input's pieces are (1,), not 0-d: reshape the stacked (n, 1) back
+        return [F.reshape_like(F.stack(*og, axis=attrs["axis"]), ins[0])]
     return [F.concat(*og, dim=attrs["axis"])]
 
 

@@ -165,6 +165,8 @@ register("_backward_topk", _backward_topk, inputs=("ograd", "indices", "data"),
 # sort / argsort
 
 def _sort(rc, attrs, data):
+    if data.dtype == np.float16:
+        raise MXNetError("sort: float16 input is not supported (as in 1.9.1); cast it first")
     xp = rc.xp
     x, axis = _flat_axis("sort", data, attrs["axis"])
     vals, pos = _select(xp, x, axis, x.shape[axis], attrs["is_ascend"])

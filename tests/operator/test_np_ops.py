@@ -17,7 +17,8 @@ NON_DIFFERENTIABLE = tuple(COMPARISONS) + tuple(LOGICAL) + ("_npi_around", "_npi
     "_npi_lcm", "_npi_gcd", "_npi_bitwise_and", "_npi_bitwise_or", "_npi_bitwise_xor",
     "_npi_bitwise_not", "_npi_isposinf", "_npi_isneginf", "_npi_percentile",
     # 1.9.1 gives these zero gradients
-    "_npi_eigh", "_npi_eigvalsh", "_npi_eig", "_npi_eigvals", "_npi_pinv_scalar_rcond")
+    "_npi_eigh", "_npi_eigvalsh", "_npi_eig", "_npi_eigvals", "_npi_pinv_scalar_rcond",
+    "_npi_unique")
 
 _DOMAIN = {"arcsin": (-0.9, 0.9), "arccos": (-0.9, 0.9), "arctanh": (-0.9, 0.9),
            "arccosh": (1.2, 3.0), "log": (0.5, 2.0), "log10": (0.5, 2.0), "log2": (0.5, 2.0),

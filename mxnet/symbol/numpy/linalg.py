@@ -75,12 +75,17 @@ def tensorsolve(a, b, axes=None):
 
 
 def pinv(a, rcond=1e-15, hermitian=False):
-    """Symbolic Moore-Penrose pseudo-inverse with a scalar ``rcond``."""
-    from ...base import MXNetError
+    """Symbolic Moore-Penrose pseudo-inverse; ``rcond`` a number or a Symbol (an array
+    broadcasting to the batch shape of ``a``)."""
+    from ...base import MXNetAssertionError
+    from ..symbol import Symbol
     if hermitian:
-        raise NotImplementedError("pinv: hermitian=True is not supported on symbols")
+        raise NotImplementedError("pinv: hermitian=True is not supported (as in 1.9.1)")
+    if isinstance(rcond, Symbol):
+        return node("_npi_pinv", [a, rcond], {"hermitian": False}, hint="pinv")
     if not isinstance(rcond, (int, float)):
-        raise MXNetError("pinv: an array-valued rcond is not supported yet; pass a float")
+        raise MXNetAssertionError(f"pinv: rcond must be a number or a Symbol, got "
+                                  f"{type(rcond).__name__}")
     return node("_npi_pinv_scalar_rcond", [a], {"hermitian": False, "rcond": float(rcond)},
                 hint="pinv_scalar_rcond")
 
