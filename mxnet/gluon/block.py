@@ -10,7 +10,7 @@ from collections import OrderedDict
 
 from .. import ndarray as _nd
 from .. import symbol as _sym
-from ..base import MXNetAssertionError, MXNetError, MXNetKeyError, MXNetValueError
+from ..base import MXNetAssertionError, MXNetError, MXNetKeyError, MXNetValueError, mx_real_t
 from ..context import cpu
 from ..name import NameManager, Prefix
 from .. import util as _util
@@ -821,7 +821,12 @@ class HybridBlock(Block):
         arg_names = set(sym.list_arguments())
         aux_names = set(sym.list_auxiliary_states())
         arrays = {}
-        for name, p in params.items():
+        # records in the graph's input order (1.9.1 writes its cached op's parameter order)
+        ordered = [n for n in sym.list_inputs() if n in params]
+        seen = set(ordered)
+        ordered += [n for n in params if n not in seen]
+        for name in ordered:
+            p = params[name]
             if name in arg_names:
                 arrays[f"arg:{name}"] = p.data(p.list_ctx()[0]).copyto(cpu())
             elif name in aux_names:
@@ -831,6 +836,26 @@ class HybridBlock(Block):
             _npx_save(f"{path}-{epoch:04d}.params", arrays)
         else:
             _nd.save(f"{path}-{epoch:04d}.params", arrays)
+
+
+def _infer_param_dtypes(inputs, outputs):
+    """The dtypes of a graph's arguments and auxiliary states, from its input variables' dtype
+    attributes. As 1.9.1, each input is asked in turn (a bare variable warns "Cannot decide
+    type ..."), and nothing is inferred (float32 for all) unless every input's dtype is known."""
+    known = {}
+    for i in inputs:
+        t = i.infer_type()[0]
+        if not t:
+            return {}
+        known[i.name] = t[0]
+    try:
+        arg_types, _, aux_types = outputs.infer_type(**known)
+    except Exception:   # noqa: BLE001 -- a graph whose types cannot be inferred keeps float32
+        return {}
+    if arg_types is None:
+        return {}
+    names = outputs.list_arguments() + outputs.list_auxiliary_states()
+    return {n: t for n, t in zip(names, list(arg_types) + list(aux_types)) if t is not None}
 
 
 class SymbolBlock(HybridBlock):
@@ -858,13 +883,15 @@ class SymbolBlock(HybridBlock):
         # shares, as 1.9.1 does: fc_weight, fc_bias -> weight, bias
         strip = len(os.path.commonprefix([n for n in outputs.list_inputs()
                                           if n not in input_set]))
-        for name in outputs.list_inputs():
+        dtypes = _infer_param_dtypes(inputs, outputs)
+        # as 1.9.1: the arguments first, then the auxiliary states (collect_params order)
+        for name in outputs.list_arguments() + outputs.list_auxiliary_states():
             if name in input_set:
                 continue
             if params is not None and name in params:
                 p = params[name]
             else:
-                p = Parameter(name, allow_deferred_init=True,
+                p = Parameter(name, allow_deferred_init=True, dtype=dtypes.get(name, mx_real_t),
                               grad_req="null" if name in aux else "write")
             self._params._params[name] = p
             self._reg_params[name[strip:]] = p
@@ -895,10 +922,14 @@ class SymbolBlock(HybridBlock):
         sym = _sym.load(symbol_file)
         if isinstance(input_names, str):
             input_names = [input_names]
-        inputs = [_sym.var(n) for n in input_names]
+        # as 1.9.1: without a parameter file the inputs are typed float32 so that the
+        # parameters' dtypes can be inferred; with one, the saved dtypes win
+        inputs = [_sym.var(n) if param_file is not None else _sym.var(n, dtype=mx_real_t)
+                  for n in input_names]
         block = SymbolBlock(sym, inputs)
         if param_file is not None and len(block.collect_params()):
             block.collect_params().load(param_file, ctx=ctx, allow_missing=allow_missing,
-                                        ignore_extra=ignore_extra, cast_dtype=True)
+                                        ignore_extra=ignore_extra, cast_dtype=True,
+                                        dtype_source="saved")
         return block
 

@@ -453,6 +453,11 @@ class ParameterDict:
         else:
             for k, v in kwargs.items():
                 if k == "shape" and v is not None:
+                    old = param._shape
+                    if old is not None and len(old) == len(v):
+                        # as 1.9.1: a request with unknown (0) dims for a known dim is a
+                        # match (weight tying: Dense(params=embedding.params) asks (V, 0))
+                        v = tuple(b if a in (0, None, -1) else a for a, b in zip(v, old))
                     param.shape = v
                 elif hasattr(param, k) and v is not None and k not in ("init",):
                     existing = getattr(param, k)

@@ -50,7 +50,7 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     (float32 for float16 arrays) when ``check_isfinite``, else the norm as a 1-element array.
     """
     import numpy as np
-    if not arrays:
+    if len(arrays) == 0:   # as 1.9.1, a single NDArray also works (clipped row by row)
         raise MXNetAssertionError("clip_global_norm: arrays must not be empty")
     ctx = arrays[0].context
     # accumulate in the first array's dtype (half precision in float32)

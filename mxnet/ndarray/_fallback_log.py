@@ -15,7 +15,8 @@ from ..base import native_log
 
 _seen: set = set()
 # dense code here, but sparse-aware in 1.9.1 (no warning there)
-_NATIVE = frozenset(("norm",))
+# (Embedding and SparseEmbedding read a row_sparse weight natively in 1.9.1)
+_NATIVE = frozenset(("norm", "Embedding", "_contrib_SparseEmbedding"))
 
 _TAIL = ("The operator with default storage type will be dispatched for execution. You're "
          "seeing this warning message because the operator above is unable to process the "

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
-from .registry import get_op, register
+from .registry import Param, get_op, register
 
 __all__ = []
 
@@ -37,7 +37,12 @@ __all__ = []
 # SparseEmbedding
 
 _EMB = get_op("Embedding")
-register("_contrib_SparseEmbedding", _EMB.compute, params=tuple(_EMB.params.values()),
+# 1.9.1 also takes ``deterministic`` here (its backward's accumulation order; the values are
+# the same either way)
+_DETERMINISTIC = Param("deterministic", "bool", False,
+                       doc="Accumulate the weight's gradient in a fixed order (no effect here).")
+register("_contrib_SparseEmbedding", _EMB.compute,
+         params=tuple(_EMB.params.values()) + (_DETERMINISTIC,),
          inputs=("data", "weight"), infer_shape=_EMB.infer_shape, infer_type=_EMB.infer_type,
          attr_check=_EMB.attr_check, gradient=_EMB.gradient,
          grad_rows=lambda xp, a, pos, ins: _EMB.grad_rows(xp, a, pos, ins, always=True),

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from ..base import MXNetError, dtype_np
+from ..base import MXNetError, dtype_np, native_log
 from ._common import shape_err
 from .registry import Param, register
 
@@ -166,6 +166,9 @@ def _batch_take_check(a_shape, i_shape):
 
 def _batch_take(rc, attrs, a, indices):
     xp = rc.xp
+    # 1.9.1 logs this on every call (from its type inference, before any dtype check)
+    native_log("../src/operator/tensor/./indexing_op.h:1090",
+               "batch_take is deprecated. Please use pick instead.")
     if indices.dtype != np.int32:
         raise shape_err("batch_take", "indices must have dtype int32", a, indices)
     rows = _batch_take_check(a.shape, indices.shape)

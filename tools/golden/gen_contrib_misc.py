@@ -105,7 +105,8 @@ def probe_output_names():
 
 
 def write_pretrained_names():
-    names = {k: sorted(v) for k, v in text.embedding.get_pretrained_file_names().items()}
+    # keep 1.9.1's own order: get_pretrained_file_names returns the names in that order
+    names = {k: list(v) for k, v in text.embedding.get_pretrained_file_names().items()}
     path = os.path.join(ROOT, "mxnet", "contrib", "text", "_pretrained_names.py")
     lines = ['"""Pre-trained embedding file names 1.9.1 knows (GloVe, fastText); generated data.',
              "", "Written by tools/golden/gen_contrib_misc.py from the reference installation; "

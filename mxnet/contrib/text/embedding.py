@@ -12,7 +12,7 @@ import warnings
 
 from ... import ndarray as nd
 from ... import registry
-from ...base import MXNetError
+from ...base import MXNetAssertionError, MXNetError
 from ...util import is_np_array
 from . import _constants as C
 from . import _pretrained_names, vocab
@@ -86,9 +86,9 @@ class _TokenEmbedding(vocab.Vocabulary):
             for line_num, line in enumerate(f, 1):
                 elems = line.rstrip().split(elem_delim)
                 if len(elems) <= 1:
-                    raise MXNetError(f"At line {line_num} of the pre-trained text embedding file "
-                                     f"{path}: expected a token followed by numbers separated by "
-                                     f"{elem_delim!r}, got {line.rstrip()!r}")
+                    raise MXNetAssertionError(f"At line {line_num} of the pre-trained text embedding file "
+                                              f"{path}: expected a token followed by numbers separated by "
+                                              f"{elem_delim!r}, got {line.rstrip()!r}")
                 token, values = elems[0], [float(v) for v in elems[1:]]
                 if token == self.unknown_token and unknown_vec is None:
                     unknown_vec = values
@@ -106,7 +106,7 @@ class _TokenEmbedding(vocab.Vocabulary):
                     if vec_len is None:
                         vec_len = len(values)
                     elif len(values) != vec_len:
-                        raise MXNetError(
+                        raise MXNetAssertionError(
                             f"At line {line_num} of the pre-trained token embedding file: the "
                             f"dimension of token {token} is {len(values)} but the dimension of "
                             f"previous tokens is {vec_len}. Dimensions of all the tokens must "
@@ -154,8 +154,8 @@ class _TokenEmbedding(vocab.Vocabulary):
         if vocabulary is None:
             return
         if not isinstance(vocabulary, vocab.Vocabulary):
-            raise MXNetError("The argument `vocabulary` must be an instance of "
-                             f"mxnet.contrib.text.vocab.Vocabulary, got {type(vocabulary).__name__}")
+            raise MXNetAssertionError("The argument `vocabulary` must be an instance of "
+                                      f"mxnet.contrib.text.vocab.Vocabulary, got {type(vocabulary).__name__}")
         self._set_idx_to_vec_by_embeddings([self], len(vocabulary), vocabulary.idx_to_token)
         self._index_tokens_from_vocabulary(vocabulary)
 
@@ -200,22 +200,22 @@ class _TokenEmbedding(vocab.Vocabulary):
         any other unknown token is an error.
         """
         if self.idx_to_vec is None:
-            raise MXNetError("update_token_vectors: the embedding has no vectors yet")
+            raise MXNetAssertionError("update_token_vectors: the embedding has no vectors yet")
         ndim = len(new_vectors.shape)
         if not isinstance(tokens, list) or len(tokens) == 1:
             if not isinstance(new_vectors, nd.NDArray) or ndim not in (1, 2):
-                raise MXNetError("update_token_vectors: new_vectors must be a 1-D or 2-D NDArray "
-                                 "if tokens is a singleton")
+                raise MXNetAssertionError("update_token_vectors: new_vectors must be a 1-D or 2-D NDArray "
+                                          "if tokens is a singleton")
             tokens = tokens if isinstance(tokens, list) else [tokens]
             if ndim == 1:
                 new_vectors = new_vectors.reshape((1, -1))
         elif not isinstance(new_vectors, nd.NDArray) or ndim != 2:
-            raise MXNetError("update_token_vectors: new_vectors must be a 2-D NDArray if tokens "
-                             "is a list of multiple strings")
+            raise MXNetAssertionError("update_token_vectors: new_vectors must be a 2-D NDArray if tokens "
+                                      "is a list of multiple strings")
         if new_vectors.shape != (len(tokens), self.vec_len):
-            raise MXNetError(f"update_token_vectors: new_vectors has shape {new_vectors.shape}; "
-                             f"expected ({len(tokens)}, {self.vec_len}): one row per token, as "
-                             "wide as the embedding")
+            raise MXNetAssertionError(f"update_token_vectors: new_vectors has shape {new_vectors.shape}; "
+                                      f"expected ({len(tokens)}, {self.vec_len}): one row per token, as "
+                                      "wide as the embedding")
         rows = []
         for t in tokens:
             if t not in self._token_to_idx:
@@ -334,14 +334,14 @@ class CompositeEmbedding(_TokenEmbedding):
 
     def __init__(self, vocabulary, token_embeddings):
         if not isinstance(vocabulary, vocab.Vocabulary):
-            raise MXNetError("CompositeEmbedding: vocabulary must be an instance of "
-                             f"mxnet.contrib.text.vocab.Vocabulary, got {type(vocabulary).__name__}")
+            raise MXNetAssertionError("CompositeEmbedding: vocabulary must be an instance of "
+                                      f"mxnet.contrib.text.vocab.Vocabulary, got {type(vocabulary).__name__}")
         if not isinstance(token_embeddings, list):
             token_embeddings = [token_embeddings]
         for e in token_embeddings:
             if not isinstance(e, _TokenEmbedding):
-                raise MXNetError("CompositeEmbedding: token_embeddings must be token embeddings "
-                                 f"of mxnet.contrib.text.embedding, got {type(e).__name__}")
+                raise MXNetAssertionError("CompositeEmbedding: token_embeddings must be token embeddings "
+                                          f"of mxnet.contrib.text.embedding, got {type(e).__name__}")
         super().__init__()
         self._index_tokens_from_vocabulary(vocabulary)
         self._set_idx_to_vec_by_embeddings(token_embeddings, len(self), self.idx_to_token)

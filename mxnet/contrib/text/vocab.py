@@ -1,7 +1,7 @@
 """Token indexing for text."""
 import collections
 
-from ...base import MXNetError
+from ...base import MXNetAssertionError, MXNetError
 from . import _constants as C
 
 __all__ = ["Vocabulary"]
@@ -36,14 +36,16 @@ class Vocabulary:
     def __init__(self, counter=None, most_freq_count=None, min_freq=1, unknown_token="<unk>",
                  reserved_tokens=None):
         if min_freq <= 0:
-            raise MXNetError(f"Vocabulary: min_freq={min_freq} must be a positive value")
+            raise MXNetAssertionError(f"Vocabulary: min_freq={min_freq} must be a positive value")
         if reserved_tokens is not None:
             if unknown_token in set(reserved_tokens):
-                raise MXNetError(f"Vocabulary: reserved_tokens={reserved_tokens!r} cannot contain "
-                                 f"the unknown_token {unknown_token!r}")
+                raise MXNetAssertionError(
+                    f"Vocabulary: reserved_tokens={reserved_tokens!r} cannot contain "
+                    f"the unknown_token {unknown_token!r}")
             if len(set(reserved_tokens)) != len(reserved_tokens):
-                raise MXNetError(f"Vocabulary: reserved_tokens={reserved_tokens!r} cannot contain "
-                                 "duplicate tokens")
+                raise MXNetAssertionError(
+                    f"Vocabulary: reserved_tokens={reserved_tokens!r} cannot contain "
+                    "duplicate tokens")
         self._unknown_token = unknown_token
         self._idx_to_token = [unknown_token]
         self._reserved_tokens = None if reserved_tokens is None else list(reserved_tokens)
@@ -55,8 +57,8 @@ class Vocabulary:
 
     def _index_counter(self, counter, most_freq_count, min_freq):
         if not isinstance(counter, collections.Counter):
-            raise MXNetError(f"Vocabulary: counter must be a collections.Counter, got "
-                             f"{type(counter).__name__}")
+            raise MXNetAssertionError(f"Vocabulary: counter must be a collections.Counter, "
+                                      f"got {type(counter).__name__}")
         special = set(self._idx_to_token)
         # descending frequency; equal frequencies in ascending token order (stable sorts)
         ranked = sorted(counter.items(), key=lambda kv: kv[0])
