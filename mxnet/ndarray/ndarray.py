@@ -15,7 +15,8 @@ import numpy as np
 from .. import engine
 from .._mode import mode as _mode
 from ..backend import get_backend, gpu_out_of_memory, synchronize_gpus
-from ..base import MXNetError, MXNetKeyError, MXNetValueError, dtype_np, dtype_name, numeric_types
+from ..base import (MXNetError, MXNetKeyError, MXNetTypeError, MXNetValueError, dtype_np,
+                    dtype_name, numeric_types)
 from ..context import Context, current_context
 from ..operator.registry import RunContext, get_op
 from .tape import Leaf, TapeNode
@@ -139,10 +140,15 @@ def _unalias(rc, res, inputs):
     """``res``, copied when it is (a view of) an input's buffer: as in 1.9.1, an operator's
     result never shares memory with its inputs (so writing into ``x.T`` or
     ``np.expand_dims(x, 0)`` leaves ``x`` alone)."""
+    own = getattr(res, "base", None)
     for a in inputs:
         d = a._data
-        if res is d or (getattr(res, "base", None) is not None
-                        and rc.xp.may_share_memory(res, d)):
+        if res is d or (own is not None and (own is d or own is getattr(d, "base", None))):
+            return res.copy()
+    if own is None or getattr(getattr(own, "flags", None), "owndata", False):
+        return res   # a view of an array that owns its memory and is no input's buffer
+    for a in inputs:   # an unusual base (a buffer, a strided wrapper): ask the backend
+        if rc.xp.may_share_memory(res, a._data):
             return res.copy()
     return res
 
@@ -441,10 +447,18 @@ class NDArray:
 
     # 1.9.1's NDArray has no float()/int(); these are an extension for size-1 arrays
     def __float__(self):
+        self._check_size_one("float")
         return float(self.asscalar())
 
     def __int__(self):
+        self._check_size_one("int")
         return int(self.asscalar())
+
+    def _check_size_one(self, fn):
+        # 1.9.1 has no __float__/__int__ and raises TypeError; one-element arrays convert here
+        if self.size != 1:
+            raise MXNetTypeError(f"{fn}() argument must be a one-element NDArray, got shape "
+                                 f"{self.shape}")
 
     def __hash__(self):
         return id(self)
@@ -681,8 +695,16 @@ def array(source_array, ctx=None, dtype=None):
                                 f"values beyond the int64 range, which cannot become {dt.name}")
             if dt.kind in "iu" and src.dtype.kind == "f":
                 src = src.astype(np.int64)  # then wrap into dt, as 1.9.1's NumPy does
+            if src.dtype.kind in "US":
+                try:  # 1.9.1 converts strings of numbers, and raises TypeError for the rest
+                    src = src.astype(dt)
+                except (TypeError, ValueError) as e:
+                    raise MXNetTypeError(f"array: source_array must be array like object; "
+                                         f"cannot convert its strings to {dt.name}: {e}") from None
     if src.dtype == object:
-        raise MXNetError("array: source must be numeric (got an object array)")
+        # a TypeError as in 1.9.1 (an MXNetError too)
+        raise MXNetTypeError(f"array: source_array must be array like object, got "
+                             f"{type(source_array).__name__} (an object array)")
     data = get_backend(ctx).asarray(src, dtype=dt)
     if data is src or (isinstance(src, np.ndarray) and isinstance(data, np.ndarray)
                        and np.shares_memory(data, src)):
