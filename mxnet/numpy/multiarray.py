@@ -207,6 +207,16 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
         a = self.asnumpy()
         return a if dtype is None else a.astype(dtype)
 
+    # NumPy's dispatch protocols: official NumPy functions given mx.np arrays run mx.np's
+    # function where one exists, else NumPy's on a host copy (see _interop.py)
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from ._interop import array_ufunc
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from ._interop import array_function
+        return array_function(func, types, args, kwargs)
+
     # -- arithmetic -------------------------------------------------------------------------
     def __add__(self, other):
         return _binary("add", self, other)
