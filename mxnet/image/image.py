@@ -53,7 +53,7 @@ def _wrap(arr, like=None, out=None):
 # -- decoding -----------------------------------------------------------------------------------------
 def _decode(buf, flag, to_rgb):
     """uint8 (H, W, 3) for ``flag`` > 0 (RGB unless ``to_rgb`` is False), (H, W, 1) for 0."""
-    flag = int(flag)
+    flag = _int_arg("imdecode", "flag", flag)
     if flag < 0:
         raise MXNetError(f"imdecode: flag must be 0 (grayscale) or 1 (color), got {flag}")
     if len(buf) == 0:
@@ -104,12 +104,23 @@ def imread(filename, flag=1, to_rgb=True, out=None):
 
 
 # -- resizing and borders -------------------------------------------------------------------------------
+def _int_arg(fn, name, value):
+    """``value`` as an int; 1.9.1 passes these to its operators as text, where only integers
+    (not floats, not booleans) parse."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise MXNetError(f"{fn}: Invalid Parameter format for {name} expect int but "
+                         f"value='{value}'")
+    return int(value)
+
+
 def imresize(src, w, h, interp=1, out=None):
     """Resize an (H, W, C) image to width ``w`` and height ``h``.
 
     ``interp``: 0 nearest, 1 bilinear (default), 2 bicubic, 3 area, 4 Lanczos; the results
     equal OpenCV 3.4.2's, which 1.9.1 uses.
     """
+    w, h = _int_arg("imresize", "w", w), _int_arg("imresize", "h", h)
+    interp = _int_arg("imresize", "interp", interp)
     arr = _numpy(src)
     if arr.ndim != 3:
         raise MXNetError(f"imresize: expected an (H, W, C) image, got shape {arr.shape}")
@@ -133,7 +144,9 @@ def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out
     arr = _numpy(src)
     if arr.ndim != 3:
         raise MXNetError(f"copyMakeBorder: expected an (H, W, C) image, got shape {arr.shape}")
-    pads = [int(top), int(bot), int(left), int(right)]
+    pads = [_int_arg("copyMakeBorder", n, v)
+            for n, v in (("top", top), ("bot", bot), ("left", left), ("right", right))]
+    type = _int_arg("copyMakeBorder", "type", type)  # noqa: A001 - 1.9.1's argument name
     if min(pads) < 0:
         raise MXNetError(f"copyMakeBorder: the borders must not be negative, got {pads}")
     width = ((pads[0], pads[1]), (pads[2], pads[3]), (0, 0))

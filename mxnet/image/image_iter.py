@@ -61,6 +61,10 @@ class ImageIter(DataIter):
             raise ValueError(f"ImageIter: last_batch_handle must be one of {_LAST_BATCH}, "
                              f"got {last_batch_handle!r}")
         name = type(self).__name__
+        logging.info("Using %s threads for decoding...",
+                     os.environ.get("MXNET_CPU_WORKER_NTHREADS", 1))
+        logging.info("Set enviroment variable MXNET_CPU_WORKER_NTHREADS to a larger number "
+                     "to use more threads.")
         if path_imgrec:
             logging.info("%s: loading recordio %s...", name, path_imgrec)
             if path_imgidx:
@@ -87,7 +91,7 @@ class ImageIter(DataIter):
                     label = np.asarray([item[0]], dtype=dtype)
                 else:
                     label = np.asarray(_host(item[0]), dtype=dtype).reshape(-1)
-                self.imglist[key] = (label, item[-1])
+                self.imglist[key] = (nd.array(label, dtype=dtype), item[-1])  # 1.9.1 keeps NDArrays
                 imgkeys.append(key)
         else:
             self.imglist = None
@@ -108,14 +112,14 @@ class ImageIter(DataIter):
             self.seq = imgkeys
         elif shuffle or num_parts > 1 or path_imgidx:
             if self.imgidx is None:
-                raise ValueError("ImageIter: shuffle and num_parts > 1 need the index file "
-                                 "path_imgidx of the record file")
+                raise _ImageArgError("ImageIter: shuffle and num_parts > 1 need the index file "
+                                     "path_imgidx of the record file")
             self.seq = self.imgidx
         else:
             self.seq = None
         if num_parts > 1:
             if not 0 <= part_index < num_parts:
-                raise ValueError(f"ImageIter: part_index {part_index} is not in [0, {num_parts})")
+                raise _ImageArgError(f"ImageIter: part_index {part_index} is not in [0, {num_parts})")
             per_part = len(self.seq) // num_parts
             self.seq = self.seq[part_index * per_part:(part_index + 1) * per_part]
         self.auglist = CreateAugmenter(data_shape, **kwargs) if aug_list is None else aug_list
@@ -144,7 +148,7 @@ class ImageIter(DataIter):
                 except ValueError as e:
                     raise MXNetError(f"ImageIter: bad line {lineno} of {path!r}: "
                                      f"{line.rstrip()!r} ({e})") from None
-                table[key] = (label, fields[-1])
+                table[key] = (nd.array(label, dtype=dtype), fields[-1])  # 1.9.1 keeps NDArrays
                 keys.append(key)
         return table, keys
 

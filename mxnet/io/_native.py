@@ -242,14 +242,17 @@ def parse_bool(value, name):
         if low in ("false", "0"):
             return False
         raise MXNetError(f"Invalid Parameter format for {name} expect boolean but value='{value}'")
+    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v not in (0, 1):
+        # 1.9.1 reads the value's text: only true/false/1/0 are booleans
+        raise MXNetError(f"Invalid Parameter format for {name} expect boolean but value='{value}'")
     return bool(v)
 
 
 def parse_int(value, name):
     v = _literal(value)
     try:
-        if isinstance(v, float) and not v.is_integer():
-            raise ValueError
+        if isinstance(v, (bool, np.bool_, float, np.floating)):
+            raise ValueError  # 1.9.1 parses the text: '12.0' and 'True' are not ints
         return int(v)
     except (TypeError, ValueError):
         raise MXNetError(f"Invalid Parameter format for {name} expect int but value='{value}'") from None

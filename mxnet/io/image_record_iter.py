@@ -49,6 +49,14 @@ def _kernels():
     return _image
 
 
+def _resize_bgr(img, w, h, interp):
+    """Resize an (H, W, C) image as 1.9.1 does on OpenCV's BGR copy: the channel order
+    matters to bicubic, whose SIMD kernel treats the row's last few values apart."""
+    if img.shape[2] == 3:
+        return _kernels().resize(img[:, :, ::-1], w, h, interp)[:, :, ::-1]
+    return _kernels().resize(img, w, h, interp)
+
+
 def _pil_image():
     try:
         from PIL import Image
@@ -279,7 +287,7 @@ class _Augmenter:
 
     def _resize(self, img, w, h, rng):
         interp = self._interp(self.p["inter_method"], img.shape[1], img.shape[0], w, h, rng)
-        return _kernels().resize(img, w, h, interp)
+        return _resize_bgr(img, w, h, interp)
 
     def _affine(self, img, rng):
         a = self.a
@@ -320,7 +328,7 @@ class _Augmenter:
                 x = int(rng.integers(0, cols - w + 1))
                 y = int(rng.integers(0, rows - h + 1))
                 interp = self._interp(self.p["inter_method"], w, h, self.crop_w, self.crop_h, rng)
-                return _kernels().resize(img[y:y + h, x:x + w], self.crop_w, self.crop_h, interp)
+                return _resize_bgr(img[y:y + h, x:x + w], self.crop_w, self.crop_h, interp)
         return None
 
     def _size_crop(self, img, rng):
@@ -337,14 +345,18 @@ class _Augmenter:
         else:
             y, x = y // 2, x // 2
         interp = self._interp(self.p["inter_method"], size, size, self.crop_w, self.crop_h, rng)
-        return _kernels().resize(img[y:y + size, x:x + size], self.crop_w, self.crop_h, interp)
+        return _resize_bgr(img[y:y + size, x:x + size], self.crop_w, self.crop_h, interp)
 
     def _plain_crop(self, img, rng):
         ch, cw = self.crop_h, self.crop_w
         rows, cols = img.shape[:2]
-        if rows < ch or cols < cw:   # enlarge so that the crop fits
-            scale = max(ch / rows, cw / cols)
-            img = self._resize(img, max(cw, int(cols * scale)), max(ch, int(rows * scale)), rng)
+        # enlarge so that the crop fits: as 1.9.1, first to the crop's height, then (if still
+        # too narrow) to its width, each keeping the aspect ratio
+        if rows < ch:
+            img = self._resize(img, cols * ch // rows, ch, rng)
+            rows, cols = img.shape[:2]
+        if cols < cw:
+            img = self._resize(img, cw, rows * cw // cols, rng)
             rows, cols = img.shape[:2]
         y, x = rows - ch, cols - cw
         if self.p["rand_crop"]:
@@ -402,9 +414,18 @@ class _Augmenter:
 
     def process(self, buf, out, rng):
         p = self.p
-        crop = self.augment(self.decode(buf), rng)
+        crop = self.decode(buf)
+        for _ in range(p.get("aug_passes", 1)):
+            crop = self.augment(crop, rng)
         mirror = p["mirror"] or (p["rand_mirror"] and rng.integers(0, 2))
         chw = crop.transpose(2, 0, 1)
+        if out.dtype == np.int8 and self.mean_img is None:
+            # 1.9.1's int8 output: the pixel minus the mean rounded (half away from zero) to an
+            # integer, saturated to [-128, 127]; std and scale are not used
+            mean = np.trunc(self.mean + np.copysign(np.float32(0.5), self.mean))
+            val = np.clip(chw.astype(np.float32) - mean, -128, 127)
+            out[...] = val[:, :, ::-1] if mirror else val
+            return
         contrast = illumination = None
         if self.normalize and (self.a["max_random_contrast"] or self.a["max_random_illumination"]):
             mc, mi = self.a["max_random_contrast"], self.a["max_random_illumination"]
@@ -610,8 +631,9 @@ class ImageRecordIter(MXDataIter):
     the affine warp (``rotate``, ``max_rotate_angle``, ``max_shear_ratio``,
     ``min/max_random_scale``, ``min/max_aspect_ratio``, ``min/max_img_size``), crop sizes,
     ``random_resized_crop``, the HSL shift, brightness / contrast / saturation, ``pca_noise``,
-    ``max_random_contrast`` / ``max_random_illumination`` and ``mean_img``. Only
-    ``aug_seq='aug_default'`` is implemented. All arguments are keywords.
+    ``max_random_contrast`` / ``max_random_illumination`` and ``mean_img``. ``aug_seq`` may
+    name 'aug_default' once or several times (comma-separated: the augmenter runs that many
+    times, as in 1.9.1); 'det_aug_default' is not implemented. All arguments are keywords.
     """
 
     _default_dtype = "float32"
@@ -622,9 +644,15 @@ class ImageRecordIter(MXDataIter):
         if args:
             raise TypeError(f"{name} can only accept keyword arguments")
         aug_seq = parse_str(kwargs.get("aug_seq", "aug_default"), "aug_seq")
-        if aug_seq.replace(" ", "") != "aug_default":
-            raise NotImplementedError(f"{name}: aug_seq={aug_seq!r} is not supported; only the "
-                                      "default augmenter 'aug_default' is implemented")
+        # 1.9.1 splits aug_seq at commas and runs the augmenters in turn on every image
+        aug_names = [n.strip() for n in aug_seq.split(",")]
+        for n in aug_names:
+            if n == "det_aug_default":
+                raise NotImplementedError(f"{name}: aug_seq={aug_seq!r}: the detection augmenter "
+                                          "'det_aug_default' is not implemented for this iterator")
+            if n != "aug_default":
+                raise MXNetError(f"{name}: aug_seq={aug_seq!r} names an unknown augmenter {n!r}; "
+                                 "expected comma-separated 'aug_default'")
         get = kwargs.get
         path = parse_str(get("path_imgrec", ""), "path_imgrec")
         if not path:
@@ -653,6 +681,7 @@ class ImageRecordIter(MXDataIter):
             "seed": parse_int(get("seed", 0), "seed"),
             "scale": parse_float(get("scale", 1.0), "scale"),
             "normalize": self._normalize,
+            "aug_passes": len(aug_names),
             "out_dtype": _OUT_DTYPES[dtype],
         }
         seed_aug = get("seed_aug", None)
@@ -696,6 +725,7 @@ class ImageRecordUInt8Iter(ImageRecordIter):
 
 
 class ImageRecordInt8Iter(ImageRecordIter):
-    """:class:`ImageRecordIter` giving normalised values cast to int8 (truncated, clamped)."""
+    """:class:`ImageRecordIter` giving int8 pixels: ``pixel - round(mean)``, saturated
+    (as in 1.9.1, ``std_*`` and ``scale`` are not applied)."""
 
     _default_dtype = "int8"

@@ -293,6 +293,10 @@ __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "eye"
            "waitall", "invoke", "op", "concatenate", "moveaxis"] + sorted(_public)
 
 from .legacy_image import imdecode  # noqa: E402,F401  (1.9.1's deprecated decoder)
+from . import legacy_image as _legacy_image  # noqa: E402
+
+for _k in ("_cvimdecode", "_cvimread", "_cvimresize", "_cvcopyMakeBorder"):
+    setattr(_internal, _k, getattr(_legacy_image, _k))
 from . import index_helpers as _index_helpers  # noqa: E402
 from .index_helpers import (  # noqa: E402,F401  (1.9.1's helpers in mxnet.ndarray.ndarray)
     get_indexing_dispatch_code, get_oshape_of_gather_nd_op, indexing_key_expand_implicit_axes)

@@ -102,3 +102,31 @@ def imdecode(str_img, clip_rect=(0, 0, 0, 0), out=None, index=0, channels=3, mea
         raise MXNetError(f"imdecode: mean has dtype {dtype}, out has {np.dtype(out.dtype)}")
     target[:] = res.astype(out.dtype)
     return out
+
+
+# -- mx.nd._internal._cv*: the OpenCV-backed operators 1.9.1's mx.image calls -----------------------
+def _image_module():
+    from ..image import image  # mx.image sits above mx.nd: imported on use
+    return image
+
+
+def _cvimdecode(buf, flag=1, to_rgb=True, out=None, **kwargs):
+    """Decode an encoded image (a uint8 NDArray of the file's bytes) to (H, W, C) uint8."""
+    return _image_module().imdecode(buf, flag=flag, to_rgb=to_rgb, out=out)
+
+
+def _cvimread(filename, flag=1, to_rgb=True, out=None, **kwargs):
+    """Read and decode an image file to (H, W, C) uint8."""
+    return _image_module().imread(filename, flag=flag, to_rgb=to_rgb, out=out)
+
+
+def _cvimresize(src, w, h, interp=1, out=None, **kwargs):
+    """Resize an (H, W, C) image to width ``w``, height ``h`` (OpenCV's interpolation codes)."""
+    return _image_module().imresize(src, w, h, interp=interp, out=out)
+
+
+def _cvcopyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(),  # noqa: N802
+                      out=None, **kwargs):
+    """Pad an (H, W, C) image (OpenCV's border types)."""
+    return _image_module().copyMakeBorder(src, top, bot, left, right, type=type, value=value,
+                                          values=values, out=out)

@@ -241,8 +241,7 @@ def _resize(rc, attrs, x):
     from ..gluon.data.vision import _image  # the OpenCV-compatible NumPy resize
     xp = rc.xp
     host = x if xp is np else xp.asnumpy(x)
-    interp = 1 if attrs["interp"] == 5 else attrs["interp"]
-    out = _image.resize(host, out_w, out_h, interp)
+    out = _image.resize(host, out_w, out_h, attrs["interp"])  # 5: OpenCV's INTER_LINEAR_EXACT
     return out if xp is np else xp.asarray(out)
 
 

@@ -16,13 +16,15 @@ Decoding uses Pillow, imported only when an image file is actually read.
 """
 from __future__ import annotations
 
+import logging
 import math
 
 import numpy as np
 
 __all__ = ["resize", "imdecode", "imread", "to_gray", "INTERP_NAMES"]
 
-INTERP_NAMES = {0: "nearest", 1: "bilinear", 2: "bicubic", 3: "area", 4: "lanczos"}
+INTERP_NAMES = {0: "nearest", 1: "bilinear", 2: "bicubic", 3: "area", 4: "lanczos",
+                5: "bilinear_exact"}
 
 _COEF_BITS = 11
 _COEF_SCALE = 1 << _COEF_BITS
@@ -168,17 +170,44 @@ def _saturate(x, dtype):
     return np.clip(np.rint(x), info.min, info.max).astype(dtype)
 
 
+def _exact_taps(src, dst):
+    """Two taps per output along one axis, weights in 1/256 steps (summing to 256)."""
+    pos = (np.arange(dst, dtype=np.float64) + 0.5) * (src / dst) - 0.5
+    s = np.floor(pos).astype(np.int64)
+    w1 = np.rint((pos - s) * 256).astype(np.int64)
+    w0 = 256 - w1
+    edge = (pos < 0) | (s >= src - 1)      # outside the source: the edge pixel alone
+    s = np.clip(s, 0, src - 1)
+    w0[edge], w1[edge] = 256, 0
+    return s, np.minimum(s + 1, src - 1), w0, w1
+
+
+def _linear_exact_u8(img, w, h):
+    """Bilinear in integer arithmetic (8-bit weights per axis, one rounding at the end), the
+    way OpenCV's INTER_LINEAR_EXACT treats uint8 images."""
+    x0, x1, wx0, wx1 = _exact_taps(img.shape[1], w)
+    y0, y1, wy0, wy1 = _exact_taps(img.shape[0], h)
+    src = img.astype(np.int64)
+    rows = src[:, x0] * wx0[None, :, None] + src[:, x1] * wx1[None, :, None]
+    out = rows[y0] * wy0[:, None, None] + rows[y1] * wy1[:, None, None]
+    return ((out + (1 << 15)) >> 16).astype(np.uint8)
+
+
 def _resize_hwc(img, w, h, interp):
     src_h, src_w = img.shape[:2]
     method = INTERP_NAMES[interp]
+    if method == "bilinear_exact":  # OpenCV's INTER_LINEAR_EXACT: bit-exact for uint8 only
+        if img.dtype == np.uint8:
+            return _linear_exact_u8(img, w, h)
+        method = "bilinear"
     scale_x, scale_y = src_w / w, src_h / h
     ix, iy = int(round(scale_x)), int(round(scale_y))
     area_fast = abs(scale_x - ix) < 2.2e-16 and abs(scale_y - iy) < 2.2e-16
     if method == "bilinear" and area_fast and ix == 2 and iy == 2:
         method = "area"
-    if method == "nearest":
-        xs = np.minimum(np.floor(np.arange(w) * scale_x).astype(np.int64), src_w - 1)
-        ys = np.minimum(np.floor(np.arange(h) * scale_y).astype(np.int64), src_h - 1)
+    if method == "nearest":  # OpenCV steps by 1 / (dst / src), which can round differently
+        xs = np.minimum(np.floor(np.arange(w) * (1.0 / (w / src_w))).astype(np.int64), src_w - 1)
+        ys = np.minimum(np.floor(np.arange(h) * (1.0 / (h / src_h))).astype(np.int64), src_h - 1)
         return img[ys[:, None], xs]
     if method == "area" and scale_x >= 1 and scale_y >= 1:
         if area_fast:
@@ -219,7 +248,7 @@ def _resize_hwc(img, w, h, interp):
 def resize(img, w, h, interp=1):
     """Resize an (H, W, C), (H, W) or (N, H, W, C) NumPy image to width ``w``, height ``h``."""
     if interp not in INTERP_NAMES:
-        raise ValueError(f"Unknown interp method {interp}; expected one of 0-4 "
+        raise ValueError(f"Unknown interp method {interp}; expected one of 0-5 "
                          f"({', '.join(f'{k} {v}' for k, v in INTERP_NAMES.items())})")
     w, h = int(w), int(h)
     if w <= 0 or h <= 0:
@@ -241,6 +270,9 @@ def _pil():
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError("decoding images needs Pillow: pip install Pillow "
                           "(or pip install mxnet-py[image])") from None
+    png_log = logging.getLogger("PIL.PngImagePlugin")
+    if png_log.level == logging.NOTSET:  # its per-chunk DEBUG lines would flood a DEBUG root log
+        png_log.setLevel(logging.INFO)
     return Image
 
 
@@ -257,6 +289,16 @@ def _png_gray(rgb):
     r, g, b = (rgb[..., i].astype(np.int64) for i in range(3))
     y = (9797 * r + 19234 * g + 3737 * b) >> 15
     return y.astype(np.uint8)[..., None]
+
+
+def _cmyk_to_rgb(cmyk, inverted):
+    """OpenCV's CMYK -> RGB for JPEGs, on the values as stored in the file (Pillow inverts
+    Adobe CMYK on load): each channel is ``k - ((255 - v) * k >> 8)``."""
+    v = cmyk.astype(np.int64)
+    if inverted:
+        v = 255 - v
+    k = v[..., 3:4]
+    return (k - (((255 - v[..., :3]) * k) >> 8)).astype(np.uint8)
 
 
 def imdecode(buf, flag=1, to_rgb=True):
@@ -278,7 +320,10 @@ def imdecode(buf, flag=1, to_rgb=True):
         im = Image.fromarray((np.asarray(im, dtype=np.uint16) >> 8).astype(np.uint8))
     if flag == 0 and im.mode == "L":
         return np.ascontiguousarray(np.asarray(im, dtype=np.uint8)[..., None])
-    arr = np.asarray(im.convert("RGB"), dtype=np.uint8)
+    if im.mode == "CMYK":
+        arr = _cmyk_to_rgb(np.asarray(im), "adobe" in im.info)
+    else:
+        arr = np.asarray(im.convert("RGB"), dtype=np.uint8)
     if flag == 0:
         return _png_gray(arr) if im.format == "PNG" else to_gray(arr)
     if not to_rgb:

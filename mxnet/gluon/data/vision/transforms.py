@@ -256,7 +256,10 @@ def _scale_down(src_size, size):
 def _fixed_crop(x, x0, y0, w, h, size, interp):
     out = x[y0:y0 + h, x0:x0 + w]
     if size is not None and (w, h) != tuple(size):
-        out = _image.resize(out, size[0], size[1], interp)
+        from ....image.image import _get_interp_method, _int_arg  # as 1.9.1's imresize call
+        interp = _get_interp_method(interp, (h, w, size[1], size[0]))
+        out = _image.resize(out, _int_arg("imresize", "w", size[0]),
+                            _int_arg("imresize", "h", size[1]), interp)
     return np.ascontiguousarray(out)
 
 
