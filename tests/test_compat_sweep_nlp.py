@@ -114,8 +114,8 @@ def test_dense_sharing_embedding_params_merges_unknown_in_units():
 
 
 def test_shared_params_with_conflicting_known_dims_still_raise():
-    emb = gluon.nn.Embedding(6, 3)
-    with pytest.raises(AssertionError, match="embedding0_weight"):
+    emb = gluon.nn.Embedding(6, 3, prefix="emb_")
+    with pytest.raises(AssertionError, match="emb_weight"):
         gluon.nn.Dense(5, flatten=False, params=emb.params)
 
 
