@@ -196,7 +196,11 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
     heads, head_grads, entries = _check_heads(heads, head_grads)
     prev = (_mode.recording, _mode.training)
     _mode.recording, _mode.training = create_graph, train_mode
+    from .ndarray import _fallback_log
     try:
+        # the dense operators a gradient rule composes are internal: 1.9.1 never names
+        # them in its storage fallback warnings
+        _fallback_log.MUTED[0] += 1
         if order is None:
             order = _topo_order(entries)
         grads: dict = {}
@@ -232,6 +236,7 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
             if not retain_graph:
                 node.free()
     finally:
+        _fallback_log.MUTED[0] -= 1
         _mode.recording, _mode.training = prev
     if variables is not None:
         out = []
@@ -335,12 +340,27 @@ def _node_gradient(node, slot):
     ograds = [g if g is not None else _F.zeros_like(o.detach()) for g, o in zip(slot, outputs)]
     if node.gradient is not None:
         return node.gradient(ograds)
-    res = node.op.apply_gradient(_F, node.attrs, node.inputs, outputs, ograds,
-                                 [e is not None for e in node.in_entries])
+    quiet = node.op.name == "dot" and _rsp_grad_of(node, 1)
+    if quiet:   # 1.9.1 computes dot's row_sparse weight gradient natively (no warning)
+        from .ndarray import _fallback_log
+        _fallback_log.QUIET[0] += 1
+    try:
+        res = node.op.apply_gradient(_F, node.attrs, node.inputs, outputs, ograds,
+                                     [e is not None for e in node.in_entries])
+    finally:
+        if quiet:
+            _fallback_log.QUIET[0] -= 1
     rule = node.op.grad_rows
     if rule is None or _mode.recording:
         return res
     return _rsp_gradients(rule, node.attrs, node.inputs, res)
+
+
+def _rsp_grad_of(node, pos):
+    """Whether input ``pos`` of ``node`` is a variable with a row_sparse gradient buffer."""
+    e = node.in_entries[pos] if len(node.in_entries) > pos else None
+    arr = e[0].array if e is not None and isinstance(e[0], Leaf) else None
+    return arr is not None and getattr(arr._grad, "stype", None) == "row_sparse"
 
 
 def _rsp_gradients(rule, attrs, inputs, igrads):
@@ -689,6 +709,11 @@ def get_symbol(x):
 _FUNCTION_OP = OpDef("_CustomFunction", None, inputs=lambda attrs: [])
 
 
+class _NoFunctionBackward(MXNetError, NotImplementedError):
+    """A custom Function without backward: an MXNetError as in 1.9.1, and the NotImplementedError
+    the method raised."""
+
+
 class Function:
     """A user-defined differentiable function.
 
@@ -716,7 +741,14 @@ class Function:
 
             def gradient(ograds, _fn=fn_ref, _n=len(inputs)):
                 with pause(train_mode=_mode.training):
-                    res = _fn.backward(*ograds)
+                    try:
+                        res = _fn.backward(*ograds)
+                    except NotImplementedError as e:
+                        if isinstance(e, MXNetError):
+                            raise
+                        # 1.9.1 reports the failure of a custom backward as an MXNetError
+                        raise _NoFunctionBackward(f"{type(_fn).__name__}.backward is not "
+                                                  f"implemented") from e
                 res = [res] if isinstance(res, NDArray) else list(res)
                 if len(res) != _n:
                     raise MXNetError(f"Function.backward returned {len(res)} gradients for "

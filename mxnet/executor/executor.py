@@ -48,7 +48,7 @@ import numpy as np
 from .. import engine
 from .._mode import mode as _mode
 from ..backend import get_backend
-from ..base import MXNetError, MXNetValueError
+from ..base import MXNetError, MXNetKeyError, MXNetValueError
 from ..context import Context
 from ..ndarray import NDArray, zeros
 from ..ndarray import ndarray as _ndm
@@ -93,6 +93,10 @@ def _get_inputs(key, values, names, allow_missing):
     raise TypeError("Only accept list of NDArrays or dict of str to NDArray")
 
 
+class _GradReqKeyError(MXNetKeyError, ValueError):
+    """An unknown grad_req in a list or dict: a KeyError in 1.9.1, a ValueError as for a string."""
+
+
 def _grad_reqs(grad_req, names):
     if isinstance(grad_req, str):
         reqs = [grad_req] * len(names)
@@ -106,9 +110,10 @@ def _grad_reqs(grad_req, names):
         raise TypeError("grad_req must be a string, a list or a dict")
     for r in (grad_req,) if isinstance(grad_req, str) else reqs:
         if r not in _GRAD_REQ:
-            # bind raises a ValueError here, simple_bind a RuntimeError: this is both
-            raise MXNetValueError(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, "
-                                  f"got {r!r}")
+            # bind raises a ValueError here, simple_bind a RuntimeError: this is both; an entry
+            # of a list or dict fails 1.9.1's name lookup, a KeyError
+            cls = MXNetValueError if isinstance(grad_req, str) else _GradReqKeyError
+            raise cls(f"grad_req must be in {{'null': 0, 'write': 1, 'add': 3}}, got {r!r}")
     return reqs
 
 
@@ -376,7 +381,8 @@ class Executor:
     @staticmethod
     def _get_dict(names, arrays):
         if len(set(names)) != len(names):
-            raise ValueError(f"Duplicate names detected, {names}")
+            # a ValueError in 1.9.1's bind; simple_bind fails with a RuntimeError: this is both
+            raise MXNetValueError(f"Duplicate names detected, {names}")
         return dict(zip(names, arrays))
 
     @property

@@ -1,7 +1,8 @@
 """Gluon blocks: Block (imperative), HybridBlock (traceable to a Symbol) and SymbolBlock."""
 from __future__ import annotations
 
-import itertools
+import contextlib
+import io
 import os
 import re
 import threading
@@ -10,15 +11,18 @@ from collections import OrderedDict
 
 from .. import ndarray as _nd
 from .. import symbol as _sym
-from ..base import MXNetAssertionError, MXNetError, MXNetKeyError, MXNetValueError, mx_real_t
+from ..base import (MXNetAssertionError, MXNetError, MXNetKeyError, MXNetTypeError,
+                    MXNetValueError, mx_real_t)
 from ..context import cpu
 from ..name import NameManager, Prefix
 from .. import util as _util
 from ..ndarray import NDArray
 from ..symbol import Symbol
 from ..symbol.graph import topo_order
+from ..symbol.symbol import _print_infer_arguments
 from ..executor.program import GraphProgram, run as run_program
-from .parameter import DeferredInitializationError, Parameter, ParameterDict
+from .parameter import (Constant, DeferredInitializationError, Parameter, ParameterDict,
+                        _shape_known)
 
 __all__ = ["Block", "HybridBlock", "SymbolBlock"]
 
@@ -90,15 +94,37 @@ def _array_kinds(args, found=None):
     return found
 
 
+class _UnnamedParamsFile(MXNetError, AttributeError):
+    """A .params file of unnamed arrays given to load_parameters (1.9.1: an AttributeError)."""
+
+
 def _flatten(args):
     if args is None or isinstance(args, (NDArray, Symbol)):
         return [args], 0
+    if not isinstance(args, (list, tuple)):  # ValueError as in 1.9.1, not a TypeError from iter
+        raise MXNetValueError(f"When hybridized, the inputs and outputs of a HybridBlock must be "
+                              f"(nested) lists of Symbol or NDArray, but got {args!r} of type "
+                              f"{type(args)}")
     flat, fmts = [], []
     for a in args:
         f, fmt = _flatten(a)
         flat.extend(f)
         fmts.append(fmt)
     return flat, fmts
+
+
+def _structure(args):
+    """The nesting of call inputs as a tuple tree: 0 for an array, None for None. Trailing
+    top-level Nones (defaults left out) are dropped, so f(x) and f(x, None) match, as in
+    1.9.1."""
+    def walk(a):
+        if a is None or isinstance(a, (NDArray, Symbol)):
+            return None if a is None else 0
+        return tuple(walk(b) for b in a)
+    sig = walk(args)
+    while sig and sig[-1] is None:
+        sig = sig[:-1]
+    return sig
 
 
 def _regroup(flat, fmt):
@@ -145,6 +171,10 @@ class Block:
             if isinstance(value, Block):
                 self.register_child(value, name)
             elif isinstance(value, Parameter):
+                if name in self._reg_params:   # as 1.9.1: sharing goes through params=
+                    raise MXNetAssertionError(
+                        f"Overriding Parameter attribute {name} is not allowed. To share "
+                        "parameters between blocks, pass 'params' when constructing the block.")
                 self._reg_params[name] = value
         super().__setattr__(name, value)
 
@@ -169,14 +199,14 @@ class Block:
         self._children[name if name is not None else str(len(self._children))] = block
 
     def register_forward_pre_hook(self, hook):
-        key = next(_HOOK_IDS)  # a fresh key per registration: the same hook twice runs twice
-        self._forward_pre_hooks[key] = hook
-        return _HookHandle(self._forward_pre_hooks, key)
+        handle = HookHandle()
+        handle.attach(self._forward_pre_hooks, hook)
+        return handle
 
     def register_forward_hook(self, hook):
-        key = next(_HOOK_IDS)
-        self._forward_hooks[key] = hook
-        return _HookHandle(self._forward_hooks, key)
+        handle = HookHandle()
+        handle.attach(self._forward_hooks, hook)
+        return handle
 
     def collect_params(self, select=None):
         """Every parameter of this block and its children (optionally filtered by regex)."""
@@ -299,7 +329,7 @@ class Block:
         if deduplicate:  # a shared parameter is saved once, under the last name it has
             last = {id(p): k for k, p in params.items()}
             params = {last[id(p)]: p for p in params.values()}
-        arrays = {k: p.data(p.list_ctx()[0]).copyto(cpu()) for k, p in params.items()}
+        arrays = {k: p._saved_data() for k, p in params.items()}
         if _util.is_np_array():  # mx.np parameters: NumPy-shape records, as 1.9.1 writes them
             from ..numpy_extension import save as _npx_save
             _npx_save(filename, arrays)
@@ -313,6 +343,11 @@ class Block:
         params = self._collect_params_with_prefix()
         if not loaded and not params:
             return
+        if isinstance(loaded, list):
+            # 1.9.1 fails on a list file with an AttributeError ('list' object has no 'keys')
+            raise _UnnamedParamsFile(f"load_parameters: '{filename}' holds {len(loaded)} arrays "
+                                     f"without names (saved from a list); save a dict of "
+                                     f"name -> NDArray, as save_parameters does")
         names = self.collect_params()
         if not any("." in k for k in loaded) and any(
                 k.startswith(("arg:", "aux:")) or k in names or self.prefix + k in names
@@ -420,7 +455,9 @@ class Block:
             if isinstance(block, HybridBlock) and block._active:
                 raise AssertionError(f'"{block.name}" must not be hybridized to print summary.')
             if not isinstance(block, (Sequential, HybridSequential)):
-                handles.append(block.register_forward_hook(hook))
+                # a fresh function per visit: hooks are kept by id, and a block reached twice
+                # (one layer added twice) reports twice, as in 1.9.1
+                handles.append(block.register_forward_hook(lambda b, a, o: hook(b, a, o)))
         try:
             self.apply(register)
             self(*inputs)
@@ -461,15 +498,24 @@ def _prod(shape):
     return n
 
 
-_HOOK_IDS = itertools.count()
+class HookHandle:
+    """What ``register_forward_hook`` / ``register_forward_pre_hook`` return: ``detach()``
+    (or leaving a ``with`` block) unregisters the hook. As in 1.9.1, hooks are kept by
+    ``id(hook)``: registering one function twice on a block keeps it once."""
 
+    def __init__(self):
+        self._table, self._id = None, None
 
-class _HookHandle:
-    def __init__(self, table, key):
-        self._table, self._key = table, key
+    def attach(self, hooks_dict, hook):
+        if self._table is not None:
+            raise MXNetAssertionError("HookHandle.attach: this handle is already attached; "
+                                      "a handle attaches one hook once")
+        self._table, self._id = hooks_dict, id(hook)
+        hooks_dict[self._id] = hook
 
     def detach(self):
-        self._table.pop(self._key, None)
+        if self._table is not None:
+            self._table.pop(self._id, None)
 
     def __enter__(self):
         return self
@@ -501,6 +547,10 @@ class _one_var_per_param:
 
     def __exit__(self, *exc):
         if not self.outer:
+            # 1.9.1 keeps one variable per parameter for good, so the version counts of
+            # mutated inputs (BatchNorm's moving stats) add up over traces; carry them over
+            for p, v in _TRACE.vars.values():
+                p._var_version = v._outputs[0][0].version
             _TRACE.vars = None
 
 
@@ -525,8 +575,13 @@ class HybridBlock(Block):
 
     def __setattr__(self, name, value):
         super().__setattr__(name, value)
-        if isinstance(value, Block) and getattr(self, "_cached", None) is not None:
-            self._cached = None
+        if isinstance(value, Block):
+            if getattr(self, "_cached", None) is not None:
+                self._cached = None
+            self.__dict__.pop("_traced", None)
+        elif name == "_cached" and value is None:
+            # the traced Symbol graph goes with the cached one (hybridize, cast, children)
+            self.__dict__.pop("_traced", None)
 
     def register_child(self, block, name=None):
         if not isinstance(block, HybridBlock):
@@ -580,7 +635,25 @@ class HybridBlock(Block):
 
     # -- tracing -------------------------------------------------------------------------------
     def _get_graph(self, *args):
+        """Trace ``hybrid_forward`` on Symbols. As 1.9.1, the graph is traced once and kept
+        (infer_shape, infer_type and the hybridized call share it) until hybridize(),
+        cast() or a new child drops it; a call of another structure traces anew."""
         flat, fmt = _flatten(args)
+        key = (repr(fmt), tuple(a is None for a in flat), _util.is_np_array())
+        memo = self.__dict__.get("_traced")
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        params = list(self.collect_params().values())
+        versions = [(p, getattr(p, "_var_version", 0)) for p in params]
+        res = self._trace_graph(flat, fmt)
+        # traced while some parameter shape was unknown (see _call_cached_op)
+        blind = not all(_shape_known(p.shape) for p in params)
+        # versions: the parameters' variable versions before this trace (see __exit__ of
+        # _one_var_per_param), for a retrace that replaces it
+        self.__dict__["_traced"] = (key, res, blind, versions)
+        return res
+
+    def _trace_graph(self, flat, fmt):
         if len(flat) == 1:
             inputs = [_sym.var("data")]
         else:
@@ -594,6 +667,10 @@ class HybridBlock(Block):
             with self.name_scope():
                 out = self.hybrid_forward(_sym, *grouped, **params)
         out_flat, out_fmt = _flatten(out)
+        if any(o is None for o in out_flat):  # a TypeError in 1.9.1 (from Group)
+            raise MXNetTypeError(f"{type(self).__name__} {self.name!r}: hybrid_forward returned "
+                                 f"{out!r}; expected a list of symbols (a Symbol or NDArray, or a "
+                                 f"(nested) list of them)")
         return inputs, _sym.Group(out_flat) if len(out_flat) > 1 else out_flat[0], out_fmt
 
     def _sym_params(self):
@@ -608,6 +685,7 @@ class HybridBlock(Block):
                     v = getattr(p, "_kept_var", None) if getattr(_TRACE, "kept", False) else None
                     if v is None:
                         v = p.var()
+                        v._outputs[0][0].version = getattr(p, "_var_version", 0)
                         if getattr(_TRACE, "kept", False):
                             p._kept_var = v
                     hit = cache[id(p)] = (p, v)
@@ -621,9 +699,29 @@ class HybridBlock(Block):
         flat, _ = _flatten(args)
         flat = [a for a in flat if a is not None]
         known = {i.name: getattr(a, attr) for i, a in zip(inputs, flat)}
+        given = dict(known)
+        if attr == "shape":
+            # parameters whose shapes are already known (an earlier infer_shape) tell them,
+            # as a variable traced earlier may still carry its unknown dimensions
+            names = set(out.list_inputs())
+            known.update((p.name, p.shape) for p in self.collect_params().values()
+                         if p.name in names and p.name not in known and _shape_known(p.shape))
         with warnings.catch_warnings(record=True) as caught:  # the reason goes in the error
             warnings.simplefilter("always")
-            arg_vals, _, aux_vals = getattr(out, infer_fn)(**known)
+            if len(known) == len(given):
+                arg_vals, _, aux_vals = getattr(out, infer_fn)(**known)
+            else:
+                # a failure prints the arguments, as 1.9.1 does: only the block's inputs
+                printed = io.StringIO()
+                try:
+                    with contextlib.redirect_stdout(printed):
+                        arg_vals, _, aux_vals = getattr(out, infer_fn)(**known)
+                except MXNetError:
+                    _print_infer_arguments(infer_fn, (), given)
+                    raise
+                finally:
+                    if "error. Arguments:" not in printed.getvalue():
+                        print(printed.getvalue(), end="")
         if arg_vals is None:
             why = f" {caught[0].message}" if caught else ""
             raise MXNetError(f"{self.name}: cannot infer {attr}s of the parameters from inputs "
@@ -649,7 +747,7 @@ class HybridBlock(Block):
     def _deferred_infer_shape(self, *args):
         try:
             self.infer_shape(*args)
-        except MXNetError as e:
+        except Exception as e:  # noqa: BLE001 - 1.9.1 turns any failure here into a ValueError
             raise MXNetValueError(f"Deferred initialization failed because shape cannot be inferred: "
                              f"{e}") from None
 
@@ -657,9 +755,17 @@ class HybridBlock(Block):
         params = self.collect_params().values()
         if any(p._data is None and p._deferred_init for p in params):
             self._deferred_infer_shape(*args)
-            for p in params:
-                if p._data is None and p._deferred_init:
-                    p._finish_deferred_init()
+            pending = [p for p in params if p._data is None and p._deferred_init]
+            unknown = [p.name for p in pending
+                       if not isinstance(p, Constant) and not _shape_known(p.shape)]
+            if unknown:
+                # a parameter the graph never uses keeps its unknown shape: a ValueError
+                # before any parameter is initialized, as 1.9.1 raises
+                raise MXNetValueError("Deferred initialization failed because shape cannot be "
+                                      f"inferred: the shapes of {unknown} stay unknown (are "
+                                      "they used by the traced graph?)")
+            for p in pending:
+                p._finish_deferred_init()
 
     # -- running ---------------------------------------------------------------------------------
     def forward(self, x, *args):
@@ -698,12 +804,19 @@ class HybridBlock(Block):
             raise MXNetAssertionError(f"{self.name}: the traced graph uses variables {missing} "
                                       "that are neither inputs nor parameters of the block")
         used = {n.name for n in order if n.op is None}
-        for name in all_params:
-            if name not in used:   # 1.9.1 warns too: often a layer left out of hybrid_forward
-                warnings.warn(f"Parameter {name} is not used by any computation of the traced "
-                              f"graph of {self.name}; is that intended?", stacklevel=5)
+        # as 1.9.1: one warning listing the unused inputs by their index among the
+        # (flattened, non-None) inputs, then one listing the unused parameters
+        idle = [f"{i}-th" for i, n in enumerate(input_names) if n not in used]
+        if idle:
+            warnings.warn(f"The {', '.join(idle)} input to HybridBlock is not used by any "
+                          "computation. Is this intended?", stacklevel=5)
+        idle = [name for name in all_params if name not in used]
+        if idle:   # often a layer left out of hybrid_forward; one warning, as 1.9.1
+            warnings.warn(f"Parameter {', '.join(idle)} is not used by any computation. "
+                          "Is this intended?", stacklevel=5)
         self._cached = (order, out._outputs, input_names, all_params, out_fmt)
         self._in_format = _flatten(args)[1]
+        self._in_sig = (self._cached, _structure(args))
 
     def _call_plan(self):
         """What every call of the cached graph needs, derived once from the cache: the
@@ -724,15 +837,24 @@ class HybridBlock(Block):
 
     def _call_cached_op(self, *args):
         if self._cached is None:
-            self._finish_params(*args)
+            # as 1.9.1: trace (and warn about unused inputs/parameters) first; deferred
+            # parameters are initialized below, when a parameter the graph uses needs it
             self._build_cache(*args)
         cached, plist, var_pos, programs = self._call_plan()
         order, heads, input_names, _, out_fmt = cached
-        if all(type(a) is NDArray for a in args):
+        flat_call = all(type(a) is NDArray for a in args)
+        if flat_call:
             flat = list(args)
         else:
             flat, _ = _flatten(args)
             flat = [a for a in flat if a is not None]
+        in_sig = self.__dict__.get("_in_sig")
+        if in_sig is not None and in_sig[0] is cached and in_sig[1] != (
+                (0,) * len(args) if flat_call else _structure(args)):
+            # 1.9.1 also refuses a call whose nesting differs from the traced one
+            raise MXNetValueError(f"{type(self).__name__} {self.name!r}: the argument structure "
+                                  f"{_structure(args)} (0: array) does not match the one the "
+                                  f"graph was traced with, {in_sig[1]}")
         if len(flat) != len(input_names):
             raise MXNetValueError(f"{type(self).__name__} {self.name!r}: the argument structure "
                                   f"does not match the cached graph, which takes "
@@ -741,7 +863,25 @@ class HybridBlock(Block):
         try:
             arrays = flat + [p.data(ctx) for p in plist]
         except DeferredInitializationError:
-            self._finish_params(*args)
+            memo = self.__dict__.get("_traced")
+            traced_unknown = memo is not None and memo[2]
+            try:
+                self._finish_params(*args)
+            except MXNetError:
+                self._cached = None   # the next call traces again (and warns again), as 1.9.1
+                raise
+            if traced_unknown:
+                # with every shape known, trace once more (quietly: the warnings came with
+                # the first trace): the RNN layers build 1.9.1's graph (flattened pieces)
+                # only then; 1.9.1 traced once, so the variable versions restart
+                for p, v in memo[3]:
+                    p._var_version = v
+                self._cached = None
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    self._build_cache(*args)
+                cached, plist, var_pos, programs = self._call_plan()
+                order, heads, input_names, _, out_fmt = cached
             arrays = flat + [p.data(ctx) for p in plist]
         key = (ctx,) + tuple((a._data.shape, a._data.dtype) for a in flat)
         prog = programs.get(key)
@@ -828,9 +968,9 @@ class HybridBlock(Block):
         for name in ordered:
             p = params[name]
             if name in arg_names:
-                arrays[f"arg:{name}"] = p.data(p.list_ctx()[0]).copyto(cpu())
+                arrays[f"arg:{name}"] = p._saved_data()
             elif name in aux_names:
-                arrays[f"aux:{name}"] = p.data(p.list_ctx()[0]).copyto(cpu())
+                arrays[f"aux:{name}"] = p._saved_data()
         if _util.is_np_array():  # NumPy-shape records, as 1.9.1 writes them
             from ..numpy_extension import save as _npx_save
             _npx_save(f"{path}-{epoch:04d}.params", arrays)
@@ -895,7 +1035,6 @@ class SymbolBlock(HybridBlock):
                               grad_req="null" if name in aux else "write")
             self._params._params[name] = p
             self._reg_params[name[strip:]] = p
-        self._active = True
 
     def __repr__(self):
         out = self._sym_outputs
@@ -913,7 +1052,9 @@ class SymbolBlock(HybridBlock):
         return self._call_cached_op(x, *args)
 
     def hybridize(self, active=True, **kwargs):
-        pass
+        # the graph runs either way; as in 1.9.1 hybridize() marks the block hybridized
+        # (summary() then refuses it), warns about hooks and rebuilds the graph next call
+        super().hybridize(active, **kwargs)
 
     @staticmethod
     def imports(symbol_file, input_names, param_file=None, ctx=None, allow_missing=False,

@@ -29,6 +29,13 @@ def _shape_known(shape):
     return shape is not None and all(d is not None and d > 0 for d in shape)
 
 
+def _unique_rows(row_id):
+    """The row ids sorted and without repeats, as 1.9.1's row_sparse pull stores them."""
+    from ..ndarray import array
+    return array(np.unique(row_id.asnumpy().astype(np.int64).reshape(-1)), ctx=row_id.context,
+                 dtype="int64")
+
+
 class Parameter:
     """A trainable array (with per-device copies) and its gradient buffers.
 
@@ -229,12 +236,40 @@ class Parameter:
 
     def data(self, ctx=None):
         """The data on ``ctx`` (the current context, or the only one)."""
+        if self.stype != "default":   # a RuntimeError in 1.9.1
+            raise RuntimeError(f"Cannot return a copy of Parameter '{self.name}' on ctx {ctx} "
+                               f"via data() because its storage type is {self.stype}. Please "
+                               "use row_sparse_data() instead.")
         self._check_initialized()
         return self._data[self._index(ctx)]
 
     def list_data(self):
+        if self.stype != "default":   # a RuntimeError in 1.9.1
+            raise RuntimeError(f"Cannot return copies of Parameter '{self.name}' on all "
+                               "contexts via list_data() because its storage type is "
+                               f"{self.stype}. Please use row_sparse_data() instead.")
         self._check_initialized()
         return list(self._data)
+
+    def _averaged(self):
+        """The data on the CPU; as in 1.9.1, copies kept on several contexts are averaged
+        (``add_n`` then a division, so integer parameters truncate)."""
+        copies = [d.copyto(cpu()) for d in self.list_data()]
+        if len(copies) == 1:
+            return copies[0]
+        from ..ndarray import add_n
+        return add_n(*copies) / len(copies)
+
+    def _saved_data(self):
+        """The array ``save`` writes: the data averaged over its contexts, on the CPU; a
+        row_sparse parameter is written row_sparse and, as in 1.9.1, needs a Trainer."""
+        if self.stype == "default":
+            return self._averaged()
+        if self._trainer is None:
+            raise RuntimeError(f"Cannot reduce row_sparse data for Parameter '{self.name}' "
+                               "when no Trainer is created with it.")
+        self._rsp_source(None)
+        return self._data[0].copyto(cpu()).tostype(self.stype)
 
     def grad(self, ctx=None):
         """The gradient buffer on ``ctx``."""
@@ -283,8 +318,17 @@ class Parameter:
             self._init_impl(array(data, dtype=self._dtype) if not hasattr(data, "asnumpy")
                             else data.astype(self._dtype), ctxs)
             return
+        if self.stype != "default" and getattr(data, "stype", None) == "default":
+            # 1.9.1 copies dense data into its row_sparse arrays (and says so)
+            from types import SimpleNamespace
+
+            from ..ndarray._fallback_log import log_copy
+            log_copy(data, SimpleNamespace(stype=self.stype, context=data.context))
         for arr in self._data:
             arr[:] = data
+        tr = self._trainer
+        if tr is not None and tr._kv_initialized and tr._update_on_kvstore:
+            tr._reset_kvstore()   # as 1.9.1: the store's copy is stale now
 
     def _load_init(self, data, ctx, cast_dtype=False, dtype_source="current"):
         """Take an array read from a .params file: the known dims and the dtype must agree with
@@ -319,25 +363,25 @@ class Parameter:
         """Move the data to other contexts."""
         ctxs = _ctx_list(ctx)
         if self._data is not None:
-            host = self._data[0].copyto(cpu())
+            host = self._averaged() if self.stype == "default" else self._data[0].copyto(cpu())
             self._init_impl(host, ctxs)
         elif self._deferred_init:
             init, _, default = self._deferred_init
             self._deferred_init = (init, ctxs, default)
         else:
-            raise MXNetError(f"Cannot reset context for Parameter '{self.name}' because it has not "
-                             "been initialized.")
+            raise MXNetValueError(f"Cannot reset context for Parameter '{self.name}' because it "
+                                  "has not been initialized.")  # a ValueError in 1.9.1
 
     def row_sparse_data(self, row_id):
         """A RowSparseNDArray copy of the data on ``row_id``'s context holding only the rows
         in ``row_id`` (the others read as zeros), for parameters declared row_sparse."""
-        if self.stype != "row_sparse":
-            raise MXNetError(f"Cannot return copies of Parameter '{self.name}' via "
-                             f"row_sparse_data() because its storage type is {self.stype}. "
-                             "Please use data() instead.")
+        if self.stype != "row_sparse":   # a RuntimeError in 1.9.1
+            raise RuntimeError(f"Cannot return a copy of Parameter {self.name} via "
+                               f"row_sparse_data() because its storage type is {self.stype}. "
+                               "Please use data() instead.")
         from ..ndarray import sparse as _sp
-        data = self.data(row_id.context)
-        res = _sp.retain(data.tostype("row_sparse"), row_id)
+        data = self._rsp_source(row_id.context)
+        res = _sp.retain(data.tostype("row_sparse"), _unique_rows(row_id))
         # as in 1.9.1 (where it is the parameter's own array), operators recorded on the
         # result send their gradient to the parameter
         res._node, res._grad, res._grad_req = data._node, data._grad, data._grad_req
@@ -345,13 +389,25 @@ class Parameter:
 
     def list_row_sparse_data(self, row_id):
         """``row_sparse_data`` on every context the parameter lives on."""
-        if self.stype != "row_sparse":
-            raise MXNetError(f"Cannot return copies of Parameter '{self.name}' via "
-                             f"list_row_sparse_data() because its storage type is {self.stype}. "
-                             "Please use list_data() instead.")
+        if self.stype != "row_sparse":   # a RuntimeError in 1.9.1
+            raise RuntimeError(f"Cannot return copies of Parameter '{self.name}' on all "
+                               "contexts via list_row_sparse_data() because its storage type "
+                               f"is {self.stype}. Please use data() instead.")
         from ..ndarray import sparse as _sp
-        return [_sp.retain(d.tostype("row_sparse"), row_id.as_in_context(d.context))
-                for d in self.list_data()]
+        self._rsp_source(None)
+        return [_sp.retain(d.tostype("row_sparse"),
+                           _unique_rows(row_id).as_in_context(d.context)) for d in self._data]
+
+    def _rsp_source(self, ctx):
+        """The data row_sparse_data reads: as in 1.9.1 it needs a Trainer, whose store is set
+        up first (so a Trainer that cannot hold the parameter raises here)."""
+        if self._trainer is None:
+            raise RuntimeError(f"Cannot get row_sparse data for Parameter '{self.name}' when "
+                               "no Trainer is created with it.")
+        self._check_initialized()
+        if not self._trainer._kv_initialized:
+            self._trainer._init_kvstore()
+        return self._data[self._index(ctx)] if ctx is not None else None
 
     def cast(self, dtype):
         """Change the dtype of the data and gradients."""
@@ -482,8 +538,8 @@ class ParameterDict:
     def update(self, other):
         for k, v in other.items():
             if k in self._params and self._params[k] is not v:
-                raise MXNetError(f"Cannot update self with other because they have different "
-                                 f"Parameters with the same name '{k}'")
+                raise MXNetAssertionError(f"Cannot update self with other because they have "
+                                          f"different Parameters with the same name '{k}'")
             self._params[k] = v
 
     def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
@@ -524,7 +580,7 @@ class ParameterDict:
             if not p.name.startswith(strip_prefix):
                 raise MXNetValueError(f"Prefix '{strip_prefix}' is to be striped before saving, but "
                                  f"Parameter's name '{p.name}' does not start with it")
-            arrays[p.name[len(strip_prefix):]] = p.data(p.list_ctx()[0]).copyto(cpu())
+            arrays[p.name[len(strip_prefix):]] = p._saved_data()
         if _util.is_np_array():  # mx.np parameters: NumPy-shape records, as 1.9.1 writes them
             from ..numpy_extension import save as _npx_save
             _npx_save(filename, arrays)

@@ -30,7 +30,7 @@ def _kv_init_param(kv, i, p):
         data = p.list_data()
         kv.broadcast(i, data[0], data)
     else:
-        kv.init(i, p.list_data()[0])
+        kv.init(i, p._data[0])
 
 
 def _mark_used(arr):
@@ -70,6 +70,7 @@ class Trainer:
         self._compression_params = compression_params
         self._kvstore_type = kvstore
         self._update_on_kvstore = update_on_kvstore
+        self._update_on_kvstore_arg = update_on_kvstore
         self._kv_initialized = False
         self._kvstore = None
         self._scale = 1.0
@@ -119,19 +120,19 @@ class Trainer:
         if any(p.stype != "default" for p in self._params):
             # as 1.9.1: sparse weights live in a KVStore, which updates them
             if self._update_on_kvstore is False:
-                raise MXNetValueError("Trainer: update_on_kvstore=False is not allowed with "
-                                      "sparse (row_sparse) weights; they are updated in the "
-                                      "KVStore")
+                raise MXNetValueError("Cannot set update_on_kvstore=False when sparse weights "
+                                      "are present.")   # 1.9.1's words
             if kv_type is None or kv_type is False:
-                raise TypeError(f"Trainer: kvstore={kv_type!r} cannot hold row_sparse "
-                                "weights; pass a KVStore or a kvstore type string")
+                raise TypeError(f"Cannot create '{kv_type}' KVStore with row_sparse "
+                                "parameters. The type must be KVStore or str.")
         kv = None
         if kv_type is not None and kv_type is not False:
             from .. import kvstore as kvs
             if isinstance(kv_type, kvs.KVStoreBase if hasattr(kvs, "KVStoreBase") else ()):
                 kv = kv_type
-            elif isinstance(kv_type, str) and (len(ctxs) > 1 or "dist" in kv_type):
-                kv = kvs.create(kv_type)
+            elif isinstance(kv_type, str) and (len(ctxs) > 1 or "dist" in kv_type or any(
+                    p.stype != "default" for p in self._params)):
+                kv = kvs.create(kv_type)   # as 1.9.1: sparse weights always live in one
             elif not isinstance(kv_type, str):
                 kv = kv_type
         if kv is not None:
@@ -159,6 +160,16 @@ class Trainer:
         self._kvstore = kv
         self._updaters = [opt.get_updater(self._optimizer) for _ in ctxs]
         self._kv_initialized = True
+
+    def _reset_kvstore(self):
+        """Forget the store (and the optimizer states it holds), as 1.9.1 does when a
+        parameter it updates gets new data: the next step sets a fresh one up."""
+        kv = self._kvstore
+        if kv is not None and "dist" in getattr(kv, "type", ""):
+            raise RuntimeError("Cannot reset distributed KVStore.")
+        self._kv_initialized = False
+        self._kvstore = None
+        self._update_on_kvstore = self._update_on_kvstore_arg
 
     # -- public API -------------------------------------------------------------------------------
     @property
@@ -247,11 +258,11 @@ class Trainer:
                             "with ignore_stale_grad=True to suppress this warning and skip updating "
                             "of Parameters with stale gradient")
             if self._update_on_kvstore:
-                self._kvstore.pull(i, p.list_data(), priority=-i)
-                for arr in p.list_data():
+                self._kvstore.pull(i, list(p._data), priority=-i)
+                for arr in p._data:
                     _mark_used(arr)
                 continue
-            for b, arr, grad in zip(batches, p.list_data(), p.list_grad()):
+            for b, arr, grad in zip(batches, p._data, p.list_grad()):
                 if not ignore_stale_grad or _fresh(arr):
                     b.append((i, grad, arr))
                     _mark_used(arr)

@@ -10,6 +10,15 @@ from ..base import MXNetAssertionError, MXNetError
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download"]
 
 
+def __getattr__(name):
+    # 1.9.1 defines the hook handle here; it lives with the blocks (imported on first use
+    # so that this module never needs gluon.block while that is being imported)
+    if name == "HookHandle":
+        from .block import HookHandle
+        return HookHandle
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def split_data(data, num_slice, batch_axis=0, even_split=True):
     """Split ``data`` into ``num_slice`` pieces along ``batch_axis``."""
     size = data.shape[batch_axis]
@@ -60,6 +69,8 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
         a = a.as_in_context(ctx)
         if a.dtype != acc:
             a = a.astype(acc)
+        if a.stype != "default":   # as 1.9.1: a sparse array's norm (computed natively)
+            return a.norm().square()
         return (a * a).sum()
 
     total = _sq(arrays[0])
@@ -76,7 +87,11 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     if scale < 1.0 or not np.isfinite(scale):
         with np.errstate(invalid="ignore", over="ignore"):   # inf * 0 is nan, silently
             for a in arrays:
-                a *= float(scale)
+                if a.stype != "default":   # 1.9.1 scales by a 1-element array (logged)
+                    from ..ndarray import array as _nd_array
+                    a *= _nd_array([scale], ctx=a.context, dtype=a.dtype)
+                else:
+                    a *= float(scale)
     return norm if check_isfinite else total_norm
 
 

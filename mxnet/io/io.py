@@ -8,6 +8,7 @@ describe the arrays of a batch as :class:`DataDesc` entries.
 from __future__ import annotations
 
 import logging
+import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -330,8 +331,11 @@ class NDArrayIter(DataIter):
             raise NotImplementedError(f"NDArrayIter: CSRNDArray data or labels need "
                                       f"last_batch_handle='discard', got {last_batch_handle!r}")
         if last_batch_handle not in ("pad", "discard", "roll_over"):
-            raise ValueError(f"last_batch_handle must be 'pad', 'discard' or 'roll_over', "
-                             f"got {last_batch_handle!r}")
+            # 1.9.1 accepts any value and then drops the short last batch, as 'discard' does
+            # (scripts pass DataLoader's spelling 'rollover'): keep running, but say so
+            warnings.warn(f"NDArrayIter: unknown last_batch_handle {last_batch_handle!r}; "
+                          f"expected 'pad', 'discard' or 'roll_over'. The short last batch is "
+                          f"dropped, as with 'discard'", stacklevel=2)
         self.idx = np.arange(self.data[0][1].shape[0])
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle

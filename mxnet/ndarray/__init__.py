@@ -6,12 +6,13 @@ import sys
 import types
 
 from .. import operator as _operator  # noqa: F401  (registers every operator)
-from ..base import dtype_np
+from ..base import MXNetTypeError, dtype_np
 from ..context import Context, current_context
 from ..operator.init_ops import arange_values
 from ..operator.registry import get_op
 from . import indexing as _indexing  # noqa: F401  (registers the indexing ops)
 from .ndarray import NDArray, _new, array, empty, from_dlpack, from_numpy, invoke, waitall  # noqa: F401
+from .ndarray import _check_nd_dtype
 from .register import build_namespaces
 
 op, _public, _internal_fns, _subs = build_namespaces()
@@ -75,22 +76,28 @@ def _shape(shape, fn="zeros"):
 
 def zeros(shape, ctx=None, dtype=None, **kwargs):
     """An array of zeros (float32 unless ``dtype`` is given)."""
+    dt = _check_nd_dtype(dtype_np(dtype), "zeros")
     return invoke(get_op("_zeros"), [], {"shape": _shape(shape), "ctx": "",
-                                         "dtype": dtype_np(dtype).name}, ctx=_ctx(ctx),
+                                         "dtype": dt.name}, ctx=_ctx(ctx),
                   out=kwargs.get("out"))
 
 
 def ones(shape, ctx=None, dtype=None, **kwargs):
     """An array of ones (float32 unless ``dtype`` is given)."""
-    return invoke(get_op("_ones"), [], {"shape": _shape(shape), "ctx": "",
-                                        "dtype": dtype_np(dtype).name}, ctx=_ctx(ctx),
+    dt = _check_nd_dtype(dtype_np(dtype), "ones")
+    return invoke(get_op("_ones"), [], {"shape": _shape(shape, "ones"), "ctx": "",
+                                        "dtype": dt.name}, ctx=_ctx(ctx),
                   out=kwargs.get("out"))
 
 
 def full(shape, val, ctx=None, dtype=None, out=None):
     """An array filled with ``val``."""
-    return invoke(get_op("_full"), [], {"shape": _shape(shape), "ctx": "", "value": float(val),
-                                        "dtype": dtype_np(dtype).name}, ctx=_ctx(ctx), out=out)
+    if isinstance(val, (str, bytes)):
+        raise MXNetTypeError(f"full: val must be a number, got {type(val).__name__} {val!r}")
+    dt = _check_nd_dtype(dtype_np(dtype), "full")
+    return invoke(get_op("_full"), [], {"shape": _shape(shape, "full"), "ctx": "",
+                                        "value": float(val),
+                                        "dtype": dt.name}, ctx=_ctx(ctx), out=out)
 
 
 def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dtype=None):

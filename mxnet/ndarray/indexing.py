@@ -13,7 +13,7 @@ import numpy as np
 
 from .._mode import mode as _mode
 from ..backend import get_backend
-from ..base import MXNetError, numeric_types
+from ..base import MXNetError, MXNetTypeError, numeric_types
 from ..operator.registry import Param, get_op, register
 from .ndarray import NDArray, _check_not_in_graph, _new, _sync, invoke
 
@@ -27,9 +27,14 @@ def _convert_key(key, xp):
         return key._data.astype(np.int64) if key._data.dtype.kind == "f" else key._data
     if isinstance(key, (list, np.ndarray)):
         arr = xp.asarray(key)
-        return arr.astype(np.int64) if arr.dtype.kind == "b" else arr
+        # 1.9.1 truncates float index lists to integers, as it does float NDArray indices
+        return arr.astype(np.int64) if arr.dtype.kind in "bf" else arr
     if isinstance(key, float):
         raise ValueError(f"NDArray indexing: float index {key} is not supported; use an integer")
+    if isinstance(key, (str, bytes, dict, set)):
+        # 1.9.1 raises ValueError for keys of these types
+        raise ValueError(f"NDArray indexing: key {key!r} of type {type(key).__name__} is not "
+                         f"supported; use integers, slices, None, Ellipsis or integer arrays")
     if isinstance(key, tuple):
         return tuple(_convert_key(k, xp) for k in key)
     return key
@@ -205,6 +210,10 @@ def setitem(arr: NDArray, key, value):
             _check_bounds(k, arr.shape)
         except IndexError as e:
             raise IndexError(f"NDArray.__setitem__: {e} (array shape {arr.shape})") from None
+    if isinstance(value, (str, bytes, dict, set)):
+        raise MXNetTypeError(f"NDArray.__setitem__: cannot assign a value of type "
+                             f"{type(value).__name__} ({value!r}); expected a number, an NDArray "
+                             f"or an array-like")
     if isinstance(value, NDArray):
         value.wait_to_read()
         v = value._data if value._ctx == arr._ctx else backend.asarray(value._data)

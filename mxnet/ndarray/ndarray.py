@@ -185,11 +185,33 @@ def _invoke_name(name, inputs, **kwargs):
     return invoke(op, inputs, op.parse_attrs(kwargs))
 
 
+# the dtypes 1.9.1's NDArray front end accepts; others (int16, uint16, complex ...) fail its
+# dtype-table lookup with a KeyError
+_ND_DTYPES = ("float32", "float64", "float16", "uint8", "int8", "int32", "int64", "bool",
+              "bfloat16")
+
+
+def _check_nd_dtype(dt, fn):
+    if dt.name not in _ND_DTYPES:
+        raise MXNetKeyError(f"{fn}: dtype {dt.name} is not supported by NDArray; expected one "
+                            f"of {list(_ND_DTYPES)}")
+    return dt
+
+
+def _log_sparse_arith(name, inputs, scalar=None):
+    """1.9.1's storage fallback warning when an arithmetic operator meets a sparse array."""
+    if any(type(a) is not NDArray and getattr(a, "stype", "default") != "default"
+           for a in inputs):
+        from ._fallback_log import log_arith
+        log_arith(name, inputs, scalar)
+
+
 class NDArray:
     """An n-dimensional array on one device, with MXNet 1.x semantics."""
 
     __slots__ = ("_data", "_ctx", "_var", "_node", "_grad", "_grad_req", "__weakref__")
     __array_priority__ = 1000.0
+    _is_sparse = False   # True on the sparse classes (a cheap test on the arithmetic path)
 
     def __init__(self, data, ctx=None):
         self._ctx = ctx if ctx is not None else current_context()
@@ -303,7 +325,7 @@ class NDArray:
 
     def astype(self, dtype, copy=True):
         """A copy cast to ``dtype`` (``self`` itself when the dtype matches and copy=False)."""
-        dt = dtype_np(dtype)
+        dt = _check_nd_dtype(dtype_np(dtype), "astype")
         if not copy and self._data.dtype == dt:
             return self
         return _invoke_name("Cast", [self], dtype=dtype_name(dt))
@@ -489,8 +511,12 @@ class NDArray:
     # -- arithmetic -----------------------------------------------------------------------------
     def _binary(self, other, bname, sname):
         if isinstance(other, NDArray):
+            if self._is_sparse or other._is_sparse:
+                _log_sparse_arith(bname, [self, other])
             return invoke(_op(bname), [self, other], _EMPTY)
         if isinstance(other, numeric_types):
+            if self._is_sparse:
+                _log_sparse_arith(sname, [self], other)
             return invoke(_op(sname), [self], _scalar_attrs(other))
         raise TypeError(f"type {type(other).__name__} not supported for NDArray arithmetic")
 
@@ -533,8 +559,12 @@ class NDArray:
 
     def _rbinary(self, other, bname, sname):
         if isinstance(other, NDArray):
+            if self._is_sparse or other._is_sparse:
+                _log_sparse_arith(bname, [other, self])
             return invoke(_op(bname), [other, self], _EMPTY)
         if isinstance(other, numeric_types):
+            if self._is_sparse:
+                _log_sparse_arith(sname, [self], other)
             return invoke(_op(sname), [self], _scalar_attrs(other))
         raise TypeError(f"type {type(other).__name__} not supported for NDArray arithmetic")
 
@@ -567,6 +597,8 @@ class NDArray:
 
     def _inplace(self, other, bname, sname):
         if isinstance(other, NDArray):
+            if self._is_sparse or other._is_sparse:
+                _log_sparse_arith(bname, [self, other])
             return invoke(get_op(bname), [self, other], _EMPTY, out=self)
         if isinstance(other, numeric_types):
             return invoke(get_op(sname), [self], _scalar_attrs(other), out=self)
@@ -607,8 +639,9 @@ class NDArray:
         from ..operator.shape import infer_reshape
         if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
             shape = tuple(shape[0])
-        if "shape" in kwargs:
-            shape = tuple(kwargs.pop("shape"))
+        shape_kw = kwargs.pop("shape", None)
+        if not shape and shape_kw is not None:  # as in 1.9.1, a positional shape wins
+            shape = tuple(shape_kw)
         reverse = bool(kwargs.pop("reverse", False))
         if kwargs:
             raise TypeError(f"reshape: unexpected keyword arguments {sorted(kwargs)}")
@@ -670,6 +703,8 @@ def array(source_array, ctx=None, dtype=None):
     and to the source's dtype for other NumPy arrays and NDArrays.
     """
     ctx = Context(ctx) if ctx is not None else current_context()
+    if dtype is not None:
+        _check_nd_dtype(dtype_np(dtype), "array")
     if isinstance(source_array, NDArray):
         src = source_array.asnumpy()
         dt = dtype_np(dtype) if dtype is not None else src.dtype
@@ -717,7 +752,8 @@ def empty(shape, ctx=None, dtype=None):
     if isinstance(shape, int):
         shape = (shape,)
     ctx = Context(ctx) if ctx is not None else current_context()
-    return _new(get_backend(ctx).xp.zeros(tuple(shape), dtype=dtype_np(dtype)), ctx)
+    dt = _check_nd_dtype(dtype_np(dtype), "empty")
+    return _new(get_backend(ctx).xp.zeros(tuple(shape), dtype=dt), ctx)
 
 
 def from_numpy(ndarray, zero_copy=True):

@@ -395,6 +395,11 @@ def _read_v23(rd, magic, at, idx, keep_sparse=False):
         if adt.kind not in "iu":
             rd.fail(f"expected an integer aux type for {what}, got {adt.name}", a_at)
         aux_meta.append((adt, _shape_i64(rd, f"aux shape {k} of {what}")))
+    if stype == _STYPE_ROW_SPARSE and len(sshape) == len(shape) and aux_meta[0][1] and \
+            sshape[0] == 0 and aux_meta[0][1][0] > 0:
+        # 1.9.1 can write a stale storage shape (0 rows) for a row_sparse array that an
+        # optimizer kernel filled; its data holds one row per index, as its reader assumes
+        sshape = (aux_meta[0][1][0],) + tuple(sshape[1:])
     data = _read_array(rd, sshape, dt, what)
     aux = [_read_array(rd, ashape, adt, f"aux {k} of {what}")
            for k, (adt, ashape) in enumerate(aux_meta)]
@@ -474,8 +479,11 @@ def write_file_atomic(fname, data):
         mode = os.stat(fname).st_mode & 0o7777
     except OSError:
         mode = _default_mode()
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(fname) + ".",
-                               suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(fname) + ".",
+                                   suffix=".tmp")
+    except OSError as e:  # name the file asked for, not the temporary one
+        raise type(e)(e.errno, e.strerror, fname) from None
     try:
         with os.fdopen(fd, "wb") as f:
             if isinstance(data, (bytes, bytearray, memoryview)):

@@ -156,6 +156,7 @@ class BaseSparseNDArray(NDArray):
 
     __slots__ = ()
     _stype = None
+    _is_sparse = True
 
     def __init__(self, handle=None, writable=True):
         # unpickling calls cls(None) before __setstate__; build an empty array
@@ -359,7 +360,8 @@ class BaseSparseNDArray(NDArray):
     def __add__(self, other):
         return _ops.add(self, other)
 
-    __radd__ = __add__
+    def __radd__(self, other):
+        return _ops.add(other, self)
 
     def __sub__(self, other):
         return _ops.subtract(self, other)
@@ -425,8 +427,12 @@ class BaseSparseNDArray(NDArray):
         if isinstance(res, BaseSparseNDArray) and res.stype == self.stype:
             _SLOT.__set__(self, res._parts)
             return self
-        raise MXNetError(f"in-place arithmetic on a {type(self).__name__} must keep its "
-                         f"storage type (the result is {res.stype})")
+        # as 1.9.1: a result of another storage type is copied back into this array's
+        # (logged as a storage fallback copy); a row_sparse array keeps its non-zero rows
+        if res.stype != "default":
+            res = res.tostype("default")
+        res.copyto(self)
+        return self
 
     def __iadd__(self, other):
         return self._inplace_res(_ops.add(self, other))
@@ -435,7 +441,7 @@ class BaseSparseNDArray(NDArray):
         return self._inplace_res(_ops.subtract(self, other))
 
     def __imul__(self, other):
-        return self._inplace_res(_ops.multiply(self, other))
+        return self._inplace_res(self.__mul__(other))
 
     def __itruediv__(self, other):
         return self._inplace_res(_ops.divide(self, other))
@@ -832,7 +838,8 @@ def cast_storage(data, stype, out=None, **kwargs):
     if not isinstance(data, NDArray):
         raise MXNetError(f"cast_storage: data must be an NDArray, got {type(data).__name__}")
     src = data.stype
-    if src == "default" and stype == "default":  # the registered op (taped by autograd)
+    if stype == "default" and (src == "default" or _ops._recorded(data)):
+        # the registered op (taped by autograd; a recorded sparse array reads densely)
         op = get_op("cast_storage")
         return invoke(op, [data], op.parse_attrs({"stype": "default"}), out=out)
     if src == stype:

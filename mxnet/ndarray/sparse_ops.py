@@ -76,6 +76,13 @@ def dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, **kw
     if forward_stype not in ("default", "csr", "row_sparse"):
         raise MXNetError(f"dot: forward_stype must be 'default', 'csr' or 'row_sparse', got "
                          f"{forward_stype!r}")
+    if forward_stype != "default":
+        # 1.9.1 has no kernel for this sparse output storage type: it runs densely, says so
+        from ._fallback_log import log_fallback
+        given = {k: v for k, v in (("transpose_a", transpose_a or None),
+                                   ("transpose_b", transpose_b or None),
+                                   ("forward_stype", forward_stype)) if v is not None}
+        log_fallback("dot", [lhs, rhs], given, 1, get_op("dot").params, [forward_stype])
     if res.stype != "default":
         res = res.tostype("default")
     return res if forward_stype == "default" else res.tostype(forward_stype)
@@ -93,6 +100,9 @@ def _dot(lhs, rhs, transpose_a, transpose_b):
         raise MXNetError(f"dot: shape mismatch, {lhs.shape} (transpose_a={transpose_a}) x "
                          f"{rhs.shape} (transpose_b={transpose_b}): inner sizes "
                          f"{lshape[1]} and {rshape[0]} differ")
+    if np.dtype(lhs.dtype) != np.dtype(rhs.dtype):   # 1.9.1's type inference refuses it
+        raise MXNetError(f"dot: incompatible input types: lhs is {np.dtype(lhs.dtype).name}, "
+                         f"rhs is {np.dtype(rhs.dtype).name}; both must have the same dtype")
     ctx = lhs._ctx
     xp = _xp(ctx)
     if (ls == "csr" or rs == "csr") and (np.dtype(lhs.dtype).kind != "f"
@@ -154,8 +164,21 @@ def _fallback(name, *inputs, **attrs):
     """The dense operator ``name`` on the dense forms of the inputs (storage fallback)."""
     from . import _public
     from ._fallback_log import log_fallback
+    shown_inputs = attrs.pop("_logged_as", None) or inputs   # the arrays the log names
+    if "out" not in attrs and _recorded(*inputs):
+        # recorded by autograd on the arrays themselves (read densely), so that the
+        # gradient reaches a sparse input
+        op = get_op(name)
+        given = dict(attrs)
+        if op.variadic and op.variadic not in given:
+            given[op.variadic] = len(inputs)
+        res = invoke(op, list(inputs), op.parse_attrs(given))
+        log_fallback(op.name, inputs, {k: v for k, v in given.items()}, 1,
+                     tuple(p for p in op.params if p != op.variadic))
+        return res
     dense = [_new(a._data, a._ctx) if isinstance(a, BaseSparseNDArray) else a for a in inputs]
     res = _public[name](*dense, **attrs)
+    inputs = shown_inputs
     if any(isinstance(a, BaseSparseNDArray) for a in inputs):
         try:
             op = get_op(name)
@@ -165,7 +188,9 @@ def _fallback(name, *inputs, **attrs):
         if op is not None and op.variadic and op.variadic not in shown:
             shown[op.variadic] = len(inputs)   # the frontend passes the input count
         out = attrs.get("out")   # a sparse ``out`` keeps its storage type
-        log_fallback(name, inputs, shown, 1, op.params if op is not None else (),
+        # named as 1.9.1's operator (concat is Concat); the frontend appends the input count
+        log_fallback(op.name if op is not None else name, inputs, shown, 1,
+                     tuple(p for p in op.params if p != op.variadic) if op is not None else (),
                      [getattr(out, "stype", "default")])
     return res
 
@@ -279,7 +304,8 @@ def compare_scalar(data, opname, scalar):
     if isinstance(data, BaseSparseNDArray) and not _SCALAR_COMPARE[opname](0, scalar) \
             and not _recorded(data):
         return _scalar_data(data, opname, scalar)
-    from .ndarray import _scalar_attrs
+    from .ndarray import _log_sparse_arith, _scalar_attrs
+    _log_sparse_arith(opname, [data], _py_scalar(scalar))
     return invoke(get_op(opname), [data], _scalar_attrs(_py_scalar(scalar)))
 
 
@@ -301,6 +327,19 @@ def _is_sparse(x):
     return isinstance(x, BaseSparseNDArray)
 
 
+def _log_dense_arith(kind, lhs, rhs):
+    """The fallback warnings 1.9.1 prints for the dense forms of ``+ - /`` with a sparse
+    operand: a scalar minuend/dividend (``_rminus_scalar``/``_rdiv_scalar``), a division by
+    an array, or operands of different shapes (``broadcast_*``)."""
+    from .ndarray import _log_sparse_arith
+    if isinstance(lhs, numeric_types) and isinstance(rhs, NDArray):
+        if kind in ("sub", "div"):
+            _log_sparse_arith(f"_r{'minus' if kind == 'sub' else 'div'}_scalar", [rhs], lhs)
+    elif isinstance(lhs, NDArray) and isinstance(rhs, NDArray) and \
+            (kind == "div" or lhs.shape != rhs.shape or not _is_sparse(lhs)):
+        _log_sparse_arith(f"broadcast_{kind}", [lhs, rhs])
+
+
 def _log_mixed(op_name, lhs, rhs):
     """Two sparse operands of different storage types run densely (1.9.1 warns)."""
     if _is_sparse(lhs) and _is_sparse(rhs):
@@ -315,6 +354,7 @@ def add(lhs, rhs):
     if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
         return _union("add", lhs, rhs, 1)
     from .ufuncs import add as dense_add
+    _log_dense_arith("add", lhs, rhs)
     res = dense_add(lhs, rhs)
     _log_mixed("elemwise_add", lhs, rhs)
     return res
@@ -327,6 +367,7 @@ def subtract(lhs, rhs):
     if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
         return _union("subtract", lhs, rhs, -1)
     from .ufuncs import subtract as dense_sub
+    _log_dense_arith("sub", lhs, rhs)
     res = dense_sub(lhs, rhs)
     _log_mixed("elemwise_sub", lhs, rhs)
     return res
@@ -358,6 +399,7 @@ def divide(lhs, rhs):
     if isinstance(rhs, numeric_types) and _is_sparse(lhs):
         return _scalar_data(lhs, "_div_scalar", rhs)
     from .ufuncs import divide as dense_div
+    _log_dense_arith("div", lhs, rhs)
     return dense_div(lhs, rhs)
 
 
@@ -455,7 +497,8 @@ def _reduce(fn, data, axis, keepdims, exclude, mean):
                                    ("exclude", exclude or None)) if v is not None}
         return _fallback(name, data, **given)
     ax = _norm_axis(axis, 2, fn)
-    if ax == "dense":
+    if ax == "dense" or (keepdims and ax is not None):
+        # (1.9.1 reduces a csr along one axis natively only without keepdims)
         given = {"axis": axis, "keepdims": True} if keepdims else {"axis": axis}
         return _fallback("mean" if mean else "sum", data, **given)
     xp = _xp(data._ctx)
@@ -622,7 +665,10 @@ def _elemwise(fn):
 
 
 # update ops whose row_sparse-gradient form is lazy in 1.9.1 -> number of state inputs
-_LAZY_UPDATES = {"sgd_update": 0, "sgd_mom_update": 1, "adam_update": 2}
+_LAZY_UPDATES = {"sgd_update": 0, "sgd_mom_update": 1, "adam_update": 2, "ftrl_update": 2}
+# of these, the ones with a ``lazy_update`` parameter (ftrl_update is lazy on row_sparse
+# weights only)
+_LAZY_PARAM = ("sgd_update", "sgd_mom_update", "adam_update")
 
 
 _LAZY_LOGGED = []
@@ -648,19 +694,34 @@ def _nonzero_rows(arr):
 
 
 def _make_lazy_update(name, nstates):
-    def fn(weight, grad, *rest, out=None, **kwargs):
+    def fn(weight, grad, *rest, out=None, _rsp_weight=False, **kwargs):
         if isinstance(grad, RowSparseNDArray) and not kwargs.get("lazy_update", True) and \
                 not any(isinstance(a, BaseSparseNDArray) for a in (weight,) + rest):
             # 1.9.1's standard update reads a row_sparse gradient natively (no fallback)
             from . import _public
             return _public[name](weight, _new(grad._data, grad._ctx), *rest, out=out,
                                  **kwargs)
-        if not isinstance(grad, RowSparseNDArray) or not kwargs.get("lazy_update", True) or \
+        lazy = kwargs.get("lazy_update", True)
+        if not isinstance(grad, RowSparseNDArray) or \
+                (name not in _LAZY_PARAM and not _rsp_weight and
+                 not isinstance(weight, RowSparseNDArray)) or \
+                (not lazy and not isinstance(weight, RowSparseNDArray)) or \
                 (isinstance(weight, BaseSparseNDArray) and weight.stype != "row_sparse"):
-            return _fallback(name, weight, grad, *rest, out=out, **kwargs)
+            sp_states = [a for a in rest[:nstates] if isinstance(a, RowSparseNDArray)]
+            if not sp_states:
+                return _fallback(name, weight, grad, *rest, out=out, **kwargs)
+            # row_sparse states are updated on their dense forms and stored back (their
+            # non-zero rows), as 1.9.1's fallback writes back its mutable inputs
+            dense = {id(a): _new(a._data, a._ctx) for a in sp_states}
+            res = _fallback(name, weight, grad, *[dense.get(id(a), a) for a in rest], out=out,
+                            _logged_as=(weight, grad) + tuple(rest), **kwargs)
+            for a in sp_states:
+                d = dense[id(a)]
+                a._store_from(RowSparseNDArray._from_rows(d, _nonzero_rows(d)))
+            return res
         states, args = rest[:nstates], rest[nstates:]
         held = [a for a in (weight, out) + tuple(states) if isinstance(a, BaseSparseNDArray)]
-        if nstates or float(kwargs.get("wd", 0.0)) != 0.0:
+        if lazy and name in _LAZY_PARAM and (nstates or float(kwargs.get("wd", 0.0)) != 0.0):
             # 1.9.1 notes once that lazy and standard updates differ (plain sgd: with wd)
             _log_lazy_update()
         if held:   # a row_sparse weight (and states), as a symbolic Module binds them: the
@@ -680,7 +741,11 @@ def _make_lazy_update(name, nstates):
             dense = {id(a): _new(a._data, a._ctx) for a in held}
             sub = [dense.get(id(a), a) for a in (weight, grad) + tuple(rest)]
             dout = dense.get(id(out), out)
-            res = fn(*sub, out=dout, **kwargs)
+            # as 1.9.1's kernels: a row_sparse weight with dense states (or lazy_update=False)
+            # gets the standard update, natively (no fallback)
+            res = fn(*sub, out=dout, **(dict(kwargs, lazy_update=lazy and not std)
+                                        if name in _LAZY_PARAM else
+                                        dict(kwargs, _rsp_weight=not std)))
 
             def store(dst, val):   # a full row_sparse array stays full (1.9.1's storage)
                 full = isinstance(dst, RowSparseNDArray) and \
@@ -728,6 +793,27 @@ def adagrad_update(weight, grad, history, lr, epsilon=1e-7, wd=0.0, rescale_grad
     ``g = clip(rescale_grad * grad)``, ``history[rows] += g**2``,
     ``weight[rows] -= lr * g / sqrt(history[rows] + epsilon)``; other rows are untouched.
     As in 1.9.1, ``grad`` must be row_sparse and ``wd`` must be 0."""
+    held = [a for a in (weight, history) if isinstance(a, RowSparseNDArray)]
+    if isinstance(grad, RowSparseNDArray) and held and (out is None or out is weight) and \
+            not any(isinstance(a, CSRNDArray) for a in (weight, history)):
+        # as 1.9.1 (its optimizer gives a row_sparse weight a row_sparse history): the same
+        # update on the dense forms; an array stored back keeps its old rows and the grad's
+        dense = {id(a): _new(a._data, a._ctx) for a in held}
+        dw = dense.get(id(weight), weight)
+        res = adagrad_update(dw, grad, dense.get(id(history), history), lr, epsilon, wd,
+                             rescale_grad, clip_gradient, out=dw if out is not None else None)
+        xp = _xp(grad._ctx)
+        for a in held:
+            if a is weight and out is None:
+                continue
+            rows = xp.union1d(a._parts.indices, grad._parts.indices).astype(_IDX)
+            a._store_from(RowSparseNDArray._from_rows(dense[id(a)], rows))
+        if out is not None:
+            return out
+        if isinstance(weight, RowSparseNDArray):
+            rows = xp.union1d(weight._parts.indices, grad._parts.indices).astype(_IDX)
+            return RowSparseNDArray._from_rows(res, rows)
+        return res
     if not isinstance(grad, RowSparseNDArray) or isinstance(weight, BaseSparseNDArray) \
             or isinstance(history, BaseSparseNDArray):
         raise MXNetError(f"adagrad_update: needs a dense weight and history and a row_sparse "

@@ -225,7 +225,11 @@ def hsplit(ary, indices_or_sections):
     _arr(ary, "hsplit")
     if ary.ndim == 0:
         raise ValueError("hsplit only works on arrays of 1 or more dimensions")
-    return split(ary, indices_or_sections, axis=1 if ary.ndim > 1 else 0)
+    axis = 1 if ary.ndim > 1 else 0
+    if isinstance(indices_or_sections, (int, _onp.integer)):
+        # 1.9.1's hsplit allows sections that do not divide the axis, as array_split does
+        return array_split(ary, indices_or_sections, axis=axis)
+    return split(ary, indices_or_sections, axis=axis)
 
 
 def vsplit(ary, indices_or_sections):

@@ -26,15 +26,14 @@ def _convert(key, xp):
         return d
     if isinstance(key, (list, _onp.ndarray, range)):
         arr = xp.asarray(key)
-        if arr.dtype.kind == "f":
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
-                             "(`None`) and integer or boolean arrays are valid indices")
-        return arr
+        # 1.9.1 truncates float index lists to integers, as it does float ndarray indices
+        return arr.astype(_onp.int64) if arr.dtype.kind == "f" else arr
     if isinstance(key, tuple):
         return tuple(_convert(k, xp) for k in key)
-    if isinstance(key, (float, _onp.floating)):
-        raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
-                         "(`None`) and integer or boolean arrays are valid indices")
+    if isinstance(key, (float, _onp.floating, str, bytes, dict, set)):
+        # 1.9.1 raises ValueError for keys of these types
+        raise ValueError(f"ndarray indexing: key {key!r} of type {type(key).__name__} is not "
+                         f"supported; use integers, slices, None, Ellipsis or integer arrays")
     return key
 
 

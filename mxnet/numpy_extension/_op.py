@@ -2,7 +2,7 @@
 NumPy arrays and returning them."""
 from __future__ import annotations
 
-from ..base import MXNetError
+from ..base import MXNetAssertionError, MXNetError
 from ..context import gpu_memory_info  # noqa: F401  (1.9.1 exposes it as npx.gpu_memory_info)
 from ..ndarray.ndarray import NDArray, invoke
 from ..operator.registry import get_op
@@ -21,11 +21,15 @@ def _np_cls():
     return ndarray
 
 
+class _NpxInputError(MXNetAssertionError, TypeError):
+    """A non-array input to an npx operator: 1.9.1 asserts (an AssertionError); a TypeError too."""
+
+
 def _check(fname, *arrays):
     for a in arrays:
         if a is not None and not isinstance(a, NDArray):
-            raise TypeError(f"npx.{fname}: expected mxnet.numpy.ndarray inputs, got "
-                            f"{type(a).__module__}.{type(a).__name__}")
+            raise _NpxInputError(f"npx.{fname}: expected mxnet.numpy.ndarray inputs, got "
+                                 f"{type(a).__module__}.{type(a).__name__}")
 
 
 def _run(fname, opname, inputs, kwargs):

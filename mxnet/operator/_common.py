@@ -7,7 +7,8 @@ import numpy as np
 
 from ..base import MXNetError
 
-__all__ = ["cast_scalar", "same_dtype", "shape_err", "normalize_axis", "norm_axes", "errstate"]
+__all__ = ["cast_scalar", "same_dtype", "shape_err", "normalize_axis", "norm_axes", "errstate",
+           "float32_only_type", "one_dtype_type", "roi_type"]
 
 errstate = np.errstate
 
@@ -60,3 +61,42 @@ def norm_axes(opname, axis, ndim, exclude=False):
     if exclude:
         axes = tuple(i for i in range(ndim) if i not in axes)
     return axes
+
+
+def float32_only_type(opname, num_aux=0):
+    """infer_type of the 1.9.1 operators whose graphs run in float32 alone (the legacy
+    detection and ROI operators): every input, output and auxiliary state is float32, and
+    any other dtype is an error."""
+    f32 = np.dtype(np.float32)
+
+    def infer(attrs, in_types, out_types):
+        known = [t for t in list(in_types) + list(out_types) if t is not None]
+        for t in known:
+            if np.dtype(t) != f32:
+                raise MXNetError(f"{opname}: dtype {np.dtype(t).name} is not supported; "
+                                 f"expected float32")
+        if not known:
+            return in_types, out_types, [None] * num_aux
+        return [f32] * len(in_types), [f32] * len(out_types), [f32] * num_aux
+    return infer
+
+
+def one_dtype_type(attrs, in_types, out_types):
+    """infer_type: every input and output shares one dtype; the inference pass reports
+    inputs of different dtypes as an error, as 1.9.1 does."""
+    known = next((t for t in list(in_types) + list(out_types) if t is not None), None)
+    return [known] * len(in_types), [known] * len(out_types), []
+
+
+def roi_type(opname):
+    """infer_type of ROIPooling / ROIAlign / RROIAlign: 1.9.1 needs the dtypes of data and
+    rois both given (one dtype, which the output takes); one without the other is an error."""
+    def infer(attrs, in_types, out_types):
+        data, rois = in_types[0], in_types[1]
+        if (data is None) != (rois is None):
+            raise MXNetError(f"{opname}: the dtypes of data and rois must both be known "
+                             f"(got data {data}, rois {rois})")
+        if data is None:
+            return in_types, out_types, []
+        return [data, data], [data] * len(out_types), []
+    return infer

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from ..base import MXNetError
-from ._common import normalize_axis, same_dtype, shape_err
+from ._common import normalize_axis, one_dtype_type, same_dtype, shape_err
 from .registry import Param, register
 
 __all__ = []
@@ -243,6 +243,9 @@ def _boolean_mask_grad(F, attrs, inputs, outputs, out_grads):
 _MASK_PARAMS = (Param("axis", "int", 0, doc="The axis along which to select."),)
 
 register("_contrib_boolean_mask", _boolean_mask, inputs=("data", "index"), params=_MASK_PARAMS,
+         # the output takes data's dtype; index's dtype is free (as in 1.9.1)
+         infer_type=lambda a, i, o: ([i[0] if i[0] is not None else o[0]] + list(i[1:]),
+                                     [i[0] if i[0] is not None else o[0]], []),
          gradient=_boolean_mask_grad,
          doc="Keep the slices of `data` along `axis` where `index` is nonzero.")
 
@@ -510,9 +513,15 @@ def _resize_grad(F, attrs, inputs, outputs, out_grads):
     return [g] + [None] * (len(inputs) - 1)
 
 
+def _resize_type(attrs, in_types, out_types):
+    """data's dtype for the output, and for an untyped ``like`` input (1.9.1)."""
+    ins, outs, aux = _same_type(attrs, in_types, out_types)
+    return ins[:1] + [ins[0] if t is None else t for t in ins[1:]], outs, aux
+
+
 register("_contrib_BilinearResize2D", _resize, params=_RESIZE_PARAMS,
          inputs=lambda attrs: ["data", "like"] if attrs["mode"] == "like" else ["data"],
-         infer_shape=_resize_shape, infer_type=_same_type, gradient=_resize_grad,
+         infer_shape=_resize_shape, infer_type=_resize_type, gradient=_resize_grad,
          doc="Bilinear resize of NCHW data; the output size follows `mode`.")
 
 
@@ -672,7 +681,8 @@ def _attention_op(name, fwd, bwd, inputs, doc):
         res = getattr(F, bname)(og[0], *ins, heads=attrs["heads"])
         return list(res) if isinstance(res, (list, tuple)) else [res]
 
-    register(name, fwd, inputs=inputs, params=_HEADS, gradient=gradient, doc=doc)
+    register(name, fwd, inputs=inputs, params=_HEADS, gradient=gradient, doc=doc,
+             infer_type=one_dtype_type)
     register(bname, bwd, inputs=("ograd",) + inputs, params=_HEADS,
              num_outputs=len(inputs), doc=f"Gradient of {name}.")
 

@@ -58,9 +58,10 @@ def _zero_grad(F, attrs, inputs, outputs, out_grads):
     return [F.zeros_like(x) for x in inputs]
 
 
-def _float_type(opname, from_any_input=False):
+def _float_type(opname, from_any_input=False, same=False):
     """infer_type: the float dtype of the first input (of any input when
-    ``from_any_input``) or of an output, given to the unknown inputs and every output."""
+    ``from_any_input``) or of an output, given to the unknown inputs and every output
+    (and, with ``same``, required of the known inputs too, as 1.9.1 does)."""
     def infer(attrs, in_types, out_types):
         seeds = in_types if from_any_input else in_types[:1]
         known = next((t for t in list(seeds) + list(out_types) if t is not None), None)
@@ -68,6 +69,8 @@ def _float_type(opname, from_any_input=False):
             raise MXNetError(f"{opname}: dtype {np.dtype(known)} is not supported; expected "
                              f"float16, float32 or float64")
         t = None if known is None else np.dtype(known)
+        if same and t is not None:
+            return [t] * len(in_types), [t] * len(out_types), []
         ins = [t if x is None else x for x in in_types]
         return ins, [t] * len(out_types), []
     return infer
@@ -153,7 +156,7 @@ _FORMAT_PARAM = Param("format", "str", "corner", choices=_FORMATS,
                           "[x, y, width, height].")
 
 register("_contrib_box_iou", _box_iou, inputs=("lhs", "rhs"), params=(_FORMAT_PARAM,),
-         infer_shape=_box_iou_shape, infer_type=_float_type("_contrib_box_iou"),
+         infer_shape=_box_iou_shape, infer_type=_float_type("_contrib_box_iou", same=True),
          gradient=_zero_grad,
          doc="Intersection over union of every lhs box with every rhs box: the output shape "
              "is lhs.shape[:-1] + rhs.shape[:-1].")
@@ -509,6 +512,6 @@ register("_contrib_box_decode", _box_decode, inputs=("data", "anchors"),
              Param("format", "str", "center", choices=_FORMATS,
                    doc="Encoding of the anchors.")),
          infer_shape=lambda attrs, ins, outs: (ins, [ins[0]], []),
-         infer_type=_float_type("_contrib_box_decode"), gradient=_zero_grad,
+         infer_type=_float_type("_contrib_box_decode", same=True), gradient=_zero_grad,
          doc="Corner boxes from centre offsets relative to anchors (the inverse of "
              "box_encode).")

@@ -36,7 +36,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
-from .contrib_box import (_cdt, _float_type, _require_float, _zero_grad, greedy_nms,
+from ._common import float32_only_type, roi_type
+from .contrib_box import (_cdt, _require_float, _zero_grad, greedy_nms,
                           stable_argsort)
 from .registry import Param, register
 
@@ -234,7 +235,7 @@ def _roi_align_grad(F, attrs, inputs, outputs, out_grads):
 
 
 register(_ROI_NAME, _roi_align, inputs=("data", "rois"), params=_ROI_PARAMS,
-         infer_shape=_roi_align_shape, infer_type=_float_type(_ROI_NAME, True),
+         infer_shape=_roi_align_shape, infer_type=roi_type(_ROI_NAME),
          gradient=_roi_align_grad,
          doc="Bilinear region-of-interest pooling (Mask R-CNN's RoIAlign) of NCHW feature "
              "maps over regions [batch, x1, y1, x2, y2].")
@@ -347,7 +348,7 @@ register("_contrib_MultiBoxPrior", _multibox_prior,
                        doc="Anchor centre offsets (y, x) within a cell.")),
          infer_shape=lambda attrs, ins, outs: (
              ins, [None if ins[0] is None else _prior_shape(attrs, ins[0])], []),
-         infer_type=_float_type("_contrib_MultiBoxPrior", True), gradient=_zero_grad,
+         infer_type=float32_only_type("_contrib_MultiBoxPrior"), gradient=_zero_grad,
          doc="SSD prior (anchor) boxes for every cell of a feature map: (1, cells * anchors, "
              "4) corners.")
 
@@ -504,7 +505,7 @@ register("_contrib_MultiBoxTarget", _multibox_target, inputs=("anchor", "label",
                  Param("variances", "tuple_float", (0.1, 0.1, 0.2, 0.2),
                        doc="Scales of the encoded box offsets.")),
          num_outputs=3, output_names=("loc_target", "loc_mask", "cls_target"),
-         infer_shape=_target_shape, infer_type=_float_type("_contrib_MultiBoxTarget", True),
+         infer_shape=_target_shape, infer_type=float32_only_type("_contrib_MultiBoxTarget"),
          gradient=_zero_grad,
          doc="SSD training targets: box offsets (batch, anchors * 4), their mask and the class "
              "of each anchor (0 background, ignore_label for ignored anchors).")
@@ -614,7 +615,7 @@ register("_contrib_MultiBoxDetection", _multibox_detection,
                  Param("nms_topk", "int", -1, doc="Detections kept before NMS (-1: all).")),
          infer_shape=lambda attrs, ins, outs: (
              ins, [None if any(s is None for s in ins) else _detection_shape(*ins)], []),
-         infer_type=_float_type("_contrib_MultiBoxDetection", True), gradient=_zero_grad,
+         infer_type=float32_only_type("_contrib_MultiBoxDetection"), gradient=_zero_grad,
          doc="SSD detections (batch, anchors, 6) rows [class, score, xmin, ymin, xmax, ymax]; "
              "rows without a detection are -1.")
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
+from ._common import float32_only_type
 from .contrib_box import _require_float, _zero_grad, stable_argsort
 from .registry import Param, register
 
@@ -228,13 +229,6 @@ def _infer_shape(opname, single):
     return infer
 
 
-def _infer_type(attrs, ins, outs):
-    t = next((x for x in ins if x is not None), None)
-    if t is None:
-        return ins, outs, []
-    return [t if x is None else x for x in ins], [t, t], []
-
-
 for _name, _single, _doc in (
         ("_contrib_Proposal", True,
          "Region proposals of one image from RPN scores and box deltas: (post_nms_top_n, 5) "
@@ -246,5 +240,5 @@ for _name, _single, _doc in (
              params=_params(), num_outputs=2,
              num_visible_outputs=lambda a: 2 if a["output_score"] else 1,
              output_names=lambda a: ("output", "score") if a["output_score"] else ("output",),
-             infer_shape=_infer_shape(_name, _single), infer_type=_infer_type,
+             infer_shape=_infer_shape(_name, _single), infer_type=float32_only_type(_name),
              gradient=_zero_grad, doc=_doc)

@@ -33,6 +33,7 @@ import math
 import numpy as np
 
 from ..base import MXNetError
+from ._common import roi_type
 from .contrib_box import _cdt, _require_float
 from .nn_dense import as_list
 from .registry import Param, register
@@ -505,6 +506,6 @@ register(_RR, _rroi_align, inputs=("data", "rois"),
          infer_shape=lambda attrs, ins, outs: (
              ins, [None if ins[0] is None or ins[1] is None
                    else _rr_check(attrs, ins[0], ins[1])], []),
-         infer_type=_same_type(_RR),
+         infer_type=roi_type(_RR),
          doc="Rotated ROIAlign: bilinear pooling of NCHW feature maps over rotated regions "
              "[batch, centre x, centre y, width, height, angle (degrees)]; no gradient.")

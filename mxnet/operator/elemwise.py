@@ -44,6 +44,20 @@ def _broadcast_shape(attrs, in_shapes, out_shapes):
     a, b = in_shapes
     if a is None or b is None:
         return in_shapes, out_shapes, []
+    if None in a or None in b:
+        # partial shapes (1.9.1): an output axis is unknown where either operand's is
+        n = max(len(a), len(b))
+        pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+        out = []
+        for x, y in zip(pa, pb):
+            if x is None or y is None:
+                out.append(None)
+            elif x != y and 1 not in (x, y):
+                raise MXNetError(f"broadcast: operands could not be broadcast together with "
+                                 f"shapes {tuple(a)} {tuple(b)}")
+            else:
+                out.append(max(x, y))
+        return [a, b], [tuple(out)], []
     try:
         out = tuple(np.broadcast_shapes(tuple(a), tuple(b)))
     except ValueError:

@@ -306,7 +306,9 @@ register("one_hot", _one_hot, inputs=("indices",),
                  Param("off_value", "float", 0.0),
                  Param("dtype", "dtype", "float32", choices=("bfloat16", "float16", "float32", "float64",
                                                              "int32", "int64", "int8", "uint8"))),
-         infer_shape=lambda a, i, o: (i, [None if i[0] is None else tuple(i[0]) + (a["depth"],)], []),
+         # 1.9.1 waits for the complete indices shape
+         infer_shape=lambda a, i, o: (i, [None if i[0] is None or None in i[0]
+                                          else tuple(i[0]) + (a["depth"],)], []),
          infer_type=lambda a, i, o: (i, [dtype_np(a["dtype"])], []),
          gradient=lambda F, a, ins, outs, og: [None],
          doc="One-hot rows of length ``depth``; indices outside [0, depth) give all ``off_value``.")
@@ -602,7 +604,9 @@ def _seq_shape(out_fn, only_zero=False):
 
 def _seq_type(attrs, in_types, out_types):
     t = in_types[0] if in_types[0] is not None else out_types[0]
-    return [t] + list(in_types[1:]), [t], []
+    # 1.9.1 gives an untyped sequence_length the data's dtype
+    rest = [t if r is None else r for r in in_types[1:]]
+    return [t] + rest, [t], []
 
 
 _SEQ_PARAMS = (Param("use_sequence_length", "bool", False), Param("value", "float", 0.0),

@@ -181,7 +181,39 @@ def _dot(rc, attrs, lhs, rhs):
     return rc.xp.matmul(a, b).reshape(out)
 
 
+def _partial_product_shape(plan, opname, ins, attrs, batch):
+    """A dot/batch_dot output for operands with unknown dims: planned on stand-in sizes,
+    then unknown where an operand's dim is (1.9.1 needs the contracted sizes known)."""
+    ls, rs = tuple(ins[0]), tuple(ins[1])
+    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
+    if len(ls) < (3 if batch else 1) or len(rs) < (3 if batch else 1) or \
+            (len(ls) == 1 and len(rs) == 1):
+        return None
+    kl = ls[-2 if batch else 0] if ta else ls[-1]
+    kr = (rs[-1] if tb else rs[-2]) if batch else (rs[-1] if tb else rs[0])
+    if kl is None or kr is None:
+        return None
+    if batch:
+        for a, b in zip(ls[:-2], rs[:-2]):
+            if a != b:  # 1.9.1 rejects an unknown batch size facing a known one too
+                raise MXNetError(f"{opname}: batch dimensions differ: lhs {ls}, rhs {rs}")
+    lfill = tuple(7 if d is None else d for d in ls)
+    rfill = tuple(7 if d is None else d for d in rs)
+    res = plan(opname, lfill, rfill, ta, tb)
+    out = res[2] if not batch else res
+    if not batch:
+        kept = (list(ls[1:] if ta else ls[:-1]) + list(rs[:-1] if tb else rs[1:])) or [1]
+    else:
+        m = ls[-1] if ta else ls[-2]
+        n = rs[-2] if tb else rs[-1]
+        kept = list(ls[:-2]) + [m, n]
+    return tuple(None if k is None else o for k, o in zip(kept, out))
+
+
 def _dot_shape(attrs, ins, outs):
+    if ins[0] is not None and ins[1] is not None and not _known(*ins):
+        out = _partial_product_shape(_dot_plan, "dot", ins, attrs, False)
+        return ins, [out] if out is not None else outs, []
     if not _known(*ins):
         return ins, outs, []
     _, _, out = _dot_plan("dot", ins[0], ins[1], attrs["transpose_a"], attrs["transpose_b"])
@@ -278,6 +310,9 @@ def _batch_dot_grad(F, attrs, ins, outs, og):
 
 
 def _batch_dot_shape(attrs, ins, outs):
+    if ins[0] is not None and ins[1] is not None and not _known(*ins):
+        out = _partial_product_shape(_batch_dot_plan, "batch_dot", ins, attrs, True)
+        return ins, [out] if out is not None else outs, []
     if not _known(*ins):
         return ins, outs, []
     return ins, [_batch_dot_plan("batch_dot", ins[0], ins[1], attrs["transpose_a"],
@@ -542,15 +577,35 @@ def _trsm_grad(F, attrs, ins, outs, og):
     return [_tri_grad_a(F, attrs, d_op), y * attrs["alpha"]]
 
 
+def _square_first(opname, rule, wait_all=False):
+    """``rule`` behind 1.9.1's shape check that input A holds square matrices (made once
+    every input's shape is known, with ``wait_all``)."""
+    def infer(attrs, ins, outs):
+        s = ins[0]
+        if wait_all and any(x is None for x in ins):
+            return ins, outs, []
+        if s is not None:
+            if len(s) < 2:
+                raise MXNetError(f"{opname}: A must be a tensor of matrices (ndim >= 2), "
+                                 f"got shape {tuple(s)}")
+            if None not in s[-2:] and s[-1] != s[-2]:
+                raise MXNetError(f"{opname}: A must be a tensor of square matrices, "
+                                 f"got shape {tuple(s)}")
+        return rule(attrs, ins, outs)
+    return infer
+
+
 def _tri_shape(attrs, ins, outs):
     return ins, [ins[1]], []
 
 
 register("_linalg_trmm", _trmm, inputs=("A", "B"), params=_TRI_PARAMS, gradient=_trmm_grad,
-         infer_shape=_tri_shape, infer_type=_same_type, aliases=("linalg_trmm",),
+         infer_shape=_square_first("_linalg_trmm", _tri_shape, True), infer_type=_same_type,
+         aliases=("linalg_trmm",),
          doc="alpha * op(A) B (or alpha * B op(A)) for triangular A.")
 register("_linalg_trsm", _trsm, inputs=("A", "B"), params=_TRI_PARAMS, gradient=_trsm_grad,
-         infer_shape=_tri_shape, infer_type=_same_type, aliases=("linalg_trsm",),
+         infer_shape=_square_first("_linalg_trsm", _tri_shape, True), infer_type=_same_type,
+         aliases=("linalg_trsm",),
          doc="Solve op(A) X = alpha B (or X op(A) = alpha B) for triangular A.")
 
 
@@ -730,7 +785,7 @@ def _syevd_shape(attrs, ins, outs):
 
 
 register("_linalg_syevd", _syevd, inputs=("A",), num_outputs=2, gradient=_syevd_grad,
-         infer_shape=_syevd_shape, infer_type=_same_type,
+         infer_shape=_square_first("_linalg_syevd", _syevd_shape), infer_type=_same_type,
          doc="Eigendecomposition of a symmetric matrix (lower triangle): returns (U, lambda) with "
              "U A = diag(lambda) U and ascending lambda.")
 register("_backward_linalg_syevd", _backward_syevd, inputs=("dU", "dL", "U", "L"),
@@ -760,7 +815,8 @@ def _inverse_grad(F, attrs, ins, outs, og):
 
 
 register("_linalg_inverse", _inverse, inputs=("A",), gradient=_inverse_grad,
-         infer_shape=_square_shape, infer_type=_same_type, aliases=("linalg_inverse",),
+         infer_shape=_square_first("_linalg_inverse", _square_shape), infer_type=_same_type,
+         aliases=("linalg_inverse",),
          doc="Inverse of a batch of square matrices.")
 
 
@@ -775,6 +831,17 @@ def _scalar_shape(attrs, ins, outs):
 def _check_det(opname, a):
     _check_float(opname, a)
     _check_matrices(opname, a, square=(0,))
+
+
+def _det_type(opname):
+    """det and slogdet: 1.9.1 types them for float32 and float64 only."""
+    def infer(attrs, ins, outs):
+        for t in list(ins) + list(outs):
+            if t is not None and np.dtype(t) not in _BLAS_FLOATS:
+                raise MXNetError(f"{opname}: unsupported dtype {np.dtype(t).name}; expected "
+                                 f"float32 or float64")
+        return _same_type(attrs, ins, outs)
+    return infer
 
 
 def _det(rc, attrs, a):
@@ -798,7 +865,9 @@ def _backward_det(rc, attrs, g, a, det):
 
 register("_linalg_det", _det, inputs=("A",), output_names=("output0",),
          gradient=lambda F, at, ins, outs, og: [F._backward_linalg_det(og[0], ins[0], outs[0])],
-         infer_shape=_scalar_shape, infer_type=_same_type, aliases=("linalg_det",),
+         infer_shape=_square_first("_linalg_det", _scalar_shape),
+         infer_type=_det_type("_linalg_det"),
+         aliases=("linalg_det",),
          doc="Determinant of a batch of square matrices.")
 register("_backward_linalg_det", _backward_det, inputs=("ograd", "A", "det"),
          infer_shape=lambda at, i, o: (i, [i[1]], []), infer_type=_same_type,
@@ -821,7 +890,9 @@ def _backward_slogdet(rc, attrs, g, a, sign):
 register("_linalg_slogdet", _slogdet, inputs=("A",), num_outputs=2,
          gradient=lambda F, at, ins, outs, og: [
              F._backward_linalg_slogdet(og[1], ins[0], outs[0])],
-         infer_shape=_scalar_shape, infer_type=_same_type, aliases=("linalg_slogdet",),
+         infer_shape=_square_first("_linalg_slogdet", _scalar_shape),
+         infer_type=_det_type("_linalg_slogdet"),
+         aliases=("linalg_slogdet",),
          doc="Sign and natural log of the absolute determinant; returns (sign, logabsdet).")
 register("_backward_linalg_slogdet", _backward_slogdet, inputs=("ograd", "A", "sign"),
          infer_shape=lambda at, i, o: (i, [i[1]], []), infer_type=_same_type,
@@ -900,7 +971,8 @@ def _makediag_shape(attrs, ins, outs):
 
 register("_linalg_extractdiag", _extractdiag, inputs=("A",), params=(_OFFSET,),
          gradient=lambda F, at, ins, outs, og: [F._linalg_makediag(og[0], offset=at["offset"])],
-         infer_shape=_diag_shape, infer_type=_same_type, aliases=("linalg_extractdiag",),
+         infer_shape=_square_first("_linalg_extractdiag", _diag_shape), infer_type=_same_type,
+         aliases=("linalg_extractdiag",),
          doc="The diagonal (at ``offset``) of a batch of square matrices.")
 register("_linalg_makediag", _makediag, inputs=("A",), params=(_OFFSET,),
          gradient=lambda F, at, ins, outs, og: [F._linalg_extractdiag(og[0], offset=at["offset"])],
@@ -970,7 +1042,8 @@ def _maketrian_shape(attrs, ins, outs):
 register("_linalg_extracttrian", _extracttrian, inputs=("A",), params=_TRIAN,
          gradient=lambda F, at, ins, outs, og: [
              F._linalg_maketrian(og[0], offset=at["offset"], lower=at["lower"])],
-         infer_shape=_extracttrian_shape, infer_type=_same_type, aliases=("linalg_extracttrian",),
+         infer_shape=_square_first("_linalg_extracttrian", _extracttrian_shape),
+         infer_type=_same_type, aliases=("linalg_extracttrian",),
          doc="A triangle of a batch of square matrices, packed into the last axis.")
 register("_linalg_maketrian", _maketrian, inputs=("A",), params=_TRIAN,
          gradient=lambda F, at, ins, outs, og: [

@@ -50,7 +50,7 @@ import math
 import numpy as np
 
 from ..base import MXNetError, dtype_np
-from ._common import errstate
+from ._common import errstate, float32_only_type, one_dtype_type
 from .registry import Param, all_ops, get_op, register
 
 try:  # bfloat16 exists only with ml_dtypes
@@ -359,7 +359,7 @@ def _khatri_rao_shape(attrs, ins, outs):
 
 
 register("khatri_rao", _khatri_rao, params=(Param("num_args", "int", 1),), variadic="num_args",
-         infer_shape=_khatri_rao_shape,
+         infer_shape=_khatri_rao_shape, infer_type=one_dtype_type,
          doc="Column-wise Kronecker product of matrices with equal column counts: row "
              "``(i1, ..., in)`` of the result is the product of row i1 of the first matrix, "
              "..., row in of the last.")
@@ -595,6 +595,7 @@ register("all_finite", _all_finite, params=(_INIT_OUTPUT,),
          doc="float32 array [1.0] when every element is finite, [0.0] otherwise.")
 register("multi_all_finite", _multi_all_finite,
          params=(Param("num_arrays", "int", 1), _INIT_OUTPUT), variadic="num_arrays",
+         inputs=lambda a: [f"array_{i}" for i in range(a["num_arrays"])],  # 1.9.1's names
          infer_shape=lambda a, i, o: (i, [(1,)], []), infer_type=_out_dtype(_F32),
          doc="float32 array [1.0] when every element of every input is finite, [0.0] otherwise.")
 
@@ -690,6 +691,7 @@ register("amp_multicast", _amp_multicast,
          params=(Param("num_outputs", "int", doc="Number of input/output pairs."),
                  Param("cast_narrow", "bool", False, doc="Cast to the narrowest float type.")),
          variadic="num_outputs",
+         inputs=lambda a: [f"data_{i}" for i in range(a["num_outputs"])],  # 1.9.1's names
          num_outputs=lambda a: a["num_outputs"],
          infer_shape=lambda a, i, o: _pairwise_shape(i, o), infer_type=_multicast_type,
          gradient=lambda F, a, ins, outs, og: [F._backward_amp_cast(g, x)
@@ -1060,7 +1062,7 @@ _KL_PARAMS = (
 
 register("IdentityAttachKLSparseReg", _kl_identity, params=_KL_PARAMS, aux=("moving_avg",),
          infer_shape=_kl_shape,
-         infer_type=lambda a, i, o: (i, [i[0]], [i[0]]),
+         infer_type=float32_only_type("IdentityAttachKLSparseReg", num_aux=1),
          gradient=lambda F, a, ins, outs, og: [
              F._backward_IdentityAttachKLSparseReg(og[0], ins[0], ins[1], **a), None],
          doc="Identity forward; the backward pass adds the gradient of a KL sparseness penalty "

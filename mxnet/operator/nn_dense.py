@@ -215,8 +215,15 @@ def _fc_grad(F, attrs, ins, outs, og):
     return as_list(res, n)
 
 
+def _fc_attr_check(opname, attrs):
+    # 1.9.1 checks the bound when the operator is created, before any shape is known
+    if attrs["num_hidden"] < 1:
+        raise MXNetError(f"{opname}: value {attrs['num_hidden']} for parameter num_hidden "
+                         f"should be greater equal to 1")
+
+
 register("FullyConnected", _fully_connected, params=_FC_PARAMS, inputs=_fc_inputs,
-         accepts_out=True,
+         accepts_out=True, attr_check=_fc_attr_check,
          infer_shape=_fc_shape, infer_type=uniform_type("FullyConnected"), gradient=_fc_grad,
          doc="A dense layer: ``out = data @ weight.T + bias``. With ``flatten`` the data is "
              "viewed as (batch, features); without it the layer maps the last axis.")

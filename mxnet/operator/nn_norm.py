@@ -229,6 +229,15 @@ def _bn_type(attrs, in_types, out_types):
     return [t, p, p], [t, p, p], [p, p]
 
 
+def _bn_float_type(attrs, in_types, out_types):
+    """_bn_type for BatchNorm (and BatchNormWithReLU), which 1.9.1 types for floating data only."""
+    t = in_types[0]
+    if t is not None and np.dtype(t).kind != "f" and "bfloat16" not in str(t):
+        raise MXNetError(f"BatchNorm: This operation only supports floating point types, "
+                         f"not {np.dtype(t).name}")
+    return _bn_type(attrs, in_types, out_types)
+
+
 def _bn_outputs(attrs):
     return 3 if attrs["output_mean_var"] else 1
 
@@ -273,7 +282,7 @@ register("BatchNorm", _make_bn_forward("BatchNorm", False, _bn_axis), params=_BN
          accepts_out=True,
          inputs=_BN_INPUTS, aux=_BN_AUX, num_outputs=3, num_visible_outputs=_bn_outputs,
          output_names=lambda a: ["output", "mean", "var"][:_bn_outputs(a)],
-         infer_shape=_bn_shape(_bn_axis), infer_type=_bn_type,
+         infer_shape=_bn_shape(_bn_axis), infer_type=_bn_float_type,
          gradient=_make_bn_gradient("_backward_BatchNorm"),
          doc="Batch normalisation over every axis but ``axis``, with learnable gamma and beta "
              "and moving statistics (auxiliary states) for inference.")
@@ -301,7 +310,7 @@ def _bn_relu_gradient(F, attrs, ins, outs, og):
 register("_contrib_BatchNormWithReLU", _bn_relu_forward, params=_BN_PARAMS, accepts_out=True,
          inputs=_BN_INPUTS, aux=_BN_AUX, num_outputs=3, num_visible_outputs=_bn_outputs,
          output_names=lambda a: ["output", "mean", "var"][:_bn_outputs(a)],
-         infer_shape=_bn_shape(_bn_axis), infer_type=_bn_type, gradient=_bn_relu_gradient,
+         infer_shape=_bn_shape(_bn_axis), infer_type=_bn_float_type, gradient=_bn_relu_gradient,
          doc="BatchNorm followed by ReLU in one operator (what Gluon's BatchNormReLU calls); "
              "attributes, statistics and auxiliary states as BatchNorm's. 1.9.1 runs it "
              "through oneDNN only, on 4-D float32 data; here any BatchNorm input works.")
@@ -592,9 +601,18 @@ def _in_shape(attrs, in_shapes, out_shapes):
 
 _IN_PARAMS = (Param("eps", "float", 1e-3, doc="Added to the variance before the square root."),)
 
+def _instance_norm_type(attrs, in_types, out_types):
+    """1.9.1's InstanceNorm graph accepts float32 only."""
+    for t in list(in_types) + list(out_types):
+        if t is not None and np.dtype(t) != np.float32:
+            raise MXNetError(f"InstanceNorm: unsupported dtype {np.dtype(t).name}; the symbolic "
+                             f"InstanceNorm accepts float32 only")
+    return _same_types(attrs, in_types, out_types)
+
+
 register("InstanceNorm", _instance_norm, params=_IN_PARAMS, inputs=("data", "gamma", "beta"),
          num_outputs=3, num_visible_outputs=1, output_names=("output",),
-         infer_shape=_in_shape, infer_type=_same_types,
+         infer_shape=_in_shape, infer_type=_instance_norm_type,
          gradient=_affine_gradient("_backward_InstanceNorm", ("eps",)),
          doc="Normalise each channel of each sample over its spatial axes, then scale by gamma "
              "and shift by beta (one value per channel).")

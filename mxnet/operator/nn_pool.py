@@ -115,11 +115,14 @@ def check_float(opname, names, arrays, types=FLOAT_TYPES):
     return dt
 
 
-def uniform_float_type(opname, types=FLOAT_TYPES):
-    """infer_type: one floating dtype (one of ``types``) for every input and output."""
+def uniform_float_type(opname, types=FLOAT_TYPES, strict=True):
+    """infer_type: one floating dtype (one of ``types``) for every input and output.
+
+    With ``strict=False`` any dtype passes type inference (1.9.1 rejects it only when the
+    operator runs), which is what 1.9.1's Pooling and the spatial samplers do."""
     def infer(attrs, in_types, out_types):
         known = next((t for t in list(in_types) + list(out_types) if t is not None), None)
-        if known is not None and dtype_np(known) not in types:
+        if strict and known is not None and dtype_np(known) not in types:
             raise MXNetError(f"{opname}: dtype {dtype_name(known)} is not supported; expected "
                              f"{_names(types)}")
         t = None if known is None else dtype_np(known)
@@ -1732,7 +1735,9 @@ def _channels_first_copy(xp, a, role):
 def _channels_last_result(xp, res, dst):
     """The channels-first result ``res`` in channels-last order, in ``dst`` if given."""
     res = _to_channels_last(res)
-    return xp.ascontiguousarray(res) if dst is None else _into(xp, dst, res)
+    # a fresh copy: with unit spatial dims the transposed view is already contiguous, and
+    # returning it would hand out the (reused) scratch buffer itself
+    return res.copy(order="C") if dst is None else _into(xp, dst, res)
 
 
 def _bf16_check(opname, attrs, dt):
@@ -1824,7 +1829,16 @@ def _backward_pooling(rc, attrs, ograd, data, output, out=None):
 
 def _pooling_shape(attrs, ins, outs):
     d = ins[0]
-    if d is None or None in d:
+    if d is not None and None in d:
+        # 1.9.1 pools a partial shape whose unknown dims are only the batch and channel axes
+        last = attrs.get("layout") in ("NWC", "NHWC", "NDHWC")
+        free = (0, len(d) - 1) if last else (0, 1)
+        if any(x is None for i, x in enumerate(d) if i not in free):
+            return ins, outs, []
+        full = tuple(1 if x is None else x for x in d)
+        out = pool_geometry("Pooling", attrs, full).out_shape(full)
+        return ins, [tuple(None if d[i] is None else o for i, o in enumerate(out))], []
+    if d is None:
         return ins, outs, []
     return ins, [pool_geometry("Pooling", attrs, d).out_shape(d)], []
 
@@ -1851,7 +1865,8 @@ _POOL_PARAMS = (
 )
 
 register("Pooling", _pooling, params=_POOL_PARAMS, inputs=("data",), accepts_out=True,
-         infer_shape=_pooling_shape, infer_type=uniform_float_type("Pooling", POOL_TYPES),
+         infer_shape=_pooling_shape,
+         infer_type=uniform_float_type("Pooling", POOL_TYPES, strict=False),
          gradient=_pooling_grad,
          attr_check=_check_attrs,
          doc="Pool windows of a 1-D, 2-D or 3-D feature map with max, average, sum or Lp norm.")

@@ -681,7 +681,8 @@ def _dim(shape, i):
 def _fill(opname, shapes, i, want, name):
     """Set ``shapes[i]`` to ``want`` (a full shape) unless it is known and different."""
     have = shapes[i]
-    if have is not None and None not in have and 0 not in have and tuple(have) != want:
+    if have is not None and None not in have and 0 not in have and (
+            len(have) != len(want) or any(w is not None and h != w for h, w in zip(have, want))):
         raise MXNetError(f"{opname}: {name} must have shape {want}, got {tuple(have)}")
     shapes[i] = want
 
@@ -701,8 +702,9 @@ def _rnn_infer_shape(attrs, in_shapes, out_shapes):
     lay = _Layout(attrs, I or 0)     # only the parameter count depends on input_size
     if I is not None:
         _fill(_OP, ins, 1, (lay.size,), "parameters")
-    if N is None:
+    if N is None and data is None:
         return ins, outs, []
+    # an unknown batch size (N is None) leaves that dim unknown in the states and the output
     ns = _num_states(attrs)
     _fill(_OP, ins, 2, lay.state_shape(N), "state")
     _fill(_OP, outs, 1, lay.state_shape(N), "state_output")
@@ -711,11 +713,13 @@ def _rnn_infer_shape(attrs, in_shapes, out_shapes):
         _fill(_OP, outs, 2, lay.cell_shape(N), "statecell_output")
     if attrs["use_sequence_length"]:
         _fill(_OP, ins, len(ins) - 1, (N,), "sequence_length")
-    if T is not None:
+    if T is not None and N is not None:
         if I is not None:
             _fill(_OP, ins, 0, (T, N, I), "data")
         _fill(_OP, outs, 0, lay.out_shape(T, N), "output")
         outs[-1] = (lay.reserve_slots(T, N)[1],)
+    elif data is not None:
+        _fill(_OP, outs, 0, lay.out_shape(T, N), "output")
     return ins, outs, []
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
-from ._common import errstate
+from ._common import errstate, roi_type
 from .nn_pool import check_float, uniform_float_type
 from .registry import Param, register
 
@@ -500,7 +500,7 @@ _ROI_PARAMS = (Param("pooled_size", "shape", doc="Output bins per region (h, w).
 
 register("ROIPooling", _roi_pooling, inputs=("data", "rois"), params=_ROI_PARAMS,
          attr_check=_roi_check, num_outputs=2, num_visible_outputs=1,
-         infer_shape=_roi_shape, infer_type=uniform_float_type("ROIPooling"), gradient=_roi_grad,
+         infer_shape=_roi_shape, infer_type=roi_type("ROIPooling"), gradient=_roi_grad,
          doc="Max-pool each region of interest of a feature map onto a fixed grid of bins.")
 
 register("_backward_ROIPooling", _backward_roi_pooling, params=_ROI_PARAMS, attr_check=_roi_check,
@@ -614,7 +614,7 @@ _GRID_PARAMS = (Param("transform_type", "str", choices=("affine", "warp"),
                 Param("target_shape", "shape", (0, 0), doc="Output (h, w) for affine."))
 
 register("GridGenerator", _grid_generator, params=_GRID_PARAMS, attr_check=_grid_check,
-         infer_shape=_grid_shape, infer_type=uniform_float_type("GridGenerator"),
+         infer_shape=_grid_shape, infer_type=uniform_float_type("GridGenerator", strict=False),
          gradient=lambda F, a, ins, outs, og: [F._backward_GridGenerator(og[0], **a)],
          doc="Sampling grid in [-1, 1] coordinates from affine matrices or an optical flow.")
 
@@ -740,7 +740,7 @@ def _sampler_shape(attrs, ins, outs):
 
 register("BilinearSampler", _bilinear_sampler, inputs=("data", "grid"),
          params=(Param("cudnn_off", "bool", None, doc="Accepted for compatibility; no effect."),),
-         infer_shape=_sampler_shape, infer_type=uniform_float_type("BilinearSampler"),
+         infer_shape=_sampler_shape, infer_type=uniform_float_type("BilinearSampler", strict=False),
          gradient=lambda F, a, ins, outs, og: list(
              F._backward_BilinearSampler(og[0], ins[0], ins[1])),
          doc="Sample data at the grid's [-1, 1] coordinates with bilinear interpolation.")
@@ -792,5 +792,5 @@ register("SpatialTransformer", _spatial_transformer, inputs=("data", "loc"),
                  Param("sampler_type", "str", choices=("bilinear",), doc="Only 'bilinear'."),
                  Param("cudnn_off", "bool", None, doc="Accepted for compatibility; no effect.")),
          attr_check=_grid_check, infer_shape=_st_shape,
-         infer_type=uniform_float_type("SpatialTransformer"), gradient=_st_grad,
+         infer_type=uniform_float_type("SpatialTransformer", strict=False), gradient=_st_grad,
          doc="Warp data with per-item affine matrices (GridGenerator + BilinearSampler).")

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from ..base import MXNetError
+from ..base import MXNetError, MXNetValueError
 from ._common import normalize_axis
 from .registry import Param, get_op, register
 
@@ -669,8 +669,8 @@ def _split_points(attrs, n):
     sections, indices = attrs["sections"], attrs["indices"]
     if sections:
         if n % sections:
-            raise MXNetError(f"split: array split does not result in an equal division "
-                             f"({n} into {sections} sections)")
+            raise MXNetValueError(f"split: array split does not result in an equal division "
+                                  f"({n} into {sections} sections)")
         return [i * (n // sections) for i in range(1, sections)]
     return [int(i) for i in indices]
 

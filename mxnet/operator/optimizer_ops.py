@@ -664,7 +664,8 @@ def _multi_sum_sq(rc, attrs, *arrays):
 register("multi_sum_sq", _multi_sum_sq, params=(Param("num_arrays", "int"),),
          inputs=lambda a: [f"array_{i}" for i in range(a["num_arrays"])],
          infer_shape=lambda a, i, o: (i, [(a["num_arrays"],)], []),
-         infer_type=lambda a, i, o: (i, [_F32], []),
+         infer_type=lambda a, i, o: ([next((t for t in i if t is not None), None)] * len(i),
+                                     [_F32], []),
          doc="The sum of squares of each input array, as a float32 vector of num_arrays values.")
 
 

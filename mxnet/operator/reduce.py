@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import MXNetError
+from ..base import MXNetError, dtype_np
 from ._common import norm_axes, normalize_axis
 from ._safe_acc import warn_float16
 from .registry import Param, register
@@ -44,7 +44,14 @@ def _bcast_back(F, attrs, g, x):
     return F.reshape(g, shape=kept)
 
 
-def _make_reduce(name, kernel, grad_rule, aliases=()):
+def _reduce_shape_when_known(attrs, ins, outs):
+    """max and min: 1.9.1 leaves the output unknown until the input shape is complete."""
+    if ins[0] is not None and None in ins[0]:
+        return ins, outs, []
+    return _reduce_shape(attrs, ins, outs)
+
+
+def _make_reduce(name, kernel, grad_rule, aliases=(), infer_shape=_reduce_shape):
     def compute(rc, attrs, x):
         if attrs["axis"] is None and not attrs["exclude"]:
             axes = None  # whole-array reduction: NumPy's fastest path
@@ -59,7 +66,7 @@ def _make_reduce(name, kernel, grad_rule, aliases=()):
         yb = _bcast_back(F, attrs, y, x)
         return [grad_rule(F, attrs, x, yb, g)]
 
-    register(name, compute, params=_AXIS_PARAMS, gradient=grad, infer_shape=_reduce_shape,
+    register(name, compute, params=_AXIS_PARAMS, gradient=grad, infer_shape=infer_shape,
              aliases=aliases)
 
 
@@ -119,8 +126,10 @@ def _safe_extreme(fn):
     return k
 
 
-_make_reduce("max", _safe_extreme(np.max), _minmax_grad, aliases=("max_axis",))
-_make_reduce("min", _safe_extreme(np.min), _minmax_grad, aliases=("min_axis",))
+_make_reduce("max", _safe_extreme(np.max), _minmax_grad, aliases=("max_axis",),
+             infer_shape=_reduce_shape_when_known)
+_make_reduce("min", _safe_extreme(np.min), _minmax_grad, aliases=("min_axis",),
+             infer_shape=_reduce_shape_when_known)
 
 
 # --- norm -----------------------------------------------------------------------------------
@@ -170,12 +179,22 @@ def _norm_grad(F, attrs, ins, outs, og):
     return [F.broadcast_like(g / yb, x) * x]
 
 
+def _norm_type(attrs, in_types, out_types):
+    """1.9.1 types the output as out_dtype when given (the kernel itself needs it to equal
+    the input's dtype), else as the input."""
+    t = in_types[0]
+    if attrs.get("out_dtype") not in (None, "None"):
+        return [t], [dtype_np(attrs["out_dtype"])], []
+    t = t if t is not None else out_types[0]
+    return [t], [t], []
+
+
 register("norm", _norm, params=(Param("ord", "int", 2), Param("axis", "shape", None),
                                  Param("out_dtype", "dtype", None,
                                        choices=(None, "float16", "float32", "float64", "int32",
                                                 "int64", "int8")),
                                  Param("keepdims", "bool", False)),
-         gradient=_norm_grad)
+         gradient=_norm_grad, infer_type=_norm_type)
 
 
 # --- argmax / argmin --------------------------------------------------------------------------

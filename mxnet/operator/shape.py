@@ -1,6 +1,8 @@
 """Reshape-family operators and MXNet's reshape codes."""
 from __future__ import annotations
 
+import math
+
 from ..base import MXNetError, dtype_np
 from .registry import Param, register
 
@@ -107,8 +109,54 @@ def _reshape(rc, attrs, x, out=None):
     return _reshaped(rc, x, new, out)
 
 
+def _reshape_partial(src, target, reverse):
+    """Reshape's output for an input with unknown dims (None), the way 1.9.1 spells it: a
+    copied unknown dim stays unknown, and so does -1 and any merge that touches one."""
+    src, tgt = list(src), list(target)
+    if reverse:
+        src, tgt = src[::-1], tgt[::-1]
+    out, i, j = [], 0, 0
+    while j < len(tgt):
+        t = tgt[j]
+        if t > 0 or t == -1:
+            out.append(t if t > 0 else None)
+            i += 1
+        elif t == 0:
+            out.append(src[i])
+            i += 1
+        elif t == -2:
+            out.extend(src[i:])
+            i = len(src)
+        elif t == -3:
+            a, b = src[i], src[i + 1]
+            out.append(None if a is None or b is None else a * b)
+            i += 2
+        elif t == -4:
+            d, a, b = src[i], tgt[j + 1], tgt[j + 2]
+            if d is not None:
+                a, b = (d // b if a == -1 else a), (d // a if b == -1 else b)
+            out.extend(None if x == -1 else x for x in (a, b))
+            i += 1
+            j += 2
+        j += 1
+    return tuple(out[::-1] if reverse else out)
+
+
 def _reshape_shape(attrs, ins, outs):
-    if ins[0] is None or None in ins[0]:
+    if ins[0] is not None and None in ins[0]:
+        try:
+            out = _reshape_partial(ins[0], _reshape_target(attrs), attrs["reverse"])
+        except IndexError:
+            return ins, outs, []
+        full = out if None not in out else outs[0]
+        if full is not None and None not in full and sum(d is None for d in ins[0]) == 1:
+            # one unknown input dim follows from a known output size (as 1.9.1 does)
+            known = math.prod(d for d in ins[0] if d is not None)
+            if known and math.prod(full) % known == 0:
+                return [tuple(math.prod(full) // known if d is None else d
+                              for d in ins[0])], [out], []
+        return ins, [out], []
+    if ins[0] is None:
         return ins, outs, []
     return ins, [infer_reshape("Reshape", ins[0], _reshape_target(attrs), attrs["reverse"])], []
 
@@ -134,6 +182,12 @@ def _reshape_like_shape(attrs, lshape, rshape):
     return tuple(lshape[:lb]) + tuple(rshape[rb:re_]) + tuple(lshape[le:])
 
 
+def _lhs_type(attrs, in_types, out_types):
+    """The output takes the first input's dtype; the other input's dtype is free (1.9.1)."""
+    t = in_types[0] if in_types[0] is not None else out_types[0]
+    return [t] + list(in_types[1:]), [t], []
+
+
 def _reshape_like(rc, attrs, x, like):
     target = _reshape_like_shape(attrs, x.shape, like.shape)
     size = 1
@@ -145,7 +199,7 @@ def _reshape_like(rc, attrs, x, like):
     return x.reshape(target).copy()
 
 
-register("reshape_like", _reshape_like, inputs=("lhs", "rhs"),
+register("reshape_like", _reshape_like, inputs=("lhs", "rhs"), infer_type=_lhs_type,
          params=(Param("lhs_begin", "int", None), Param("lhs_end", "int", None),
                  Param("rhs_begin", "int", None), Param("rhs_end", "int", None)),
          gradient=lambda F, a, ins, outs, og: [F.reshape_like(og[0], ins[0]), F.zeros_like(ins[1])])
@@ -161,7 +215,7 @@ def _flatten(rc, attrs, x, out=None):
 
 register("Flatten", _flatten, gradient=_reshape_grad, aliases=("flatten",), inplace=((0, 0, True),),
          accepts_out=True,
-         infer_shape=lambda a, i, o: (i, [None if i[0] is None else
+         infer_shape=lambda a, i, o: (i, [None if i[0] is None or None in i[0] else
                                          (i[0][0], int(__import__("math").prod(i[0][1:])))], []))
 
 
@@ -177,7 +231,7 @@ def _cast_grad(F, attrs, ins, outs, og):
 _CAST_DTYPES = ("bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "int8", "uint8")
 
 register("Cast", _cast, params=(Param("dtype", "dtype", choices=_CAST_DTYPES),), gradient=_cast_grad,
-         aliases=("cast",),
+         aliases=("cast",), infer_shape=lambda a, i, o: (i, [i[0]], []),
          infer_type=lambda a, i, o: (i, [dtype_np(a["dtype"])], []))
 
 
@@ -254,7 +308,7 @@ def _broadcast_like(rc, attrs, x, like):
         raise MXNetError(f"broadcast_like: cannot broadcast {x.shape} like {like.shape}") from None
 
 
-register("broadcast_like", _broadcast_like, inputs=("lhs", "rhs"),
+register("broadcast_like", _broadcast_like, inputs=("lhs", "rhs"), infer_type=_lhs_type,
          params=(Param("lhs_axes", "shape", None), Param("rhs_axes", "shape", None)),
          gradient=lambda F, a, ins, outs, og: [F._reduce_to_shape_of(og[0], ins[0]),
                                                F.zeros_like(ins[1])])

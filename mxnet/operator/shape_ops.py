@@ -66,6 +66,16 @@ def _same_dtype_all(opname, arrays):
                              f"input {i} is {a.dtype}")
 
 
+def _one_in_known(fn):
+    """``_one_in`` that leaves the output unknown until the input shape is complete (1.9.1's
+    rule for squeeze)."""
+    def infer(attrs, ins, outs):
+        if ins[0] is None or None in ins[0]:
+            return ins, outs, []
+        return ins, [fn(attrs, tuple(ins[0]))], []
+    return infer
+
+
 def _one_in(fn):
     """An ``infer_shape`` for a one-input, one-output op from ``fn(attrs, shape) -> shape``."""
     def infer(attrs, ins, outs):
@@ -164,7 +174,7 @@ def _squeeze_shape(attrs, shape):
 
 register("squeeze", _reshape_to("squeeze", _squeeze_shape),
          params=(Param("axis", "shape", None),), gradient=_reshape_back_grad,
-         infer_shape=_one_in(_squeeze_shape),
+         infer_shape=_one_in_known(_squeeze_shape),
          doc="Remove axes of size 1 (all of them when ``axis`` is None).")
 
 
@@ -229,9 +239,41 @@ def _concat(rc, attrs, *arrays, out=None):
 
 
 def _concat_infer(attrs, ins, outs):
-    if not _known(*ins):
+    if all(s is not None and None not in s for s in ins):
+        return ins, [_concat_shape_of(ins, attrs["dim"])], []
+    # partial shapes, as 1.9.1 does it: inputs of unknown rank are skipped; the inputs and the
+    # output share every dim but the axis; the output's axis is the sum of the known inputs'
+    # sizes unless one of those inputs has an unknown size there
+    dims, total, axis_unknown, base = attrs["dim"], 0, False, None
+    for s in [s for s in ins if s is not None] + [o for o in outs[:1] if o is not None]:
+        d = _axis_in("Concat", "dim", dims, len(s), s)
+        t = list(s)
+        t[d] = None
+        if base is None:
+            base = t
+        elif len(base) != len(t):
+            raise MXNetError(f"Concat: input shapes of different ranks {[s for s in ins]}")
+        else:
+            base = [a if a is not None else b for a, b in zip(base, t)]
+    if base is None:
         return ins, outs, []
-    return ins, [_concat_shape_of(ins, attrs["dim"])], []
+    d = dims % len(base)
+    for s in ins:
+        if s is not None:
+            axis_unknown |= s[d] is None
+            total += s[d] or 0
+    new_ins = [tuple(base) if s is None
+               else tuple(b if j != d else s[d] for j, b in enumerate(base)) for s in ins]
+    out = list(base)
+    if not axis_unknown:
+        out[d] = total
+    return new_ins, [tuple(out)], []
+
+
+def _same_dtype_infer(attrs, ins, outs):
+    """Every input and the output share one dtype (mixed inputs are an error)."""
+    known = next((t for t in list(ins) + list(outs) if t is not None), None)
+    return [known] * len(ins), [known] * len(outs), []
 
 
 def _concat_grad(F, attrs, ins, outs, og):
@@ -241,7 +283,8 @@ def _concat_grad(F, attrs, ins, outs, og):
 
 register("Concat", _concat, params=(Param("num_args", "int"), Param("dim", "int", 1)),
          variadic="num_args", gradient=_concat_grad, infer_shape=_concat_infer,
-         attr_check=_check_num_args, aliases=("concat",), accepts_out=True,
+         infer_type=_same_dtype_infer, attr_check=_check_num_args, aliases=("concat",),
+         accepts_out=True,
          doc="Join arrays along an existing axis ``dim``.")
 
 
@@ -289,9 +332,31 @@ def _stack(rc, attrs, *arrays):
 
 
 def _stack_infer(attrs, ins, outs):
-    if not _known(*ins):
+    # 1.9.1 merges the input shapes leniently (the first disagreement stops the merge, without
+    # an error) and fills in neither the inputs nor, until the merged shape is complete, the output
+    merged = None
+    for s in ins:
+        if s is None:
+            continue
+        if merged is None:
+            merged = list(s)
+            continue
+        if len(merged) != len(s):
+            continue
+        for j, (a, b) in enumerate(zip(merged, s)):
+            if a is None:
+                merged[j] = b
+            elif b is not None and a != b:
+                break
+    if merged is None or None in merged:
         return ins, outs, []
-    return ins, [_stack_shape_of(ins, attrs["axis"])], []
+    ndim = len(merged) + 1
+    axis = attrs["axis"]
+    if not -ndim <= axis < ndim:
+        raise MXNetError(f"stack: axis={axis} is out of range for a result of {ndim} dims "
+                         f"(input shape {tuple(merged)})")
+    axis %= ndim
+    return ins, [tuple(merged[:axis]) + (len(ins),) + tuple(merged[axis:])], []
 
 
 def _stack_grad(F, attrs, ins, outs, og):
@@ -301,7 +366,8 @@ def _stack_grad(F, attrs, ins, outs, og):
 
 register("stack", _stack, params=(Param("axis", "int", 0), Param("num_args", "int")),
          variadic="num_args", gradient=_stack_grad, infer_shape=_stack_infer,
-         attr_check=_check_num_args, doc="Join same-shaped arrays along a new axis.")
+         infer_type=_same_dtype_infer, attr_check=_check_num_args,
+         doc="Join same-shaped arrays along a new axis.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -472,8 +538,14 @@ def _tile_grad(F, attrs, ins, outs, og):
     return [F.reshape_like(F.sum(split, axis=axes), ins[0])]
 
 
+def _tile_infer(attrs, ins, outs):
+    if ins[0] is None or None in ins[0]:  # 1.9.1 leaves the output unknown for partial inputs
+        return ins, outs, []
+    return ins, [_tile_shape(attrs, tuple(ins[0]))], []
+
+
 register("tile", _tile, params=(Param("reps", "shape", optional=True),), gradient=_tile_grad,
-         infer_shape=_one_in(_tile_shape),
+         infer_shape=_tile_infer,
          doc="Repeat the whole array ``reps[i]`` times along each axis.")
 
 
@@ -584,6 +656,16 @@ def _pad_plan(attrs, shape, dtype=None):
 
 
 def _pad_shape(attrs, shape):
+    if None in shape:
+        # partial shape: 1.9.1 adds the pads to its unknown-size marker -1, so an unknown axis
+        # stays unknown when its pads sum to at most 1 and becomes (pads - 1) otherwise
+        _pad_plan(attrs, tuple(1 << 30 if d is None else d for d in shape))
+        pw = tuple(attrs["pad_width"])
+        out = []
+        for i, d in enumerate(shape):
+            grown = (-1 if d is None else d) + pw[2 * i] + pw[2 * i + 1]
+            out.append(None if d is None and grown <= 0 else grown)
+        return tuple(out)
     return tuple(s + b + a for s, (b, a) in zip(shape, _pad_plan(attrs, shape)))
 
 
@@ -727,13 +809,21 @@ _SLICE_PARAMS = (Param("begin", "shape"), Param("end", "shape"),
                  Param("step", "shape", (), optional=True))
 
 
+def _partial_slice_shape(attrs, shape):
+    """slice's output shape; an axis of unknown size stays unknown, as in 1.9.1."""
+    if None not in shape:
+        return _slice_plan_attrs(attrs, shape)[1]
+    out = _slice_plan_attrs(attrs, tuple(1 << 30 if d is None else d for d in shape))[1]
+    return tuple(None if d is None else o for d, o in zip(shape, out))
+
+
 def _slice_kw(attrs):
     return {"begin": attrs["begin"], "end": attrs["end"], "step": attrs["step"]}
 
 
 register("slice", _slice, params=_SLICE_PARAMS,
          gradient=lambda F, a, ins, outs, og: [F._backward_slice(og[0], ins[0], **_slice_kw(a))],
-         infer_shape=_one_in(lambda a, s: _slice_plan_attrs(a, s)[1]), aliases=("crop",),
+         infer_shape=_one_in(lambda a, s: _partial_slice_shape(a, s)), aliases=("crop",),
          doc="Take ``data[begin:end:step]`` on the leading axes (None entries mean the default).")
 register("_backward_slice", _slice_backward, params=_SLICE_PARAMS, inputs=("ograd", "data"),
          gradient=lambda F, a, ins, outs, og: [F.slice(og[0], **_slice_kw(a)), None],
@@ -837,6 +927,9 @@ def _slice_like_backward(rc, attrs, g, x):
 
 register("slice_like", _slice_like, params=(Param("axes", "shape", ()),),
          inputs=("data", "shape_like"), infer_shape=_slice_like_infer,
+         # the output takes data's dtype; shape_like's dtype is free (as in 1.9.1)
+         infer_type=lambda a, i, o: ([i[0] if i[0] is not None else o[0]] + list(i[1:]),
+                                     [i[0] if i[0] is not None else o[0]], []),
          gradient=lambda F, a, ins, outs, og: [F._backward_slice_like(og[0], ins[0]),
                                                F.zeros_like(ins[1])],
          doc="Cut ``data`` from the start to the shape of ``shape_like`` on the given axes.")

@@ -60,6 +60,9 @@ class Adam(Optimizer):
         self.lazy_update = lazy_update
 
     def create_state(self, index, weight):
+        if self.lazy_update and weight.stype == "row_sparse":   # as 1.9.1: lazy states
+            return tuple(nd.sparse.zeros("row_sparse", weight.shape, weight.context,
+                                         dtype=weight.dtype) for _ in range(2))
         return (_zeros_like(weight), _zeros_like(weight))
 
     def update(self, index, weight, grad, state):
@@ -94,6 +97,8 @@ class AdaGrad(Optimizer):
         self.float_stable_eps = eps
 
     def create_state(self, index, weight):
+        if weight.stype == "row_sparse":   # as 1.9.1: a history of the weight's storage type
+            return nd.sparse.zeros("row_sparse", weight.shape, weight.context)
         return nd.zeros(weight.shape, weight.context)
 
     def update(self, index, weight, grad, state):
@@ -224,6 +229,9 @@ class Ftrl(Optimizer):
         self.lr = learning_rate
 
     def create_state(self, index, weight):
+        if weight.stype == "row_sparse":   # as 1.9.1: states of the weight's storage type
+            return tuple(nd.sparse.zeros("row_sparse", weight.shape, weight.context)
+                         for _ in range(2))
         return (nd.zeros(weight.shape, weight.context), nd.zeros(weight.shape, weight.context))
 
     def update(self, index, weight, grad, state):

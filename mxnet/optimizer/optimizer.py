@@ -126,7 +126,7 @@ class Optimizer:
             raise AssertionError("register expects a class")
         name = klass.__name__.lower()
         old = Optimizer.opt_registry.get(name)
-        if old is not None and old is not klass:
+        if old is not None:  # 1.9.1 warns for a re-registration of the same class too
             warnings.warn(f"WARNING: New optimizer {klass.__module__}.{klass.__name__} is "
                           f"overriding existing optimizer {old.__module__}.{old.__name__}",
                           stacklevel=2)

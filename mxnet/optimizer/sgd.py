@@ -107,6 +107,14 @@ class SGD(_MomentumStateMixin, _AggregatedUpdates, Optimizer):
         self.lazy_update = lazy_update
         self.aggregate_num = _aggregation_size()
 
+    def create_state(self, index, weight):
+        # as 1.9.1: a row_sparse weight gets a row_sparse momentum when updates are lazy
+        # (a dense one makes its kernel run the standard update)
+        if self.momentum != 0.0 and self.lazy_update and weight.stype == "row_sparse":
+            return nd.sparse.zeros("row_sparse", weight.shape, weight.context,
+                                   dtype=weight.dtype)
+        return super().create_state(index, weight)
+
     def _update_impl(self, indices, weights, grads, states, multi_precision=False):
         indices, weights, grads, states = _as_lists(indices, weights, grads, states)
         aggregate = _all_dense(weights, grads)

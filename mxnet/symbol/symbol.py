@@ -428,8 +428,9 @@ class Symbol:
         """(arg_types, out_types, aux_types) as NumPy types, from known argument types."""
         try:
             res = self._infer_type_impl(False, *args, **kwargs)
-        except MXNetError:
-            _print_infer_arguments("infer_type", args, kwargs)
+        except MXNetError as e:
+            if not isinstance(e, TypeError):  # 1.9.1 rejects a bad dtype name before printing
+                _print_infer_arguments("infer_type", args, kwargs)
             raise
         if res[1] is None:
             arg_types, _, _ = self._infer_type_impl(True, *args, **kwargs)
@@ -480,7 +481,11 @@ class Symbol:
         if not isinstance(fname, str):
             raise TypeError("fname required to be a string")
         from ..ndarray.serialization import write_file_atomic
-        write_file_atomic(fname, self.tojson(remove_amp_cast).encode("utf-8"))
+        try:
+            write_file_atomic(fname, self.tojson(remove_amp_cast).encode("utf-8"))
+        except OSError as err:  # an MXNetError in 1.9.1, naming the file (not our temporary)
+            raise MXNetError(f"Symbol.save: cannot write {fname!r}: {err.strerror or err}") \
+                from err
 
     def debug_str(self):
         """A readable listing of the graph: outputs, variables, and each operator."""
@@ -696,7 +701,8 @@ def _update_versions(node):
     node.versions = versions
 
 
-_AUX_INIT = {"moving_mean": '["zero", {}]', "moving_var": '["one", {}]'}
+_AUX_INIT = {"moving_mean": '["zero", {}]', "moving_var": '["one", {}]',
+             "moving_avg": '["zero", {}]'}  # IdentityAttachKLSparseReg's (1.9.1)
 
 
 def create_node(op_name, args, kwargs, params=None, name=None, attr=None, hint=None):
@@ -732,10 +738,14 @@ def create_node(op_name, args, kwargs, params=None, name=None, attr=None, hint=N
             raise MXNetError(f"{op_name}: variable length function do not accept kwargs inputs "
                              f"({sorted(kwargs)})")
         node.inputs = [s._outputs[0] for s in args]
-        expected = len(node.input_names())
-        if expected != len(node.inputs):
+        expected = node.input_names()
+        if len(expected) < len(node.inputs):
             raise MXNetError(f"{op_name}: {op.variadic}={parsed.get(op.variadic)} but "
                              f"{len(node.inputs)} inputs were given")
+        # 1.9.1 makes variables for the inputs not given (bilinear UpSampling's weight,
+        # concat(a, b, num_args=3)'s arg2)
+        for nm in expected[len(node.inputs):]:
+            node.inputs.append((Node(None, f"{name}_{nm}", dict(attrs)), 0))
     else:
         names = node.input_names()
         if len(args) > len(names):
@@ -756,6 +766,11 @@ def create_node(op_name, args, kwargs, params=None, name=None, attr=None, hint=N
         for nm, (src, _) in zip(names, entries):
             if nm in aux and src.op is None and nm in _AUX_INIT and "__init__" not in src.attrs:
                 src.attrs["__init__"] = _AUX_INIT[nm]
+    if op_name == "UpSampling" and parsed.get("sample_type") == "bilinear":
+        # 1.9.1 marks the weight variable (given or made) with the bilinear initializer
+        src = node.inputs[1][0] if len(node.inputs) > 1 else None
+        if src is not None and src.op is None and "__init__" not in src.attrs:
+            src.attrs["__init__"] = '["bilinear", {}]'
     _update_versions(node)
     res = Symbol([(node, i) for i in range(node.num_visible_outputs())])
     if args and getattr(args[0], "_np_symbol", False):  # NumPy-mode symbols stay NumPy-mode

@@ -17,6 +17,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from ...base import MXNetError
+
 __all__ = ["RecordReader", "IRHeader", "unpack", "MAGIC"]
 
 MAGIC = 0xCED7230A
@@ -42,10 +44,17 @@ def unpack(record):
     return header, payload
 
 
+class _MissingRecordFile(MXNetError, FileNotFoundError):
+    """A missing .rec file: 1.9.1 raises MXNetError; a FileNotFoundError as well here."""
+
+
 class RecordReader:
     """Random access to the records of ``rec_path`` through the index ``idx_path``."""
 
     def __init__(self, idx_path, rec_path, key_type=int):
+        if not os.path.isfile(rec_path):  # 1.9.1 opens the .rec before the index
+            raise _MissingRecordFile(f"RecordIO: cannot open '{rec_path}' for reading: "
+                                     f"No such file or directory")
         self.idx_path = idx_path
         self.rec_path = rec_path
         self.key_type = key_type
@@ -60,7 +69,7 @@ class RecordReader:
                 self.positions[key] = int(parts[1])
                 self.keys.append(key)
         if not os.path.isfile(rec_path):
-            raise FileNotFoundError(f"RecordIO file {rec_path} not found")
+            raise _MissingRecordFile(f"RecordIO file {rec_path} not found")
         self._handle = None
         self._pid = None
 

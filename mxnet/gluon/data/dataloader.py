@@ -31,9 +31,28 @@ import numpy as np
 from ... import context
 from ... import ndarray as nd
 from ... import util as _util
+from ...base import MXNetKeyError
 from . import sampler as _sampler
 
 __all__ = ["DataLoader", "default_batchify_fn", "default_mp_batchify_fn"]
+
+
+class _BatchifyError(MXNetKeyError, ValueError):
+    """Samples that cannot form one numeric batch: 1.9.1 fails with a KeyError (its dtype table
+    has no entry for the object or string array it builds); a ValueError here as well."""
+
+
+def _stack_samples(data):
+    try:
+        arr = np.asarray(data)
+    except ValueError as e:
+        raise _BatchifyError(f"default_batchify_fn: the samples of a batch cannot be stacked "
+                             f"into one array ({e}); they must all have the same shape") from None
+    if arr.dtype.kind not in "biuf":
+        raise _BatchifyError(f"default_batchify_fn: cannot batch samples of type "
+                             f"{type(data[0]).__name__} (dtype {arr.dtype}); samples must be "
+                             f"numbers, NumPy arrays or NDArrays. Pass a batchify_fn for others")
+    return arr
 
 
 def default_batchify_fn(data):
@@ -48,7 +67,7 @@ def default_batchify_fn(data):
         return nd.stack(*data)
     if isinstance(first, tuple):
         return [default_batchify_fn(field) for field in zip(*data)]
-    arr = np.asarray(data)
+    arr = _stack_samples(data)
     return nd.array(arr, dtype=arr.dtype)
 
 
@@ -60,7 +79,7 @@ def default_mp_batchify_fn(data):
         return nd.stack(*[d.as_in_context(context.cpu()) for d in data])
     if isinstance(first, tuple):
         return [default_mp_batchify_fn(field) for field in zip(*data)]
-    arr = np.asarray(data)
+    arr = _stack_samples(data)
     return nd.array(arr, dtype=arr.dtype, ctx=context.cpu())
 
 

@@ -70,7 +70,7 @@ class SparseEmbedding(Block):
                                       grad_stype="row_sparse", stype="row_sparse")
 
     def forward(self, x):
-        return _nd.Embedding(x, self.weight.data(x.context), name="fwd", **self._kwargs)
+        return _nd.Embedding(x, self.weight.row_sparse_data(x), name="fwd", **self._kwargs)
 
     def __repr__(self):
         k = self._kwargs
@@ -164,12 +164,18 @@ class PixelShuffle3D(HybridBlock):
         self._factors = _factors(factor, 3)
 
     def hybrid_forward(self, F, x):
+        # one factor at a time, with axis swaps: the node sequence (and so the exported
+        # graph and its node names) of 1.9.1
         f1, f2, f3 = self._factors
         x = F.reshape(x, (0, -4, -1, f1 * f2 * f3, 0, 0, 0))   # (N, C, f1*f2*f3, D, H, W)
-        x = F.reshape(x, (0, 0, -4, f1, f2 * f3, 0, 0, 0))     # (N, C, f1, f2*f3, D, H, W)
-        x = F.reshape(x, (0, 0, 0, -4, f2, f3, 0, 0, 0))       # (N, C, f1, f2, f3, D, H, W)
-        x = F.transpose(x, (0, 1, 5, 2, 6, 3, 7, 4))           # (N, C, D, f1, H, f2, W, f3)
-        return F.reshape(x, (0, 0, -3, -3, -3))                # (N, C, D*f1, H*f2, W*f3)
+        x = F.swapaxes(x, 2, 3)                                # (N, C, D, f1*f2*f3, H, W)
+        x = F.reshape(x, (0, 0, 0, -4, f1, f2 * f3, 0, 0))     # (N, C, D, f1, f2*f3, H, W)
+        x = F.reshape(x, (0, 0, -3, 0, 0, 0))                  # (N, C, D*f1, f2*f3, H, W)
+        x = F.swapaxes(x, 3, 4)                                # (N, C, D*f1, H, f2*f3, W)
+        x = F.reshape(x, (0, 0, 0, 0, -4, f2, f3, 0))          # (N, C, D*f1, H, f2, f3, W)
+        x = F.reshape(x, (0, 0, 0, -3, 0, 0))                  # (N, C, D*f1, H*f2, f3, W)
+        x = F.swapaxes(x, 4, 5)                                # (N, C, D*f1, H*f2, W, f3)
+        return F.reshape(x, (0, 0, 0, 0, -3))                  # (N, C, D*f1, H*f2, W*f3)
 
     def __repr__(self):
         return f"{self.__class__.__name__}({self._factors})"

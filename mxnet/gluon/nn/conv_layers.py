@@ -1,6 +1,7 @@
 """Convolution, transposed convolution, pooling and padding layers."""
 from __future__ import annotations
 
+from ... import symbol as _sym
 from ..block import HybridBlock
 from ._common import children_repr, tuple_of
 from .activations import Activation
@@ -27,6 +28,18 @@ def _weight_shape(op_name, layout, kernel, channels, in_channels, groups):
     return (lead, *kernel, per_group)
 
 
+def _check_arguments(op_name, layout, in_channels, kwargs):
+    """Runs the operator's shape inference on a partly known input shape (batch 1, the given
+    input channels, the rest unknown), as 1.9.1 does while building the layer, so that
+    inconsistent arguments (stride/padding/dilation lengths, zero sizes, channels that
+    ``groups`` does not divide) raise MXNetError at construction, not at the first forward."""
+    dshape = [0] * (len(kwargs["kernel"]) + 2)
+    dshape[layout.find("N")] = 1
+    dshape[layout.find("C")] = in_channels
+    op = getattr(_sym, op_name)
+    op(_sym.var("data", shape=tuple(dshape)), name="fwd", **kwargs).infer_shape_partial()
+
+
 class _Conv(HybridBlock):
     """Shared by every convolution layer: the operator kwargs, weight/bias and activation."""
 
@@ -48,6 +61,7 @@ class _Conv(HybridBlock):
                             "no_bias": not use_bias, "layout": layout}
             if adj is not None:
                 self._kwargs["adj"] = adj
+            _check_arguments(op_name, layout, in_channels, self._kwargs)
             wshape = _weight_shape(op_name, layout, tuple(kernel_size), channels, in_channels,
                                    groups)
             self.weight = self.params.get("weight", shape=wshape, init=weight_initializer,
