@@ -705,17 +705,21 @@ _REDUCE = {"ReduceSum": "sum", "ReduceMean": "mean", "ReduceMax": "max", "Reduce
            "ReduceProd": "prod"}
 
 
+def _reduction(imp, node, attrs):
+    """An ONNX reduction's (input symbol, node name, axis (None: all), keepdims, noop), where
+    ``noop`` says the node reduces nothing (no axes and ``noop_with_empty_axes``)."""
+    axes = _axes_arg(imp, node, attrs, 1)
+    noop = not axes and bool(attrs.get("noop_with_empty_axes", 0))
+    axis = tuple(axes) if axes else None
+    return (imp.sym(node.input[0]), imp.node_name(node), axis,
+            bool(attrs.get("keepdims", 1)), noop)
+
+
 @converter(*_REDUCE, "ReduceL1", "ReduceL2")
 def reduce(imp, node, attrs):
-    axes = _axes_arg(imp, node, attrs, 1)
-    keep = bool(attrs.get("keepdims", 1))
-    x = imp.sym(node.input[0])
-    name = imp.node_name(node)
-    if not axes:
-        if attrs.get("noop_with_empty_axes", 0):
-            return imp.S.identity(x, name=name)
-        axes = None
-    axis = None if axes is None else tuple(axes)
+    x, name, axis, keep, noop = _reduction(imp, node, attrs)
+    if noop:
+        return imp.S.identity(x, name=name)
     if node.op_type in ("ReduceL1", "ReduceL2"):
         return imp.S.norm(x, ord=1 if node.op_type == "ReduceL1" else 2, axis=axis,
                           keepdims=keep, name=name)

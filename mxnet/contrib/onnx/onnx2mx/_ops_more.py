@@ -3,7 +3,8 @@ ops, extra reductions and samplers (what 1.9.1's importer reads, plus what our e
 writes)."""
 import numpy as np
 
-from ._ops import _aligned, _axes_arg, _const_input, _item, _sym_inputs, converter, folder
+from ._ops import (_aligned, _const_input, _item, _reduction, _sym_inputs, converter,
+                   folder)
 
 # -- more folders (constant subgraphs exporters write, e.g. PyTorch's pads arithmetic) ------
 
@@ -417,15 +418,9 @@ def reverse_sequence(imp, node, attrs):
 @converter("ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare")
 def reduce_more(imp, node, attrs):
     S = imp.S
-    axes = _axes_arg(imp, node, attrs, 1)
-    keep = bool(attrs.get("keepdims", 1))
-    x = imp.sym(node.input[0])
-    name = imp.node_name(node)
-    if not axes:
-        if attrs.get("noop_with_empty_axes", 0):
-            return S.identity(x, name=name)
-        axes = None
-    axis = None if axes is None else tuple(axes)
+    x, name, axis, keep, noop = _reduction(imp, node, attrs)
+    if noop:
+        return S.identity(x, name=name)
     if node.op_type == "ReduceSumSquare":
         return S.sum(S.square(x), axis=axis, keepdims=keep, name=name)
     if node.op_type == "ReduceLogSum":
