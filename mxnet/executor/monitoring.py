@@ -63,7 +63,8 @@ _NAMED_INPUTS = frozenset((
     "GridGenerator", "CTCLoss", "IdentityAttachKLSparseReg", "Pad", "tile", "repeat",
     "squeeze", "space_to_depth", "depth_to_space", "moments", "softmax_cross_entropy", "diag",
     "gather_nd", "slice_like", "all_finite", "_contrib_allclose", "_contrib_index_array",
-    "_contrib_quadratic", "dot", "batch_dot", "reverse", "Custom", "_split_v2"))
+    "_contrib_quadratic", "dot", "batch_dot", "reverse", "Custom", "_split_v2",
+    "_contrib_BatchNormWithReLU", "_contrib_DeformablePSROIPooling"))
 
 # operators whose inputs 1.9.1 calls arg0, arg1, ...
 _ARG_INPUTS = frozenset(("Concat", "add_n", "stack", "Crop", "khatri_rao"))
@@ -78,6 +79,8 @@ _OUTPUT_NAMES = {
     "ROIPooling": ("output", "maxidx"), "GridGenerator": ("output", "grid_dst"),
     "BilinearSampler": ("output", "tmp"), "SpatialTransformer": ("output", "grid_dst", "grid_src"),
     "Correlation": ("output", "tmp1", "tmp2"), "make_loss": ("loss",),
+    "_contrib_BatchNormWithReLU": ("output", "mean", "var", "workspace"),
+    "_contrib_DeformablePSROIPooling": ("output", "top_count"),
 }
 
 

@@ -322,8 +322,9 @@ def _dps_pool(rc, attrs, data, rois, trans=None):
     N, C, H, W = data.shape
     R, O, P, _ = oshape
     out = xp.zeros(oshape, dtype=_cdt(data.dtype))
+    count = xp.zeros(oshape, dtype=data.dtype)   # the hidden top_count 1.9.1 keeps
     if R == 0:
-        return out.astype(data.dtype)
+        return out.astype(data.dtype), count
     b = _batch_index(_DPS, xp, rois, N)
     flat = data.astype(_cdt(data.dtype), copy=False).reshape(-1)
     S = attrs["sample_per_part"]
@@ -334,7 +335,8 @@ def _dps_pool(rc, attrs, data, rois, trans=None):
             acc = acc + wt * flat[s.flat + y * W + x]
         acc = xp.where(s.valid, acc, 0).sum(axis=(-1, -2))
         out[sl] = xp.where(s.count > 0, acc / xp.maximum(s.count, 1).astype(out.dtype), 0)
-    return out.astype(data.dtype)
+        count[sl] = s.count
+    return out.astype(data.dtype), count
 
 
 def _backward_dps_pool(rc, attrs, ograd, data, rois, trans=None):
@@ -386,7 +388,8 @@ def _dps_shape(attrs, ins, outs):
     t = None if attrs["no_trans"] else ins[2]
     if d is None or r is None:
         return ins, outs, []
-    return ins, [_dps_check(attrs, d, r, t)], []
+    o = _dps_check(attrs, d, r, t)
+    return ins, [o, o], []
 
 
 _DPS_PARAMS = (
@@ -405,8 +408,9 @@ def _dps_grad(F, attrs, ins, outs, og):
     return as_list(F._backward_DeformablePSROIPooling(og[0], *ins, **attrs), len(ins))
 
 
-register(_DPS, _dps_pool, inputs=_dps_inputs, params=_DPS_PARAMS,
-         infer_shape=_dps_shape, infer_type=_same_type(_DPS), gradient=_dps_grad,
+register(_DPS, _dps_pool, inputs=_dps_inputs, params=_DPS_PARAMS, num_outputs=2,
+         num_visible_outputs=1, infer_shape=_dps_shape, infer_type=_same_type(_DPS),
+         gradient=_dps_grad,
          doc="Deformable position-sensitive region-of-interest pooling: bins shifted by "
              "learned offsets (trans), each averaging bilinear samples.")
 register("_backward_DeformablePSROIPooling", _backward_dps_pool,

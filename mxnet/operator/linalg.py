@@ -828,25 +828,58 @@ def _scalar_shape(attrs, ins, outs):
     return ins, [per] * len(outs), []
 
 
+def _det_shape(nvis):
+    """det and slogdet: ``nvis`` per-matrix values, then the hidden LU factors and pivots."""
+    def infer(attrs, ins, outs):
+        s = ins[0]
+        if s is None or len(s) < 2:
+            return ins, outs, []
+        per = tuple(s[:-2]) or (1,)
+        return ins, [per] * nvis + [tuple(s), tuple(s[:-1])], []
+    return infer
+
+
 def _check_det(opname, a):
     _check_float(opname, a)
     _check_matrices(opname, a, square=(0,))
 
 
 def _det_type(opname):
-    """det and slogdet: 1.9.1 types them for float32 and float64 only."""
+    """det and slogdet: 1.9.1 types them for float32 and float64 only (the hidden pivots,
+    the last output, are int32)."""
     def infer(attrs, ins, outs):
-        for t in list(ins) + list(outs):
+        for t in list(ins) + list(outs[:-1]):
             if t is not None and np.dtype(t) not in _BLAS_FLOATS:
                 raise MXNetError(f"{opname}: unsupported dtype {np.dtype(t).name}; expected "
                                  f"float32 or float64")
-        return _same_type(attrs, ins, outs)
+        i, o, _ = _same_type(attrs, ins, outs[:-1])
+        return i, o + [np.dtype(np.int32)], []
     return infer
+
+
+def _lu_factors(xp, a):
+    """The hidden (LU, pivots) outputs 1.9.1's det and slogdet keep: LAPACK's getrf of the
+    row-major buffer (that is, of A^T), read back row-major, with 1-based int32 pivots."""
+    m = xp.array(_t(xp, a.reshape((-1,) + a.shape[-2:])), copy=True)
+    b, n = m.shape[0], m.shape[-1]
+    piv = xp.zeros((b, n), dtype=np.int32)
+    rows = xp.arange(b)
+    for k in range(n):
+        p = xp.argmax(xp.abs(m[:, k:, k]), axis=-1) + k
+        piv[:, k] = p + 1
+        top, other = m[rows, k].copy(), m[rows, p].copy()
+        m[rows, k], m[rows, p] = other, top
+        d = m[:, k, k]
+        scale = xp.where(d == 0, m.dtype.type(1), d)
+        m[:, k + 1:, k] /= scale[:, None]
+        m[:, k + 1:, k + 1:] -= m[:, k + 1:, k, None] * m[:, k, None, k + 1:]
+    lu = xp.ascontiguousarray(_t(xp, m)).reshape(a.shape)
+    return lu, piv.reshape(a.shape[:-1])
 
 
 def _det(rc, attrs, a):
     _check_det("_linalg_det", a)
-    return _per_matrix(rc.xp.linalg.det(a), a)
+    return (_per_matrix(rc.xp.linalg.det(a), a),) + _lu_factors(rc.xp, a)
 
 
 def _safe_inv_t(xp, a, singular):
@@ -864,8 +897,9 @@ def _backward_det(rc, attrs, g, a, det):
 
 
 register("_linalg_det", _det, inputs=("A",), output_names=("output0",),
+         num_outputs=3, num_visible_outputs=1,
          gradient=lambda F, at, ins, outs, og: [F._backward_linalg_det(og[0], ins[0], outs[0])],
-         infer_shape=_square_first("_linalg_det", _scalar_shape),
+         infer_shape=_square_first("_linalg_det", _det_shape(1)),
          infer_type=_det_type("_linalg_det"),
          aliases=("linalg_det",),
          doc="Determinant of a batch of square matrices.")
@@ -877,7 +911,7 @@ register("_backward_linalg_det", _backward_det, inputs=("ograd", "A", "det"),
 def _slogdet(rc, attrs, a):
     _check_det("_linalg_slogdet", a)
     sign, logabs = rc.xp.linalg.slogdet(a)
-    return _per_matrix(sign, a), _per_matrix(logabs, a)
+    return (_per_matrix(sign, a), _per_matrix(logabs, a)) + _lu_factors(rc.xp, a)
 
 
 def _backward_slogdet(rc, attrs, g, a, sign):
@@ -887,10 +921,10 @@ def _backward_slogdet(rc, attrs, g, a, sign):
     return xp.ascontiguousarray(s * _safe_inv_t(xp, a, sign.reshape(a.shape[:-2]) == 0))
 
 
-register("_linalg_slogdet", _slogdet, inputs=("A",), num_outputs=2,
+register("_linalg_slogdet", _slogdet, inputs=("A",), num_outputs=4, num_visible_outputs=2,
          gradient=lambda F, at, ins, outs, og: [
              F._backward_linalg_slogdet(og[1], ins[0], outs[0])],
-         infer_shape=_square_first("_linalg_slogdet", _scalar_shape),
+         infer_shape=_square_first("_linalg_slogdet", _det_shape(2)),
          infer_type=_det_type("_linalg_slogdet"),
          aliases=("linalg_slogdet",),
          doc="Sign and natural log of the absolute determinant; returns (sign, logabsdet).")

@@ -295,10 +295,22 @@ _bn_forward = _make_bn_forward("BatchNorm", False, _bn_axis)
 
 
 def _bn_relu_forward(rc, attrs, x, gamma, beta, mm, mv, out=None):
-    res = _bn_forward(rc, attrs, x, gamma, beta, mm, mv, out=out)
+    res = _bn_forward(rc, attrs, x, gamma, beta, mm, mv, out=None if out is None else out[:3])
     y = res[0]
     rc.xp.maximum(y, y.dtype.type(0), out=y)
-    return res
+    # 1.9.1's oneDNN kernel keeps a hidden workspace shaped like the data, whose content it
+    # leaves unspecified; nothing here reads it
+    return tuple(res) + (rc.xp.zeros(x.shape, dtype=x.dtype),)
+
+
+def _bn_relu_shape(attrs, in_shapes, out_shapes):
+    ins, outs, aux = _bn_shape(_bn_axis)(attrs, in_shapes, out_shapes[:3])
+    return ins, list(outs) + [outs[0]], aux
+
+
+def _bn_relu_type(attrs, in_types, out_types):
+    ins, outs, aux = _bn_float_type(attrs, in_types, out_types[:3])
+    return ins, list(outs) + [outs[0]], aux
 
 
 def _bn_relu_gradient(F, attrs, ins, outs, og):
@@ -308,9 +320,9 @@ def _bn_relu_gradient(F, attrs, ins, outs, og):
 
 
 register("_contrib_BatchNormWithReLU", _bn_relu_forward, params=_BN_PARAMS, accepts_out=True,
-         inputs=_BN_INPUTS, aux=_BN_AUX, num_outputs=3, num_visible_outputs=_bn_outputs,
+         inputs=_BN_INPUTS, aux=_BN_AUX, num_outputs=4, num_visible_outputs=_bn_outputs,
          output_names=lambda a: ["output", "mean", "var"][:_bn_outputs(a)],
-         infer_shape=_bn_shape(_bn_axis), infer_type=_bn_float_type, gradient=_bn_relu_gradient,
+         infer_shape=_bn_relu_shape, infer_type=_bn_relu_type, gradient=_bn_relu_gradient,
          doc="BatchNorm followed by ReLU in one operator (what Gluon's BatchNormReLU calls); "
              "attributes, statistics and auxiliary states as BatchNorm's. 1.9.1 runs it "
              "through oneDNN only, on 4-D float32 data; here any BatchNorm input works.")

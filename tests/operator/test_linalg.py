@@ -289,8 +289,9 @@ def test_infer_shape():
     assert inf("_linalg_syrk", [(2, 3)], transpose=True) == [(3, 3)]
     assert inf("_linalg_gelqf", [(2, 3)]) == [(2, 3), (2, 2)]
     assert inf("_linalg_syevd", [(2, 3, 3)]) == [(2, 3, 3), (2, 3)]
-    assert inf("_linalg_det", [(3, 3)]) == [(1,)]
-    assert inf("_linalg_slogdet", [(2, 3, 3)]) == [(2,), (2,)]
+    # with the hidden LU factors and pivots 1.9.1 keeps
+    assert inf("_linalg_det", [(3, 3)]) == [(1,), (3, 3), (3,)]
+    assert inf("_linalg_slogdet", [(2, 3, 3)]) == [(2,), (2,), (2, 3, 3), (2, 3)]
     assert inf("_linalg_makediag", [(2, 3)], offset=1) == [(2, 4, 4)]
     assert inf("_linalg_maketrian", [(2, 3)], offset=1) == [(2, 3, 3)]
     assert inf("_linalg_extracttrian", [(2, 3, 3)], offset=1) == [(2, 3)]
