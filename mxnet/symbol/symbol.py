@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+import weakref
 
 import numpy as np
 
@@ -80,10 +81,55 @@ def _parse_node_attrs(op, attrs, name, lenient=False):
                          f"{shown})") from None
 
 
+# 1.9.1 keeps a node's attributes in a C++ hash map (libstdc++'s unordered_map: 11 buckets,
+# then the next prime >= twice as many whenever it fills up) and reports them in that map's
+# iteration order. The order depends on the insertion history, which _ATTR_HISTORY keeps for
+# the nodes made by create_node: (order copied from another node, its bucket count, the keys
+# inserted first). Keys not named there were inserted later, in the dict's order.
+_ATTR_HISTORY = weakref.WeakKeyDictionary()
+
+
+def _attr_hash_order(node):
+    """(the keys of ``node.attrs`` in 1.9.1's iteration order, that map's bucket count)."""
+    from ..ndarray._fallback_log import _str_hash
+    start, nb, first = _ATTR_HISTORY.get(node, ((), 11, ()))
+    out = [k for k in start if k in node.attrs]
+    seen = set(out)
+
+    def place(key):
+        b = _str_hash(key) % nb
+        at = next((i for i, x in enumerate(out) if _str_hash(x) % nb == b), 0)
+        out.insert(at, key)
+
+    for k in list(first) + list(node.attrs):
+        if k in seen or k not in node.attrs:
+            continue
+        seen.add(k)
+        if len(out) + 1 > nb:  # full: rehash into more buckets, re-placing in current order
+            nb *= 2
+            while any(nb % d == 0 for d in range(2, int(nb ** 0.5) + 1)):
+                nb += 1
+            old, out[:] = list(out), []
+            for x in old:
+                place(x)
+        place(k)
+    return out, nb
+
+
+def _copy_graph_keeping_order(heads):
+    """copy_graph, the copies keeping their attribute maps' 1.9.1 order (a C++ map copy)."""
+    new = copy_graph(heads)
+    for a, b in zip(topo_order(heads), topo_order(new)):
+        if a in _ATTR_HISTORY:
+            _ATTR_HISTORY[b] = _attr_hash_order(a) + ((),)
+    return new
+
+
 def _listed_attrs(node):
     """A node's attributes as list_attr shows them: hidden keys also without underscores."""
     out = {}
-    for k, v in node.attrs.items():
+    for k in _attr_hash_order(node)[0]:
+        v = node.attrs[k]
         out[k] = v
         if is_hidden_key(k) and k[2:-2] in HIDDEN_KEYS:
             out[k[2:-2]] = v
@@ -186,10 +232,10 @@ class Symbol:
         return self.__deepcopy__(None)
 
     def __deepcopy__(self, _memo):
-        return Symbol(copy_graph(self._outputs))
+        return Symbol(_copy_graph_keeping_order(self._outputs))
 
     def _deep_copy(self):
-        return Symbol(copy_graph(self._outputs))
+        return Symbol(_copy_graph_keeping_order(self._outputs))
 
     def __getstate__(self):
         return {"handle": self.tojson()}
@@ -721,6 +767,12 @@ def create_node(op_name, args, kwargs, params=None, name=None, attr=None, hint=N
     name = NameManager.current().get(name, hint or op_name.lower())
     parsed = _parse_node_attrs(op, attrs, name)
     node = Node(op, name, attrs, parsed)
+    if op.variadic:  # 1.9.1's frontend passes the keywords, then the input count
+        first = [k for k in attrs if k != op.variadic] + [op.variadic]
+    else:  # other keys, then the parameters as declared, dtype last
+        first = [k for k in attrs if k not in op.params]
+        first += [k for k in op.params if k in attrs and k != "dtype"] + ["dtype"]
+    _ATTR_HISTORY[node] = ((), 11, first)
     for i, s in enumerate(args):
         if not isinstance(s, Symbol):
             raise TypeError(f"{op_name}: positional input {i} must be a Symbol, got "
@@ -766,6 +818,12 @@ def create_node(op_name, args, kwargs, params=None, name=None, attr=None, hint=N
         for nm, (src, _) in zip(names, entries):
             if nm in aux and src.op is None and nm in _AUX_INIT and "__init__" not in src.attrs:
                 src.attrs["__init__"] = _AUX_INIT[nm]
+    given = {id(s._outputs[0][0]) for s in list(args) + list(kwargs.values())}
+    made = [src for src, _ in node.inputs if src.op is None and id(src) not in given]
+    if made:  # the made variables start as copies of the node's attribute map
+        copied = _attr_hash_order(node)
+        for src in made:
+            _ATTR_HISTORY[src] = (copied[0], copied[1], ())
     if op_name == "UpSampling" and parsed.get("sample_type") == "bilinear":
         # 1.9.1 marks the weight variable (given or made) with the bilinear initializer
         src = node.inputs[1][0] if len(node.inputs) > 1 else None
