@@ -18,6 +18,7 @@ from . import engine as _engine
 from ._mode import mode as _mode
 from .base import MXNetAssertionError, MXNetError, MXNetKeyError
 from .ndarray import NDArray
+from .ndarray import _fallback_log
 from .ndarray import op as _F
 from .ndarray.ndarray import _held, _new, _sync
 from .ndarray.tape import WRITTEN, FusedNode, Leaf, TapeNode
@@ -196,7 +197,6 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
     heads, head_grads, entries = _check_heads(heads, head_grads)
     prev = (_mode.recording, _mode.training)
     _mode.recording, _mode.training = create_graph, train_mode
-    from .ndarray import _fallback_log
     try:
         # the dense operators a gradient rule composes are internal: 1.9.1 never names
         # them in its storage fallback warnings
@@ -342,7 +342,6 @@ def _node_gradient(node, slot):
         return node.gradient(ograds)
     quiet = node.op.name == "dot" and _rsp_grad_of(node, 1)
     if quiet:   # 1.9.1 computes dot's row_sparse weight gradient natively (no warning)
-        from .ndarray import _fallback_log
         _fallback_log.QUIET[0] += 1
     try:
         res = node.op.apply_gradient(_F, node.attrs, node.inputs, outputs, ograds,
