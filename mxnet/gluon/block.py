@@ -19,6 +19,7 @@ from .. import util as _util
 from ..ndarray import NDArray
 from ..symbol import Symbol
 from ..symbol.graph import topo_order
+from ..symbol import control_flow as _control_flow
 from ..symbol.symbol import _print_infer_arguments
 from ..executor.program import GraphProgram, run as run_program
 from .parameter import (Constant, DeferredInitializationError, Parameter, ParameterDict,
@@ -375,11 +376,26 @@ class Block:
                                            "not present in the Block. Set ignore_extra=True to ignore.")
                 continue
             p = params[name]
-            p._load_init(arr, ctx if ctx is not None or p._deferred_init else cpu(),
-                         cast_dtype, dtype_source)
+            p._load_init(arr, ctx if ctx is not None or p._deferred_init or p._data is not None
+                         else cpu(), cast_dtype, dtype_source)
 
-    save_params = save_parameters
-    load_params = load_parameters
+    def save_params(self, filename):
+        """Deprecated (as in 1.9.1): the ParameterDict names without this block's prefix."""
+        warnings.warn("save_params is deprecated. Please use save_parameters. Note that if you "
+                      "want load from SymbolBlock later, please use export instead. For details, "
+                      "see https://mxnet.apache.org/tutorials/gluon/save_load_params.html",
+                      stacklevel=2)
+        try:
+            self.collect_params().save(filename, strip_prefix=self.prefix)
+        except ValueError as err:
+            raise MXNetValueError(f"{err}\nsave_params is deprecated; save_parameters does not "
+                                  "need the parameter names to start with the block's "
+                                  "prefix.") from None
+
+    def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
+        """Deprecated (as in 1.9.1): ``load_parameters``."""
+        warnings.warn("load_params is deprecated. Please use load_parameters.", stacklevel=2)
+        self.load_parameters(filename, ctx, allow_missing, ignore_extra)
 
     def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
         """Initialise every parameter (deferred until the first forward when shapes are unknown)."""
@@ -645,12 +661,14 @@ class HybridBlock(Block):
             return memo[1]
         params = list(self.collect_params().values())
         versions = [(p, getattr(p, "_var_version", 0)) for p in params]
+        counts = dict(_control_flow._subgraph_counts)
         res = self._trace_graph(flat, fmt)
         # traced while some parameter shape was unknown (see _call_cached_op)
         blind = not all(_shape_known(p.shape) for p in params)
         # versions: the parameters' variable versions before this trace (see __exit__ of
         # _one_var_per_param), for a retrace that replaces it
-        self.__dict__["_traced"] = (key, res, blind, versions)
+        # counts: the control-flow subgraph name counters before it, for the same reason
+        self.__dict__["_traced"] = (key, res, blind, versions, counts)
         return res
 
     def _trace_graph(self, flat, fmt):
@@ -876,6 +894,8 @@ class HybridBlock(Block):
                 # only then; 1.9.1 traced once, so the variable versions restart
                 for p, v in memo[3]:
                     p._var_version = v
+                _control_flow._subgraph_counts.clear()
+                _control_flow._subgraph_counts.update(memo[4])
                 self._cached = None
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")

@@ -7,7 +7,7 @@ from collections import OrderedDict
 import numpy as np
 
 from .. import util as _util
-from ..base import MXNetAssertionError, MXNetError, MXNetValueError, dtype_np
+from ..base import MXNetAssertionError, MXNetError, MXNetKeyError, MXNetValueError, dtype_np
 from ..context import Context, cpu, current_context
 
 __all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationError"]
@@ -150,7 +150,9 @@ class Parameter:
         self._data = None
         ctxs = _ctx_list(ctx)
         init = init if init is not None else self.init
-        if not _shape_known(self._shape):
+        # as 1.9.1: without NumPy shape semantics, () is an unknown shape, not a scalar
+        scalar = self._shape == () and not _util.is_np_shape()
+        if not _shape_known(self._shape) or scalar:
             if self.allow_deferred_init:
                 self._deferred_init = (init, ctxs, default_init)
                 return
@@ -170,7 +172,8 @@ class Parameter:
         from .. import initializer as _init
         from ..ndarray import zeros
         self._deferred_init = ()
-        if isinstance(default_init, str):   # as 1.9.1: net.initialize('xavier') names one
+        if isinstance(default_init, str) or not callable(default_init):
+            # as 1.9.1: net.initialize('xavier') names one; create() rejects a non-initializer
             default_init = _init.create(default_init)
         host = zeros(self._shape, ctx=cpu(), dtype=self._dtype)
         if _util.is_np_array():  # as 1.9.1: a custom Initializer sees an mx.np array
@@ -183,8 +186,8 @@ class Parameter:
         # so that an unregistered Initializer subclass works
         desc = _init.InitDesc(self.name, {"__init__": init if init is not None else ""})
         chosen = init if init is not None and not isinstance(init, str) else default_init
-        if isinstance(init, str):
-            chosen = _init.create(init)
+        if isinstance(init, str) or (init is not None and not callable(init)):
+            chosen = _init.create(init)   # (as 1.9.1, create() rejects a non-initializer)
         if (init is not None and type(default_init).__call__ is _init.Initializer.__call__
                 and type(chosen).__call__ is _init.Initializer.__call__):
             # as 1.9.1, the default initializer applies the descriptor's own init, so that its
@@ -226,9 +229,11 @@ class Parameter:
 
     # -- access ----------------------------------------------------------------------------------
     def _index(self, ctx):
-        if ctx is None:
-            ctx = current_context() if current_context() in self._ctx_list else self._ctx_list[0]
+        if ctx is None:   # as 1.9.1: the only context, else the current one (which must hold it)
+            ctx = self._ctx_list[0] if len(self._ctx_list) == 1 else current_context()
         try:
+            if getattr(ctx, "device_typeid", 1) in (3, 5):  # pinned/shared: the cpu(id) copy
+                return self._ctx_list.index(Context(1, ctx.device_id))
             return self._ctx_list.index(ctx)
         except ValueError:
             raise MXNetError(f"Parameter '{self.name}' was not initialized on context {ctx}. It was "
@@ -259,6 +264,19 @@ class Parameter:
             return copies[0]
         from ..ndarray import add_n
         return add_n(*copies) / len(copies)
+
+    def _reduce(self):
+        """1.9.1's name for the data averaged over its contexts, on the CPU (user code calls
+        it); a row_sparse parameter gives its full rows, as ``save`` writes them."""
+        return self._saved_data()
+
+    @property
+    def _grad(self):
+        """The gradient buffers, one per context (None without gradients), as 1.9.1 keeps
+        them; user code reads this attribute."""
+        if self._data is None or self._grad_req == "null":
+            return None
+        return [d._grad for d in self._data]
 
     def _saved_data(self):
         """The array ``save`` writes: the data averaged over its contexts, on the CPU; a
@@ -308,11 +326,15 @@ class Parameter:
                 sparse_zeros(g.stype, g.shape, ctx=g.context, dtype=g.dtype).copyto(g)
 
     def set_data(self, data):
-        """Copy ``data`` into every device's copy (initialising lazily if needed)."""
+        """Copy ``data`` into every device's copy (a deferred parameter is initialized with
+        it, on the contexts it was given)."""
         self.shape = data.shape
         if self._data is None:
+            if not self._deferred_init:   # as 1.9.1 (an AssertionError there)
+                raise MXNetAssertionError(f"Parameter '{self.name}' has not been initialized: "
+                                          "call initialize() before set_data()")
             # a deferred parameter keeps the contexts it was initialised for
-            ctxs = self._deferred_init[1] if self._deferred_init else _ctx_list(None)
+            ctxs = self._deferred_init[1]
             self._deferred_init = ()
             from ..ndarray import array
             self._init_impl(array(data, dtype=self._dtype) if not hasattr(data, "asnumpy")
@@ -357,6 +379,11 @@ class Parameter:
             self._deferred_init = ()
             self._init_impl(data.astype(self._dtype, copy=False), _ctx_list(ctx))
         else:
+            if ctx is not None and set(_ctx_list(ctx)) != set(self._ctx_list):
+                raise MXNetAssertionError(   # as 1.9.1, which does not move the data
+                    f"Failed to load Parameter '{self.name}' on {_ctx_list(ctx)}: it is "
+                    f"already initialized on {self._ctx_list} (load without ctx, or call "
+                    "reset_ctx first)")
             self.set_data(data)
 
     def reset_ctx(self, ctx):
@@ -414,10 +441,13 @@ class Parameter:
         self.dtype = dtype
         if self._data is None:
             return
+        grads = [d._grad for d in self._data]
         self._data = [d.astype(dtype) for d in self._data]
         if self._grad_req != "null":
-            for d in self._data:
+            for d, g in zip(self._data, grads):
                 self._attach(d, self._grad_req)
+                if g is not None and g.stype == "default" and d._grad.stype == "default":
+                    d._grad[:] = g.astype(dtype)   # as 1.9.1: the gradients are cast, not reset
 
     def var(self):
         """A Symbol variable for this parameter, with its dtype and multipliers and the shape
@@ -426,9 +456,13 @@ class Parameter:
         call gives a fresh variable node, so tracing twice counts mutations once per
         graph.)"""
         from ..symbol import var
+        from ..util import is_np_shape
         if self._var_shape is None:
             self._var_shape = self._shape
-        return var(self.name, shape=self._var_shape, dtype=self._dtype, lr_mult=self.lr_mult,
+        shape = self._var_shape
+        if shape is not None and is_np_shape():  # unknown dims read -1 there, as 1.9.1 writes
+            shape = tuple(-1 if d == 0 else d for d in shape)
+        return var(self.name, shape=shape, dtype=self._dtype, lr_mult=self.lr_mult,
                    wd_mult=self.wd_mult, init=self.init, stype=self.stype)
 
 
@@ -446,10 +480,25 @@ class Constant(Parameter):
     def __repr__(self):
         return f"Constant {self.name} (shape={self.shape}, dtype={self.dtype})"
 
+    @property
+    def grad_req(self):
+        return "null"
+
+    @grad_req.setter
+    def grad_req(self, req):
+        if req != "null":   # as 1.9.1: a warning, and the request is ignored
+            import warnings
+            warnings.warn(f'Constant parameter "{self.name}" does not support grad_req other '
+                          f'than "null", and new value "{req}" is ignored.', stacklevel=2)
+
     def _finish_deferred_init(self):
         if not self._deferred_init:
             return
-        _, ctxs, _ = self._deferred_init
+        init, ctxs, _ = self._deferred_init
+        if init is not None and init is not self.init:
+            # as 1.9.1: an init passed to initialize() explicitly overrides the value
+            Parameter._finish_deferred_init(self)
+            return
         self._deferred_init = ()
         self._init_impl(self.value.copyto(cpu()), ctxs)
 
@@ -515,12 +564,20 @@ class ParameterDict:
                         # match (weight tying: Dense(params=embedding.params) asks (V, 0))
                         v = tuple(b if a in (0, None, -1) else a for a, b in zip(v, old))
                     param.shape = v
+                elif k == "init" and v is not None and param.init is None:
+                    param.init = v   # as 1.9.1: an init asked for later fills an unset one
                 elif hasattr(param, k) and v is not None and k not in ("init",):
                     existing = getattr(param, k)
                     if k == "dtype":
                         if np.dtype(existing) != np.dtype(v):
                             raise MXNetAssertionError(f"Parameter {name}: dtype {v} conflicts "
                                                        f"with {existing}")
+                    elif (existing is not None and existing != v
+                          and k in ("lr_mult", "wd_mult", "grad_req")):
+                        # as 1.9.1: an existing parameter is not silently changed
+                        raise MXNetAssertionError(
+                            f"ParameterDict.get: Parameter '{name}' exists with {k}="
+                            f"{existing!r}, which does not match the requested {k}={v!r}")
                     elif existing != v and k not in ("allow_deferred_init",):
                         setattr(param, k, v)
         return param
@@ -530,7 +587,8 @@ class ParameterDict:
         param = self._get_impl(name)
         if param is None:
             if value is None:
-                raise MXNetError(f"No constant named '{name}'. Please specify value")
+                raise MXNetKeyError(f"ParameterDict.get_constant: no constant named '{name}'; "
+                                    "pass value to create one")   # a KeyError in 1.9.1
             param = Constant(name, value)
             self._params[name] = param
         return param

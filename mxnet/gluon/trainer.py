@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import os
 
-from ..base import MXNetAssertionError, MXNetError, MXNetValueError
+from ..base import MXNetAssertionError, MXNetError, MXNetTypeError, MXNetValueError
 from .parameter import Parameter, ParameterDict
 
 
@@ -30,7 +30,15 @@ def _kv_init_param(kv, i, p):
         data = p.list_data()
         kv.broadcast(i, data[0], data)
     else:
-        kv.init(i, p._data[0])
+        # as 1.9.1, the store holds a row_sparse weight (every row stored), so that its
+        # optimizer keeps row_sparse states and updates lazily
+        from ..backend import get_backend
+        from ..ndarray.sparse import RowSparseNDArray
+        data = p._data[0]
+        if data.stype == "default" and data.ndim >= 1:
+            rows = get_backend(data.context).xp.arange(data.shape[0])
+            data = RowSparseNDArray._from_rows(data, rows)
+        kv.init(i, data)
 
 
 def _mark_used(arr):
@@ -67,6 +75,10 @@ class Trainer:
             seen.add(id(p))
             self._params.append(p)
             p._trainer = self
+        if not self._params:   # a TypeError in 1.9.1 too
+            raise MXNetTypeError("Trainer: params is empty, so there is nothing to train; pass "
+                                 "block.collect_params() (block.params leaves out the "
+                                 "Parameters of child blocks)")
         self._compression_params = compression_params
         self._kvstore_type = kvstore
         self._update_on_kvstore = update_on_kvstore
@@ -77,8 +89,9 @@ class Trainer:
         self._amp_loss_scaler = None   # set by mx.contrib.amp.init_trainer
         self._init_optimizer(optimizer, optimizer_params or {})
         # 1.9.1 checks at construction that every Parameter is initialized (or deferred) on
-        # one set of contexts; uninitialized ones raise here, not at the first step
-        self._contexts()
+        # one set of contexts; uninitialized ones raise here, not at the first step. The list
+        # is kept as _contexts, which user code reads as 1.9.1's attribute.
+        self._contexts = self._check_contexts()
 
     def _init_optimizer(self, optimizer, optimizer_params):
         from .. import optimizer as opt
@@ -94,7 +107,7 @@ class Trainer:
         self._scale = self._optimizer.rescale_grad
         self._updaters = []
 
-    def _contexts(self):
+    def _check_contexts(self):
         ctxs = None
         for p in self._params:
             c = p.list_ctx()
@@ -109,7 +122,7 @@ class Trainer:
 
     def _init_kvstore(self):
         from .. import optimizer as opt
-        ctxs = self._contexts()
+        ctxs = self._check_contexts()
         for p in self._params:
             # as 1.9.1: setting up (at the first step, or save/load_states) needs every
             # parameter's data; a still-deferred one raises DeferredInitializationError
@@ -133,8 +146,8 @@ class Trainer:
             elif isinstance(kv_type, str) and (len(ctxs) > 1 or "dist" in kv_type or any(
                     p.stype != "default" for p in self._params)):
                 kv = kvs.create(kv_type)   # as 1.9.1: sparse weights always live in one
-            elif not isinstance(kv_type, str):
-                kv = kv_type
+            elif not isinstance(kv_type, str):   # 1.9.1's check and words
+                raise TypeError("kvstore must be KVStore, str or None")
         if kv is not None:
             if self._compression_params:
                 kv.set_gradient_compression(self._compression_params)
@@ -224,6 +237,12 @@ class Trainer:
                 kv.pull(i, grads, priority=-i)
             else:  # every device gets the union of the devices' rows, summed, as in 1.9.1
                 kv.pull(i, grads, priority=-i, ignore_sparse=False)
+        if self._update_on_kvstore:
+            # as 1.9.1 (a push-pull): the store's updated weights are pulled here, so they
+            # change even when _update then stops at a stale gradient
+            for i, p in order:
+                if p.grad_req != "null" and p.stype == "default":
+                    kv.pull(i, list(p._data), priority=-i)
 
     def update(self, batch_size, ignore_stale_grad=False):
         """Apply the optimizer (after ``allreduce_grads``)."""
@@ -258,7 +277,15 @@ class Trainer:
                             "with ignore_stale_grad=True to suppress this warning and skip updating "
                             "of Parameters with stale gradient")
             if self._update_on_kvstore:
-                self._kvstore.pull(i, list(p._data), priority=-i)
+                if p.stype != "default":   # dense weights were pulled in _allreduce_grads
+                    # (the copies are dense here: a pull 1.9.1 does not make, so no
+                    # storage-fallback note)
+                    from ..ndarray import _fallback_log
+                    _fallback_log.QUIET[0] += 1
+                    try:
+                        self._kvstore.pull(i, list(p._data), priority=-i)
+                    finally:
+                        _fallback_log.QUIET[0] -= 1
                 for arr in p._data:
                     _mark_used(arr)
                 continue

@@ -43,6 +43,10 @@ def _key_value_pairs(keys, vals):
     if not isinstance(keys, (int, str)):
         _fail("unexpected type for keys: " + str(type(keys)))
     use_str = isinstance(keys, str)
+    if not use_str and not -2**31 <= keys < 2**31:   # 1.9.1 passes int keys as C ints
+        raise OverflowError(f"KVStore key {keys}: signed integer is "
+                            f"{'greater than maximum' if keys > 0 else 'less than minimum'} "
+                            "(int keys must fit in 32 bits)")
     if isinstance(vals, NDArray):
         return [(keys, vals)], use_str
     vals = list(vals)  # a non-iterable raises TypeError, as in 1.9.1

@@ -29,6 +29,8 @@ from __future__ import annotations
 import contextlib
 import operator
 
+import numpy as _np
+
 from .. import engine
 from ..backend import get_backend
 from ..base import MXNetError
@@ -80,7 +82,7 @@ class _Entry:
     """The stored value of one key, and the buffers its pushes use."""
 
     __slots__ = ("key", "var", "data", "ctx", "shape", "dtype", "home",
-                 "merge", "merge_var", "residual", "rows")
+                 "merge", "merge_var", "residual", "rows", "stype")
 
     def __init__(self, key, shape, dtype, ctx):
         self.key = key
@@ -95,6 +97,7 @@ class _Entry:
         self.merge_var = None
         self.residual = {}            # 2-bit compression: source position -> residual
         self.rows = None              # the stored row ids after a row_sparse push, else None
+        self.stype = "default"        # the storage type of the value given to init
 
     @property
     def nbytes(self):
@@ -196,6 +199,9 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
                                  f"set a key only once")
             ctx = v.context if self._on_device else self._cpu
             entry = _Entry(k, v.shape, v._data.dtype, ctx)
+            if v.stype == "row_sparse":   # as 1.9.1, the store keeps the rows it was given
+                entry.stype = "row_sparse"
+                entry.rows = get_backend(ctx).asarray(v._parts.indices).astype("int64")
             self._store[k] = entry
             engine.push(lambda e=entry, src=v: _copy_into(e.data, e.ctx, src._data),
                         (v.engine_var,), (entry.var,), 0, f"KVStore.init({k!r})")
@@ -249,7 +255,14 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         entry.rows = None
         threshold = self._threshold
         updater = self._updater
+        if updater is None:   # as 1.9.1: the sum (dense here) becomes the stored value
+            entry.stype = "default"
         name = f"KVStore.push({entry.key!r})"
+        if threshold is not None:
+            bad = [a.dtype for a in srcs if a.dtype != _np.float32]
+            if bad:   # 1.9.1's 2-bit kernels read float32 only (they raise for others)
+                raise MXNetError(f"{name}: 2-bit gradient compression supports float32 values "
+                                 f"only, got {_np.dtype(bad[0]).name}")
         src_vars = tuple(a.engine_var for a in srcs)
 
         def parts():
@@ -277,6 +290,11 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
                         src_vars, (entry.merge_var,), priority, name, _ASYNC)
             grad = _new(merge, home)
             grad._var = entry.merge_var
+        if entry.stype == "row_sparse":   # a row_sparse weight (as 1.9.1) and a dense grad
+            engine.wait_for_var(entry.var)
+            key = entry.key.encode() if isinstance(entry.key, str) else entry.key
+            self._update_sparse_weight(entry, home, updater, key, grad)
+            return
         weight = _new(entry.data, home)
         weight._var = entry.var
         # Called here, in the pushing thread, as 1.9.1 does: the optimizer reads its
@@ -313,16 +331,43 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         engine.wait_for_var(entry.var)
         if updater is not None:
             grad = RowSparseNDArray._wrap(_Parts(entry.shape, vals, rows), home)
+            key = entry.key.encode() if isinstance(entry.key, str) else entry.key
+            if entry.stype == "row_sparse":
+                self._update_sparse_weight(entry, home, updater, key, grad)
+                return
             weight = _new(entry.data, home)
             weight._var = entry.var
-            updater(entry.key.encode() if isinstance(entry.key, str) else entry.key, grad,
-                    weight)
+            updater(key, grad, weight)
             return
         with _scope(home):
             dense = xp.zeros(entry.shape, dtype=entry.data.dtype)
             dense[rows] = vals.astype(dense.dtype)
         entry.data = dense
         entry.ctx = home
+        entry.rows = rows
+        entry.stype = "row_sparse"
+
+    @staticmethod
+    def _update_sparse_weight(entry, home, updater, key, grad):
+        """Run ``updater`` on a key initialised with a row_sparse value: as in 1.9.1 it
+        gets the stored weight as a RowSparseNDArray (its stored rows), so optimizers
+        create row_sparse states and update lazily; the rows it leaves stored are kept."""
+        from ..ndarray.sparse import RowSparseNDArray, _Parts
+        be = get_backend(home)
+        xp = be.xp
+        with _scope(home):
+            rows = entry.rows
+            if rows is None:   # after a dense push: every row that holds a non-zero
+                flat = entry.data.reshape(entry.shape[0], -1)
+                rows = xp.nonzero((flat != 0).any(axis=1))[0]
+            rows = be.asarray(rows).astype("int64")
+            weight = RowSparseNDArray._wrap(_Parts(entry.shape, entry.data[rows], rows), home)
+        updater(key, grad, weight)
+        p = weight._parts
+        with _scope(home):
+            rows = be.asarray(p.indices).astype("int64")
+            entry.data[...] = 0
+            entry.data[rows] = be.asarray(p.data).astype(entry.data.dtype)
         entry.rows = rows
 
     @staticmethod
@@ -365,6 +410,10 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
     def _pull_pairs(self, pairs, priority):
         priority = self._priority(priority)
         for entry, dst in self._checked(pairs, "pull"):
+            if entry.stype != dst.stype:   # 1.9.1's note on a copy between storage types
+                from ..ndarray import _fallback_log
+                if not _fallback_log.QUIET[0]:
+                    _fallback_log.log_copy(_StoredValue(entry.stype, entry.ctx), dst)
             def copy_out(entry=entry, dst=dst):
                 if dst.stype == "default":
                     _copy_into(dst._data, dst.context, entry.data)
@@ -402,10 +451,16 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
             _fail("the number of row_ids doesn't match the number of values")
         priority = self._priority(priority)
         for (entry, dst), (_, rid) in zip(self._checked(pairs, "row_sparse_pull"), rid_pairs):
-            def copy_rows(entry=entry, dst=dst, rid=rid):
+            # as 1.9.1: a stored row_sparse value without rows gives no rows
+            empty = entry.stype == "row_sparse" and entry.rows is not None and \
+                int(entry.rows.shape[0]) == 0
+
+            def copy_rows(entry=entry, dst=dst, rid=rid, empty=empty):
                 be = get_backend(entry.ctx)
                 with _scope(entry.ctx):
                     rows = be.xp.unique(be.asarray(rid._data).astype("int64").reshape(-1))
+                    if empty:
+                        rows = rows[:0]
                     picked = entry.data[rows]
                 dbe = get_backend(dst.context)
                 if dst.stype == "row_sparse":  # 1.9.1's result: the pulled rows, stored
@@ -428,7 +483,10 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         opairs = vpairs if out is None else self._pairs(key, out)
         self._checked(opairs, "pull")
         self._push_pairs(vpairs, priority)
-        self._pull_pairs(opairs, priority)
+        for k, o in opairs:   # as 1.9.1's pull: sparse outputs are left alone (saying so)
+            if o.stype != "default":
+                _warn_sparse_pull(self, k)
+        self._pull_pairs([(k, o) for k, o in opairs if o.stype == "default"], priority)
 
     def broadcast(self, key, value, out, priority=0):
         """Initialise ``key`` with ``value``, then pull it into every array of ``out``."""
@@ -474,8 +532,18 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
     def _send_command_to_servers(self, head, body):
         """A no-op: a single-process store has no servers."""
 
-    def __repr__(self):
-        return f"<KVStore {self._type!r}: {len(self._store)} keys>"
+    def __repr__(self):   # 1.9.1's (the default object repr of its class)
+        return f"<mxnet.kvstore.kvstore.KVStore object at {id(self):#x}>"
+
+
+class _StoredValue:
+    """What ``log_copy`` reads of a stored value: its storage type and context."""
+
+    __slots__ = ("stype", "context")
+
+    def __init__(self, stype, context):
+        self.stype = stype
+        self.context = context
 
 
 def _warn_sparse_pull(store, key):

@@ -553,7 +553,8 @@ def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None, f
         if name in values:
             arr = values[name]
             p.dtype = np.dtype(arr.dtype).type
-            p.set_data(arr.as_in_context(ctx) if hasattr(arr, "as_in_context") else arr)
+            # the new block's parameters are not initialized: load (not set_data) the values
+            p._load_init(arr.as_in_context(ctx) if hasattr(arr, "as_in_context") else arr, ctx)
     return ret
 
 

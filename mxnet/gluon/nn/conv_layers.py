@@ -33,7 +33,8 @@ def _check_arguments(op_name, layout, in_channels, kwargs):
     input channels, the rest unknown), as 1.9.1 does while building the layer, so that
     inconsistent arguments (stride/padding/dilation lengths, zero sizes, channels that
     ``groups`` does not divide) raise MXNetError at construction, not at the first forward."""
-    dshape = [0] * (len(kwargs["kernel"]) + 2)
+    from ...util import is_np_shape
+    dshape = [-1 if is_np_shape() else 0] * (len(kwargs["kernel"]) + 2)  # unknown dims
     dshape[layout.find("N")] = 1
     dshape[layout.find("C")] = in_channels
     op = getattr(_sym, op_name)
