@@ -115,6 +115,11 @@ def mark_variables(variables, gradients, grad_reqs="write"):
         if req not in ("write", "add", "null"):
             raise MXNetKeyError(f"mark_variables: grad_req must be 'write', 'add' or 'null', "
                                f"got {req!r}")
+    for i, (v, g) in enumerate(zip(variables, gradients)):
+        if not isinstance(v, NDArray) or not isinstance(g, NDArray):
+            bad = v if not isinstance(v, NDArray) else g
+            raise MXNetError(f"mark_variables: variable {i} and its gradient buffer must both be "
+                             f"NDArrays, got {type(bad).__name__}")
     for v, g, req in zip(variables, gradients, grad_reqs):
         v._grad = g
         v._grad_req = req
@@ -168,6 +173,9 @@ def _check_heads(heads, head_grads):
     """Normalise backward's arguments: (heads, head gradients, head tape entries)."""
     if isinstance(heads, NDArray):
         heads = [heads]
+    if len(heads) == 0:
+        raise MXNetError("backward: got no heads; there are no inputs in the computation graph "
+                         "that require gradients")
     if head_grads is None:
         head_grads = [None] * len(heads)
     elif isinstance(head_grads, NDArray):
@@ -203,6 +211,8 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
         _fallback_log.MUTED[0] += 1
         if order is None:
             order = _topo_order(entries)
+        if variables is not None:   # checked before the walk frees the graph
+            _check_variables(variables, order)
         grads: dict = {}
         for h, e, hg in zip(heads, entries, head_grads):
             g = hg if hg is not None else _F.ones_like(h.detach())
@@ -214,6 +224,7 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
         if variables is None and not create_graph and \
                 any(type(n) is FusedNode for n in order):
             edges = _leaf_edges(order, entries)
+        uses = _fallback_log.LeafUses(order, lambda: _leaf_edges(order, entries))
         for node in order:
             slot = grads.pop(id(node), None)
             if slot is None:
@@ -226,7 +237,7 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
                 igrads = node.runner.backward(node, _fused_ograds(node, slot), sinks,
                                               variables is None)
             else:
-                igrads = _node_gradient(node, slot)
+                igrads = _node_gradient(node, slot, uses)
             for e, ig in zip(node.in_entries, igrads):
                 if e is None or ig is None:
                     continue
@@ -235,24 +246,28 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
                 _accumulate(grads, id(src), e[1], nouts, ig)
             if not retain_graph:
                 node.free()
+        for st, parts in uses.multi.values():   # 1.9.1 sums a sparse variable's uses by add_n
+            _fallback_log.log_add_n(st, parts, heads[0].context)
     finally:
         _fallback_log.MUTED[0] -= 1
         _mode.recording, _mode.training = prev
     if variables is not None:
         out = []
         for v in variables:
-            e = v._node
-            if e is None or not isinstance(e[0], Leaf):
-                raise MXNetError("grad: every variable must have a gradient buffer; call "
-                                 "attach_grad() (or mark_variables) on it before recording")
-            got = leaf_grads.get(id(e[0]))
-            if got is None:
-                raise MXNetError("grad: one of the variables is not used in computing the heads, "
-                                 "so it has no gradient")
-            out.append(got[1])
+            got = leaf_grads.get(id(v._node[0]))
+            # None: reached only through gradient-free paths, where 1.9.1 gives zeros
+            out.append(_F.zeros_like(v.detach()) if got is None else got[1])
         return out
     # the walk's last gradients, unreferenced, so that _store_grad may take their buffers
     slot = igrads = ig = None
+    for node in order:
+        # a variable the walk reached only through gradient-free paths (one_hot, a constant
+        # second derivative ...): 1.9.1 writes zeros into a 'write' buffer
+        if isinstance(node, Leaf) and id(node) not in leaf_grads:
+            arr = node.array
+            if arr is not None and arr._grad is not None and arr._grad_req == "write":
+                _store_grad(arr._grad, "write", [_F.zeros_like(arr.detach())], 0)
+                node.fresh = True
     for pair in leaf_grads.values():
         leaf = pair[0]
         arr = leaf.array
@@ -264,6 +279,19 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
         _store_grad(arr._grad, arr._grad_req, pair, 1)
         leaf.fresh = True
     return None
+
+
+def _check_variables(variables, order):
+    """grad's variables must be attached leaves that the graph of the heads reaches."""
+    reached = {id(n) for n in order if isinstance(n, Leaf)}
+    for i, v in enumerate(variables):
+        e = v._node
+        if e is None or not isinstance(e[0], Leaf):
+            raise MXNetError(f"grad: variable {i} has no gradient buffer; call attach_grad() "
+                             "(or mark_variables) on it before recording")
+        if id(e[0]) not in reached:
+            raise MXNetError(f"grad: variable {i} is not used in computing the heads, so it "
+                             "has no gradient")
 
 
 def _item_refs(holder, i):
@@ -334,14 +362,18 @@ def _fused_ograds(node, slot):
             for g, d in zip(slot, node.out_data)]
 
 
-def _node_gradient(node, slot):
-    """The input gradients of one recorded operator call, from its output gradients."""
+def _node_gradient(node, slot, uses=None):
+    """The input gradients of one recorded operator call, from its output gradients.
+    ``uses`` (a LeafUses): print 1.9.1's fallback line of the gradient operator."""
     outputs = [_new(d, node.ctx, (node, i)) for i, d in enumerate(node.out_data)]
     ograds = [g if g is not None else _F.zeros_like(o.detach()) for g, o in zip(slot, outputs)]
     if node.gradient is not None:
         return node.gradient(ograds)
-    quiet = node.op.name == "dot" and _rsp_grad_of(node, 1)
-    if quiet:   # 1.9.1 computes dot's row_sparse weight gradient natively (no warning)
+    if uses is not None and not _mode.recording:
+        quiet = _fallback_log.backward_node(node, uses)
+    else:
+        quiet = node.op.name == "dot" and _rsp_grad_of(node, 1)
+    if quiet:   # its line is printed (1.9.1's gradient operator, not the rule's)
         _fallback_log.QUIET[0] += 1
     try:
         res = node.op.apply_gradient(_F, node.attrs, node.inputs, outputs, ograds,
@@ -665,10 +697,12 @@ def get_symbol(x):
     from .symbol.graph import Node, topo_order
 
     if x._node is None:
-        raise _not_in_graph()
+        raise MXNetError("get_symbol: the NDArray is not part of a computational graph; did "
+                         "you forget to turn on recording with autograd.record()?")
     order = list(reversed(_topo_order([x._node])))   # producers before consumers
     built: dict = {}
     counters = {"var": 0, "node": 0}
+    consts = set()   # inputs recorded as constants: 1.9.1 names them null<k>, not var<k>
 
     def variable(key):
         if key not in built:
@@ -684,13 +718,16 @@ def get_symbol(x):
         for arr, e in zip(node.inputs, node.in_entries):
             if e is None:
                 entries.append((variable(("const", id(arr))), 0))
+                consts.add(id(built[("const", id(arr))]))
             elif isinstance(e[0], Leaf):
                 entries.append((variable(id(e[0])), 0))
             else:
                 entries.append((built[id(e[0])], e[1]))
         defaults = node.op._defaults
+        # an NDArray-scalar operator always passes its scalar, so 1.9.1 lists it
         strings = {k: attr_str(v) for k, v in node.attrs.items()
-                   if k not in defaults or defaults[k] != v}
+                   if k not in defaults or defaults[k] != v or
+                   (k == "scalar" and node.op.name.endswith("_scalar"))}
         built[id(node)] = Node(node.op, f"node_{counters['node']}", strings, dict(node.attrs),
                                entries)
         counters["node"] += 1
@@ -699,7 +736,8 @@ def get_symbol(x):
     n_var = n_op = 0
     for gnode in topo_order(sym._outputs):   # names follow the graph's own order, as 1.9.1
         if gnode.op is None:
-            gnode.name, n_var = f"var{n_var}", n_var + 1
+            prefix = "null" if id(gnode) in consts else "var"
+            gnode.name, n_var = f"{prefix}{n_var}", n_var + 1
         else:
             gnode.name, n_op = f"node_{n_op}", n_op + 1
     return sym
@@ -729,13 +767,22 @@ class Function:
 
     def __call__(self, *inputs):
         if self._used:
-            raise MXNetError("Each Function instance can only be called once; create a new instance")
+            # 1.9.1 asserts this, so the error is also an AssertionError
+            raise MXNetAssertionError("Each Function instance can only be called once; create "
+                                      "a new instance")
         self._used = True
         with pause(train_mode=_mode.training):
             outputs = self.forward(*inputs)
         single = isinstance(outputs, NDArray)
         outs = [outputs] if single else list(outputs)
         if _mode.recording:
+            for o in outs:
+                if o._node is not None and not o._node[0].freed:
+                    # 1.9.1 refuses to record over an array already in the graph (an input
+                    # returned as is, say): its recorded history would be lost
+                    raise MXNetError(f"{type(self).__name__}.forward returned an array that is "
+                                     "already part of the recorded graph; return a new array "
+                                     "(e.g. x.copy()) instead")
             fn_ref = self
 
             def gradient(ograds, _fn=fn_ref, _n=len(inputs)):
@@ -748,7 +795,12 @@ class Function:
                         # 1.9.1 reports the failure of a custom backward as an MXNetError
                         raise _NoFunctionBackward(f"{type(_fn).__name__}.backward is not "
                                                   f"implemented") from e
-                res = [res] if isinstance(res, NDArray) else list(res)
+                res = [res] if isinstance(res, NDArray) else res
+                bad = [r for r in res if not isinstance(r, NDArray)] \
+                    if isinstance(res, (list, tuple)) else [res]
+                if bad:
+                    raise MXNetError(f"{type(_fn).__name__}.backward must return NDArrays, "
+                                     f"got {type(bad[0]).__name__}")
                 if len(res) != _n:
                     raise MXNetError(f"Function.backward returned {len(res)} gradients for "
                                      f"{_n} inputs")

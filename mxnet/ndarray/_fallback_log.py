@@ -8,6 +8,7 @@ is ``0``.
 from __future__ import annotations
 
 import os
+import weakref
 
 import numpy as np
 
@@ -20,8 +21,14 @@ QUIET = [0]   # > 0 while a gradient that 1.9.1 computes natively runs (no warni
 # (Embedding and SparseEmbedding read a row_sparse weight natively in 1.9.1)
 _NATIVE = frozenset(("norm", "Embedding", "_contrib_SparseEmbedding"))
 # operators 1.9.1 runs natively for these input storage types only
-_NATIVE_FOR = {"elemwise_div": (("row_sparse", "default"), ("default", "row_sparse")),
-               "where": (("csr", "default", "default"),)}
+_NATIVE_FOR = {"elemwise_div": (("row_sparse", "default"), ("default", "row_sparse"),
+                                 ("csr", "default"), ("default", "csr"),
+                                 ("row_sparse", "row_sparse")),
+               "where": (("csr", "default", "default"),),
+               "broadcast_add": (("csr", "default"), ("default", "csr")),
+               "broadcast_sub": (("csr", "default"), ("default", "csr")),
+               "FullyConnected": (("default", "row_sparse"),
+                                  ("default", "row_sparse", "default"))}
 
 _TAIL = ("The operator with default storage type will be dispatched for execution. You're "
          "seeing this warning message because the operator above is unable to process the "
@@ -97,20 +104,36 @@ def _enabled():
         return value.lower() not in ("false", "")
 
 
-def log_fallback(op_name, inputs, params=None, n_out=1, declared=(), out_stypes=None):
+def _native_norm(inputs, params):
+    """1.9.1's sparse norm: the 2-norm of all the elements, or of a csr along axis 0 or 1
+    (a non-negative axis, without keepdims); other forms run densely."""
+    params = params or {}
+    if str(params.get("ord", 2)) not in ("2", "2.0"):
+        return False
+    axis = params.get("axis")
+    if axis is None or axis == ():
+        return True
+    if isinstance(axis, (tuple, list)):
+        axis = axis[0] if len(axis) == 1 else None
+    return getattr(inputs[0], "stype", "") == "csr" and str(axis) in ("0", "1") and \
+        str(params.get("keepdims", False)).lower() not in ("true", "1")
+
+
+def log_fallback(op_name, inputs, params=None, n_out=1, declared=(), out_stypes=None,
+                 _backward=False):
     """Warn (once per message) that ``op_name`` runs densely on ``inputs``.
 
     ``params`` are the attributes the caller passed; ``None`` values are left out, as the
     frontend drops them. ``declared``: the operator's parameter names in declared order.
     """
-    if op_name in _NATIVE and not (op_name == "norm" and (params or {}).get("axis") is not None):
-        return   # (1.9.1's sparse norm is the norm of all the elements only)
+    if op_name in _NATIVE and not (op_name == "norm" and not _native_norm(inputs, params)):
+        return
     if QUIET[0] or not _enabled():
         return
     if tuple(getattr(a, "stype", "default") for a in inputs if a is not None) in \
             _NATIVE_FOR.get(op_name, ()):
         return
-    if MUTED[0] and (not op_name.startswith("_backward_") or (
+    if MUTED[0] and not _backward and (not op_name.startswith("_backward_") or (
             op_name == "_backward_dot" and ((params or {}).get("transpose_a") or (
                 len(inputs) > 2 and getattr(inputs[2], "stype", "") == "row_sparse")))):
         # inside backward only 1.9.1's own backward operators are named (its backward of
@@ -169,3 +192,243 @@ def log_arith(op_name, inputs, scalar=None):
     if all(s == "default" for s in stypes) or (op_name,) + stypes in _NATIVE_PAIRS:
         return
     log_fallback(op_name, inputs, None if scalar is None else {"scalar": float(scalar)})
+
+
+# -- the gradient operators of recorded calls (autograd.backward) -------------------------------
+
+# tape nodes whose gradient 1.9.1 computes natively (no warning), e.g. sparse.retain's
+NATIVE_NODES = weakref.WeakSet()
+# tape node -> the parameters its caller gave (as 1.9.1's frontend passes them)
+GIVEN = weakref.WeakKeyDictionary()
+# tape node -> the name of 1.9.1's operator, where the taped one differs
+AS_OP = weakref.WeakKeyDictionary()
+
+_D = "default"
+# forward operators whose gradient is one ``_copy`` per input (1.9.1's imperative graph)
+_COPY_GRAD = ("elemwise_add", "_plus_scalar", "_minus_scalar", "cast_storage")
+# zero-preserving functions whose gradient operator is ``_backward_<name>`` on the
+# output gradient and the (sparse) input
+_UNARY_GRAD = ("abs", "square", "sqrt", "cbrt", "relu", "sin", "tan", "arcsin", "arctan",
+               "sinh", "tanh", "arcsinh", "arctanh", "expm1", "log1p", "clip")
+# gradient operators that read the output gradient and the (dense) output
+_OUT_GRAD = ("sigmoid",)
+# gradient operators that read the output gradient and both inputs
+_BINARY_GRAD = {"elemwise_mul": "_backward_mul", "broadcast_mul": "_backward_broadcast_mul",
+                "broadcast_div": "_backward_broadcast_div", "elemwise_div": "_backward_div",
+                "FullyConnected": "_backward_FullyConnected"}
+_NAT = "natural"   # a target that is one of several uses: the operator's own output stype
+_SCALAR_GRAD = {"_mul_scalar": "_backward_mul_scalar", "_div_scalar": "_backward_div_scalar",
+                "negative": "_backward_mul_scalar", "_rminus_scalar": "negative"}
+
+
+def _given_params(node):
+    if node.op.name == "negative":   # (1.9.1's gradient of negative is a _mul_scalar)
+        return {"scalar": -1.0}
+    given = GIVEN.get(node)
+    if given is not None:
+        return dict(given)
+    out = {}
+    for k, v in (node.attrs or {}).items():
+        p = node.op.params.get(k)
+        if p is not None and v != p.default and v is not None:
+            out[k] = v
+    return out
+
+
+def _dot_lines(attrs, ins, targets):
+    """1.9.1's ``_backward_dot`` (as its imperative backward dispatches it): the stypes of
+    its outputs, or None where its kernel is native."""
+    ta = bool(attrs.get("transpose_a"))
+    ls, rs = ins
+    tl, tr = targets
+    if ls == "csr":
+        outs = [tl or _D, tr or ("row_sparse" if not ta else _D)]
+        native = outs[0] == _D and outs[1] == (_D if ta else "row_sparse")
+        return None if native else outs
+    if rs == "csr":
+        outs = [tl or _D, tr or _D]
+        return None if outs == [_D, _D] else outs
+    return [tl or _D, tr or _D]
+
+
+def log_backward(node, targets):
+    """Print, once per message, the fallback line 1.9.1 prints for the gradient operator of
+    the recorded call ``node``. ``targets``: per input, the storage type its gradient is
+    written in (None when no gradient is needed). Returns False for an operator not
+    modelled here (its gradient rule's own ``_backward_*`` calls may print then)."""
+    name = AS_OP.get(node)
+    ins = [getattr(a, "stype", _D) for a in node.inputs]
+    if name is None and node.op.name in ("broadcast_add", "broadcast_sub", "broadcast_mul") \
+            and len(ins) == 2 and ins[0] != _D and \
+            node.inputs[0].shape == node.inputs[1].shape:
+        # the sparse front end's operator
+        name = "elemwise_" + node.op.name[len("broadcast_"):]
+    name = name or node.op.name
+    if node in NATIVE_NODES or name in ("_square_sum", "Embedding",
+                                        "_contrib_SparseEmbedding") or \
+            (name == "where" and ins == ["csr", _D, _D]):
+        return True
+    params = _given_params(node)
+    lines = []
+    if name != "dot":
+        targets = [_D if t == _NAT else t for t in targets]
+    if name == "_copy":   # (NDArray.copy) its gradient is copied into the buffer
+        for t in targets:
+            if t not in (None, _D):
+                log_copy(_Stype(_D, node.ctx), _Stype(t, node.ctx))
+        return True
+    if name == "dot":
+        outs = _dot_lines(node.attrs or {}, ins, [None if t == _NAT else t for t in targets])
+        if outs is not None:
+            lines = [("_backward_dot", [_D] + ins, outs)]
+        return _print(lines, params, node)
+    if name == "exp":   # its gradient is ograd * output
+        lines = [("elemwise_mul", [_D, _D], [targets[0] or _D])]
+    elif name in _COPY_GRAD:
+        lines = [("_copy", [_D], [t]) for t in targets if t is not None]
+    elif name in ("elemwise_sub", "broadcast_add", "broadcast_sub"):
+        bname = "_backward_sub" if name == "elemwise_sub" else "_backward_" + name
+        lines = [(bname, [_D], [t or _D for t in targets])]
+    elif name in _BINARY_GRAD:
+        lines = [(_BINARY_GRAD[name], [_D] + ins, [t or _D for t in targets])]
+    elif name in _SCALAR_GRAD:
+        lines = [(_SCALAR_GRAD[name], [_D], [targets[0] or _D])]
+    elif name in _UNARY_GRAD:
+        lines = [(f"_backward_{name}", [_D] + ins[:1], [targets[0] or _D])]
+    elif name in _OUT_GRAD:
+        lines = [(f"_backward_{name}", [_D, _D], [targets[0] or _D])]
+    elif name == "Concat":   # (1.9.1 cannot give it a sparse gradient: no line)
+        lines = []
+    elif name in ("sum", "mean", "slice"):
+        lines = [(f"_backward_{name}", [_D], [t or _D for t in targets])]
+    else:
+        return False
+    return _print(lines, params, node)
+
+
+def _print(lines, params, node):
+    ctx = node.ctx
+    ctx = node.ctx
+    for bname, b_ins, outs in lines:
+        if all(s == _D for s in b_ins + outs):
+            continue
+        log_fallback(bname, [_Stype(s, ctx) for s in b_ins], params, len(outs),
+                     tuple(node.op.params), outs, _backward=True)
+    return True
+
+
+def _natural(node, pos):
+    """The storage type 1.9.1's gradient operator of ``node`` gives input ``pos`` when
+    nothing asks for another one (one of several uses of a variable)."""
+    name = node.op.name
+    attrs = node.attrs or {}
+    if name == "dot" and pos == 1 and getattr(node.inputs[0], "stype", _D) == "csr" and \
+            not attrs.get("transpose_a"):
+        return "row_sparse"
+    if name in ("Embedding", "_contrib_SparseEmbedding") and pos == 1 and \
+            (attrs.get("sparse_grad") or name != "Embedding"):
+        return "row_sparse"
+    return _D
+
+
+def log_add_n(stype, stypes, ctx):
+    """1.9.1's ``add_n`` of the gradients (of storage types ``stypes``) a variable with a
+    ``stype`` gradient gets from several uses."""
+    if stype != _D and len(stypes) > 1:
+        log_fallback("add_n", [_Stype(s, ctx) for s in stypes], {"num_args": len(stypes)}, 1,
+                     (), [stype], _backward=True)
+
+
+class _Stype:
+    """What the log reads of an operand: its storage type and context."""
+
+    __slots__ = ("stype", "context")
+
+    def __init__(self, stype, context):
+        self.stype = stype
+        self.context = context
+
+
+class LeafUses:
+    """How many recorded inputs (and heads) refer to each variable with a sparse gradient
+    in the backward pass over ``order`` (``count_all()`` counts them, before the walk frees
+    any node; only graphs with such a variable are counted)."""
+
+    __slots__ = ("_count", "multi", "sparse_leaf", "sparse_emb")
+
+    def __init__(self, order, count_all):
+        from .tape import Leaf
+        self._count = {}
+        # id(leaf) -> (its stype, the stypes of its uses' gradients) for sparse gradients of
+        # several uses
+        self.multi = {}
+        self.sparse_leaf = self.sparse_emb = False
+        for n in order:
+            if isinstance(n, Leaf):
+                arr = n.array
+                if arr is not None and arr._grad is not None and arr._grad.stype != _D:
+                    self.sparse_leaf = True
+            elif n.op is not None and n.op.name == "Embedding" and \
+                    (n.attrs or {}).get("sparse_grad"):
+                self.sparse_emb = True
+        if self.sparse_leaf or self.sparse_emb:
+            self._count = count_all()
+
+    def count(self, leaf):
+        return self._count.get(id(leaf), 0)
+
+
+def _check_sparse_grad(node, uses):
+    """As 1.9.1's backward: ``Embedding(sparse_grad=True)`` cannot write its gradient into
+    the dense gradient buffer of a weight variable it alone uses."""
+    from .tape import Leaf
+    e = node.in_entries[1] if len(node.in_entries) > 1 else None
+    arr = e[0].array if e is not None and isinstance(e[0], Leaf) else None
+    if (node.attrs or {}).get("sparse_grad") and arr is not None and arr._grad is not None \
+            and arr._grad_req != "null" and arr._grad.stype == _D and uses.count(e[0]) <= 1:
+        from ..base import MXNetError
+        raise MXNetError("Embedding: sparse_grad=True gives the weight a row_sparse gradient, "
+                         "but its gradient buffer has storage type 'default'; attach it with "
+                         "attach_grad(stype='row_sparse') or pass sparse_grad=False")
+
+
+def backward_node(node, uses):
+    """The fallback line of ``node``'s gradient operator (see :func:`log_backward`) when
+    the node meets sparse storage. True when modelled: its gradient rule then runs quiet."""
+    from .tape import Leaf
+    inputs = node.inputs
+    if node.gradient is not None or inputs is None:
+        return False
+    if uses.sparse_emb and node.op.name == "Embedding":
+        _check_sparse_grad(node, uses)
+    sparse = False
+    for a in inputs:
+        if a._is_sparse:
+            sparse = True
+            break
+    if not sparse and not uses.sparse_leaf:   # (dense graphs stop here)
+        return False
+    leaves = []
+    for e in node.in_entries:
+        arr = e[0].array if e is not None and isinstance(e[0], Leaf) else None
+        leaves.append(arr)
+        if arr is not None and arr._grad is not None and arr._grad.stype != _D:
+            sparse = True
+    if not sparse:
+        return False
+    targets = []
+    for e, arr in zip(node.in_entries, leaves):
+        if e is None:
+            targets.append(None)
+        elif not isinstance(e[0], Leaf):
+            targets.append(_D)   # an intermediate gradient is dense in 1.9.1
+        elif arr is None or arr._grad is None or arr._grad_req == "null":
+            targets.append(None)
+        else:
+            st = arr._grad.stype
+            if st != _D and uses.count(e[0]) > 1:   # the uses' gradients are summed by add_n
+                uses.multi.setdefault(id(e[0]), (st, []))[1].append(
+                    _natural(node, len(targets)))
+                st = _NAT
+            targets.append(st)
+    return log_backward(node, targets)

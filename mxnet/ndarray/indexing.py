@@ -15,7 +15,8 @@ from .._mode import mode as _mode
 from ..backend import get_backend
 from ..base import MXNetError, MXNetTypeError, numeric_types
 from ..operator.registry import Param, get_op, register
-from .ndarray import NDArray, _check_not_in_graph, _new, _sync, invoke
+from .ndarray import (NDArray, _check_no_recorded_source, _check_not_in_graph, _new, _record,
+                      _sync, invoke)
 
 
 def _convert_key(key, xp):
@@ -200,8 +201,17 @@ def setitem(arr: NDArray, key, value):
     """Write ``arr[key] = value`` (scalar, NDArray or array-like, broadcast as NumPy does)."""
     backend = get_backend(arr._ctx)
     xp = backend.xp
+    copy_node = False
     if _mode.recording:
         _check_not_in_graph([arr])
+        # x[:] = recorded value (same shape) is a recorded copy in 1.9.1; a partial write
+        # of a recorded value is refused
+        copy_node = isinstance(value, NDArray) and value.shape == arr.shape and \
+            value.dtype == arr.dtype and \
+            (key is Ellipsis or (isinstance(key, slice) and key == slice(None))) and \
+            type(arr) is NDArray
+        if not copy_node:
+            _check_no_recorded_source("NDArray.__setitem__", [value])
     if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
         _sync(arr)
     k = _convert_key(key, xp)
@@ -235,3 +245,7 @@ def setitem(arr: NDArray, key, value):
     except (IndexError, ValueError) as e:
         raise type(e)(f"NDArray.__setitem__: {e} (array shape {arr.shape}, "
                       f"value shape {getattr(v, 'shape', ())})") from None
+    if copy_node:
+        node = _record(get_op("_copyto"), {}, [value], [arr._data], arr._ctx)
+        if node is not None:
+            arr._node = (node, 0)

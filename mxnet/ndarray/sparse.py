@@ -39,6 +39,9 @@ array's own storage type. ``mx.nd.X`` functions look for a sparse front end
   them); other gradients written into a row_sparse buffer keep their non-zero rows.
 - The index arrays are int64 whatever the input dtype; constructors do not check the
   order of indices (``check_format`` does).
+- While autograd records, results keep the storage types above: the operator is taped as
+  its dense form (so gradients flow) and the sparse result takes over its tape entry;
+  backward prints 1.9.1's fallback lines of the gradient operators (``_fallback_log``).
 
 Deliberate differences: csr (+, -, *) csr results are canonical (1.9.1 over-allocates and
 leaves indices unsorted); ``size`` is the dense element count (1.9.1 raises); COO input
@@ -47,11 +50,12 @@ to ``csr_matrix`` works without SciPy.
 from __future__ import annotations
 
 import sys as _sys
+import warnings
 
 import numpy as np
 
 from ..backend import get_backend
-from ..base import MXNetError, MXNetValueError, dtype_np, numeric_types
+from ..base import MXNetError, MXNetTypeError, MXNetValueError, dtype_np, numeric_types
 from ..context import Context, current_context
 from ..operator.registry import get_op
 from .ndarray import NDArray, _new, _wait_var, invoke
@@ -62,6 +66,10 @@ __all__ = ["BaseSparseNDArray", "CSRNDArray", "RowSparseNDArray", "csr_matrix",
 
 _IDX = np.int64
 _SLOT = NDArray._data  # the member descriptor of NDArray's ``_data`` slot
+
+
+class _NotImplemented(MXNetError, NotImplementedError):
+    """An MXNetError that is also the NotImplementedError 1.9.1 raises."""
 
 
 class _Parts:
@@ -270,7 +278,8 @@ class BaseSparseNDArray(NDArray):
         return d.get() if self._ctx.device_typeid == 2 else np.asarray(d)
 
     def asscalar(self):
-        raise MXNetError(f"asscalar: not supported for a {type(self).__name__}")
+        # 1.9.1 raises NotImplementedError; this error is both
+        raise _NotImplemented(f"asscalar: not supported for a {type(self).__name__}")
 
     def tostype(self, stype):
         """Convert to another storage type: 'default', 'csr' or 'row_sparse'."""
@@ -278,6 +287,9 @@ class BaseSparseNDArray(NDArray):
 
     def copy(self):
         """A new sparse array with copies of the components."""
+        if _ops._recorded(self):   # taped as ``_copy`` (1.9.1 records it)
+            return _ops._with_entry(invoke(get_op("_copy"), [self], {}), self.copyto,
+                                    self._ctx)
         return self.copyto(self._ctx)
 
     def copyto(self, other):
@@ -291,7 +303,8 @@ class BaseSparseNDArray(NDArray):
         if isinstance(other, NDArray):
             if other is self:
                 import warnings
-                warnings.warn("You are attempting to copy an array to itself", stacklevel=2)
+                warnings.warn("You are attempting to copy an array to itself", RuntimeWarning,
+                              stacklevel=2)
                 return False
             if other.shape != self.shape:
                 raise MXNetError(f"copyto: shape mismatch, source {self.shape} vs target "
@@ -326,7 +339,17 @@ class BaseSparseNDArray(NDArray):
                                        None if p.indptr is None else p.indptr.copy()), self._ctx)
 
     def as_np_ndarray(self):
-        raise MXNetError(f"as_np_ndarray: not supported for a {type(self).__name__}")
+        raise MXNetValueError(f"as_np_ndarray: not supported for a {type(self).__name__}; "
+                              "convert with tostype('default') first")
+
+    def detach(self):
+        """The same components, cut off from the recorded graph (the storage type kept)."""
+        return type(self)._wrap(self._parts, self._ctx)
+
+    def __bool__(self):   # 1.9.1 raises NotImplementedError
+        raise _NotImplemented(f"the truth value of a {type(self).__name__} is not supported")
+
+    __nonzero__ = __bool__
 
     def reshape(self, *shape, **kwargs):
         from ..base import NotSupportedForSparseNDArray
@@ -384,6 +407,9 @@ class BaseSparseNDArray(NDArray):
         return _ops.multiply(other, self)
 
     def __truediv__(self, other):
+        if isinstance(self, CSRNDArray) and isinstance(other, NDArray) and \
+                not isinstance(other, BaseSparseNDArray):   # 1.9.1's ``/`` is broadcast_div
+            return _ops.broadcast_div(self, other)
         return _ops.divide(self, other)
 
     def __rtruediv__(self, other):
@@ -444,14 +470,21 @@ class BaseSparseNDArray(NDArray):
         return self._inplace_res(self.__mul__(other))
 
     def __itruediv__(self, other):
-        return self._inplace_res(_ops.divide(self, other))
+        return self._inplace_res(self.__truediv__(other))
 
     __idiv__ = __itruediv__
 
     def __setitem__(self, key, value):
+        name = type(self).__name__
+        if isinstance(key, py_slice) and key != py_slice(None):   # 1.9.1: a ValueError
+            raise MXNetValueError(f"{name}.__setitem__: assignment to the slice {key!r} is not "
+                                  "implemented; only [:] is supported")
         if not (isinstance(key, py_slice) and key == py_slice(None)):
-            raise MXNetError(f"{type(self).__name__} only supports [:] for assignment, "
-                             f"got {key!r}")
+            err = MXNetTypeError if isinstance(self, RowSparseNDArray) else MXNetError
+            raise err(f"{name} only supports [:] for assignment, got {key!r}")
+        if isinstance(value, np.ndarray):   # as 1.9.1, which warns and goes through dense
+            warnings.warn(f"Assigning non-NDArray object to {name} is not efficient",
+                          RuntimeWarning, stacklevel=2)
         if isinstance(value, numeric_types) and isinstance(self, RowSparseNDArray):
             # as 1.9.1: every row becomes stored, holding the value (zero included)
             xp = _xp(self._ctx)
@@ -685,6 +718,15 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
     if isinstance(arg1, tuple) and len(arg1) == 2 and all(isinstance(s, (int, np.integer))
                                                           for s in arg1):
         return zeros("csr", arg1, ctx=ctx, dtype=dtype)
+    if isinstance(arg1, tuple) and len(arg1) not in (2, 3):   # 1.9.1: a ValueError
+        raise MXNetValueError(f"{fn}: a tuple source must be (data, indices, indptr) or "
+                              f"(data, (row, col)), got a tuple of length {len(arg1)}")
+    if isinstance(arg1, tuple) and len(arg1) == 2 and not (
+            isinstance(arg1[1], (tuple, list)) and len(arg1[1]) == 2):
+        raise MXNetValueError(f"{fn}: a 2-tuple source must be (data, (row, col)); for "
+                              "(data, indices, indptr) pass all three")
+    if isinstance(arg1, (str, bytes)):   # 1.9.1: a TypeError
+        raise MXNetTypeError(f"{fn}: source must be array-like, got {type(arg1).__name__}")
     if isinstance(arg1, tuple) and len(arg1) == 3:
         data, indices, indptr = arg1
         dt = _default_dtype(data, dtype)
@@ -722,9 +764,9 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
     dense = _host_array(arg1, dt)
     if dense.ndim != 2:
         raise MXNetValueError(f"{fn}: a dense source must be 2-D, got shape {dense.shape}")
-    if shape is not None and _shape_of(shape, fn) != dense.shape:
-        raise MXNetError(f"{fn}: shape {tuple(shape)} does not match the source shape "
-                         f"{dense.shape}")
+    if shape is not None and _shape_of(shape, fn) != dense.shape:   # 1.9.1: a ValueError
+        raise MXNetValueError(f"{fn}: shape {tuple(shape)} does not match the source shape "
+                              f"{dense.shape}")
     return _from_host_parts(CSRNDArray, _csr_from_dense(np, dense), ctx)
 
 
@@ -753,6 +795,12 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
         return res if dtype is None else res.astype(dtype)
     if isinstance(arg1, tuple) and arg1 and all(isinstance(s, (int, np.integer)) for s in arg1):
         return zeros("row_sparse", arg1, ctx=ctx, dtype=dtype)
+    if isinstance(arg1, (str, bytes)):   # 1.9.1: a TypeError
+        raise MXNetTypeError(f"{fn}: source must be array-like, got {type(arg1).__name__}")
+    if isinstance(arg1, tuple) and len(arg1) > 2 and not all(
+            isinstance(s, (int, np.integer)) for s in arg1):   # 1.9.1: a TypeError
+        raise MXNetTypeError(f"{fn}: a tuple source must be (data, indices) or a shape of "
+                             f"ints, got a tuple of length {len(arg1)}")
     if isinstance(arg1, tuple) and len(arg1) == 2:
         data, indices = arg1
         dt = _default_dtype(data, dtype)
@@ -769,9 +817,9 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
         raise ValueError(f"{fn}: cannot build a row_sparse array from a {arg1.stype} array")
     dt = _default_dtype(arg1, dtype)
     dense = _host_array(arg1, dt)
-    if shape is not None and _shape_of(shape, fn) != dense.shape:
-        raise MXNetError(f"{fn}: shape {tuple(shape)} does not match the source shape "
-                         f"{dense.shape}")
+    if shape is not None and _shape_of(shape, fn) != dense.shape:   # 1.9.1: a ValueError
+        raise MXNetValueError(f"{fn}: shape {tuple(shape)} does not match the source shape "
+                              f"{dense.shape}")
     return _from_host_parts(RowSparseNDArray, _rsp_from_dense(np, dense), ctx)
 
 
@@ -842,6 +890,12 @@ def cast_storage(data, stype, out=None, **kwargs):
         # the registered op (taped by autograd; a recorded sparse array reads densely)
         op = get_op("cast_storage")
         return invoke(op, [data], op.parse_attrs({"stype": "default"}), out=out)
+    if out is None and _ops._recorded(data):
+        # taped as the registered op (a dense copy); the result keeps ``stype`` (1.9.1)
+        res = _ops._unrecorded(cast_storage, data, stype)
+        op = get_op("cast_storage")
+        res._node = invoke(op, [data], op.parse_attrs({"stype": stype}))._node
+        return res
     if src == stype:
         res = data.copy()
     elif stype == "default":
@@ -878,6 +932,8 @@ def retain(data, indices, **kwargs):
     if not isinstance(data, RowSparseNDArray):
         raise MXNetError(f"retain: data must be a RowSparseNDArray, got storage type "
                          f"{getattr(data, 'stype', type(data).__name__)}")
+    if indices is None:
+        raise MXNetError("retain: indices must be an NDArray of row ids, got None")
     xp = _xp(data._ctx)
     want = indices._data if isinstance(indices, NDArray) else xp.asarray(indices)
     want = want.astype(_IDX).reshape(-1)
@@ -887,7 +943,15 @@ def retain(data, indices, **kwargs):
         pos = xp.clip(xp.searchsorted(p.indices, want), 0, p.indices.size - 1)
         hit = p.indices[pos] == want
         out[hit] = p.data[pos[hit]]
-    return RowSparseNDArray._wrap(_Parts(p.shape, out, want), data._ctx)
+    res = RowSparseNDArray._wrap(_Parts(p.shape, out, want), data._ctx)
+    if _ops._recorded(data):
+        # taped as ``data`` times a 0/1 mask of the kept rows (the same values)
+        mask = xp.zeros((p.shape[0],) + (1,) * (len(p.shape) - 1), p.data.dtype)
+        mask[want[(want >= 0) & (want < p.shape[0])]] = 1
+        res._node = _ops._taped_dense("broadcast_mul", data, _new(mask, data._ctx))._node
+        from ._fallback_log import NATIVE_NODES
+        NATIVE_NODES.add(res._node[0])   # 1.9.1's gradient of retain is native
+    return res
 
 
 # the operators (they need the classes above, hence the late import)

@@ -67,10 +67,22 @@ def dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, **kw
     ``dot(csr, dense)`` is dense, ``dot(csr, dense, transpose_a=True)`` row_sparse,
     ``dot(dense, csr)`` (either transpose of the csr) csr; other mixes compute densely.
     ``forward_stype`` ('default', 'csr' or 'row_sparse') sets the result's storage type.
-    While autograd records, the product is taped as the dense ``dot`` (same values, dense
-    result), so ``backward`` fills the dense operand's gradient.
+    While autograd records, the product is taped as the dense ``dot`` (so ``backward``
+    fills the gradients), and the result keeps the storage type above, as in 1.9.1.
     """
+    for arg, value in (("lhs", lhs), ("rhs", rhs)):   # 1.9.1: an AssertionError
+        if not isinstance(value, NDArray):
+            from ..base import MXNetAssertionError
+            raise MXNetAssertionError(f"dot: argument {arg} must be an NDArray, got "
+                                      f"{type(value).__name__}")
+    if lhs.stype == "csr" and rhs.stype == "default" and rhs.ndim != 2:   # as 1.9.1
+        raise MXNetError(f"dot: a csr lhs needs a 2-D dense rhs, got shape {rhs.shape}")
     res = _dot(lhs, rhs, transpose_a, transpose_b)
+    if transpose_b and not transpose_a and forward_stype is None and lhs.stype == "default" \
+            and rhs.stype == "csr" and lhs.ndim == 2:
+        # 1.9.1 has no kernel for dense x csr.T: it runs densely (to csr) and says so
+        from ._fallback_log import log_fallback
+        log_fallback("dot", [lhs, rhs], {"transpose_b": True}, 1, (), ["csr"])
     if forward_stype is None or forward_stype == res.stype or _recorded(lhs, rhs):
         return res
     if forward_stype not in ("default", "csr", "row_sparse"):
@@ -109,6 +121,8 @@ def _dot(lhs, rhs, transpose_a, transpose_b):
                                          or np.dtype(rhs.dtype).kind != "f"):
         raise MXNetError(f"dot: a csr product supports floating-point dtypes only, got "
                          f"{np.dtype(lhs.dtype).name} and {np.dtype(rhs.dtype).name}")
+    if ls == "csr" and rs == "default" and np.dtype(lhs.dtype) == np.float16:   # as 1.9.1
+        raise MXNetError("dot: a csr lhs supports float32 and float64 only, got float16")
     if ls == "csr" and rs == "default" and rhs.ndim == 2:
         rhs.wait_to_read()
         p = lhs._parts
@@ -175,9 +189,19 @@ def _fallback(name, *inputs, **attrs):
         res = invoke(op, list(inputs), op.parse_attrs(given))
         log_fallback(op.name, inputs, {k: v for k, v in given.items()}, 1,
                      tuple(p for p in op.params if p != op.variadic))
+        _given(res, given)
         return res
+    for a in inputs:   # a sparse input's dense form is read here, outside the engine: wait
+        if isinstance(a, BaseSparseNDArray):   # for pending writes (a KVStore pull ...)
+            a._parts   # noqa: B018
     dense = [_new(a._data, a._ctx) if isinstance(a, BaseSparseNDArray) else a for a in inputs]
     res = _public[name](*dense, **attrs)
+    if "_update" in name:   # an optimizer update writes its states in place: as
+        # 1.9.1's fallback, row_sparse states get their new values back (non-zero rows)
+        for a, d in zip(inputs, dense):
+            if isinstance(a, RowSparseNDArray) and a is not attrs.get("out") and \
+                    not _xp(a._ctx).array_equal(a._data, d._data):
+                a._store_from(RowSparseNDArray._from_rows(d, _nonzero_rows(d)))
     inputs = shown_inputs
     if any(isinstance(a, BaseSparseNDArray) for a in inputs):
         try:
@@ -199,6 +223,9 @@ def _check_same_shape(fn, a, b):
     if a.shape != b.shape:
         raise MXNetError(f"{fn}: shapes {a.shape} and {b.shape} differ; sparse operands "
                          "must have the same shape")
+    if np.dtype(a.dtype) != np.dtype(b.dtype):   # as 1.9.1's type inference
+        raise MXNetError(f"{fn}: incompatible input types: lhs is {np.dtype(a.dtype).name}, "
+                         f"rhs is {np.dtype(b.dtype).name}; both must have the same dtype")
 
 
 def _union(fn, a, b, sign):
@@ -281,7 +308,7 @@ def _scalar_data(a, opname, scalar):
     """``a`` with the dense scalar operator ``opname`` applied to its stored values (so the
     scalar is cast to the dtype as 1.9.1 does: ``int_array * 2.5`` multiplies by 2)."""
     from .ndarray import _scalar_attrs
-    if _recorded(a):   # taped like the dense operator (dense result)
+    if _recorded(a):   # taped like the dense operator (the stype: _keeps_stype)
         return invoke(get_op(opname), [a], _scalar_attrs(_py_scalar(scalar)))
     res = invoke(get_op(opname), [_new(a._parts.data, a._ctx)], _scalar_attrs(_py_scalar(scalar)))
     return _map_data(a, lambda d: res._data.astype(d.dtype, copy=False))
@@ -314,6 +341,77 @@ def _recorded(*arrays):
     from .._mode import mode
     return mode.recording and any(isinstance(a, NDArray) and a._node is not None
                                   for a in arrays)
+
+
+def _given(res, params):
+    """Note the parameters the caller gave to the recorded call that made ``res`` (1.9.1's
+    fallback line of its gradient operator prints them); returns ``res``."""
+    from . import _fallback_log
+    if res._node is not None:
+        _fallback_log.GIVEN[res._node[0]] = {k: v for k, v in params.items() if v is not None}
+    return res
+
+
+def _unrecorded(fn, *args, **kwargs):
+    """``fn`` run with autograd recording off and the fallback log quiet."""
+    from .._mode import mode
+    from . import _fallback_log
+    prev = mode.recording
+    mode.recording = False
+    _fallback_log.QUIET[0] += 1
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _fallback_log.QUIET[0] -= 1
+        mode.recording = prev
+
+
+def _with_entry(taped, fn, *args, **kwargs):
+    """The sparse result 1.9.1 gives while recording: ``fn(*args)`` computed on the
+    components (unrecorded), holding the tape entry of ``taped``, the same values computed
+    by the recorded dense operator (so gradients flow through it). A dense ``fn`` result
+    gives ``taped`` itself."""
+    res = _unrecorded(fn, *args, **kwargs)
+    if not isinstance(res, BaseSparseNDArray):
+        return taped
+    res._node = taped._node
+    return res
+
+
+def _keeps_stype(fn, sparse_if=None):
+    """Wrap the sparse front end ``fn`` so that, while autograd records, its result keeps
+    the storage type 1.9.1's storage inference gives (the same as unrecorded): the recorded
+    path tapes a dense operator, whose entry the sparse result takes over. ``sparse_if``
+    (called with fn's arguments) tells whether that result can be sparse at all, so that
+    a dense one (``dot(csr, weight)`` in training) is not computed twice."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapped(*args, **kwargs):
+        res = fn(*args, **kwargs)
+        if type(res) is not NDArray or res._node is None or kwargs.get("out") is not None \
+                or not any(isinstance(a, BaseSparseNDArray) for a in args):
+            return res
+        from .._mode import mode
+        if not mode.recording or (sparse_if is not None and not sparse_if(*args, **kwargs)):
+            return res
+        return _with_entry(res, fn, *args, **kwargs)
+    return wrapped
+
+
+def _dot_sparse_if(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None,
+                   **kwargs):
+    ls, rs = lhs.stype, rhs.stype
+    if forward_stype not in (None, "default"):
+        return True
+    return forward_stype is None and (
+        (ls == "csr" and transpose_a and (rs == "default" and rhs.ndim == 2 or
+                                          rs == "row_sparse" and not transpose_b))
+        or (ls == "default" and rs == "csr" and lhs.ndim == 2 and not transpose_a))
+
+
+def _same_sparse(lhs, rhs, *args, **kwargs):
+    return _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype
 
 
 def _taped_dense(opname, lhs, rhs):
@@ -350,9 +448,16 @@ def _log_mixed(op_name, lhs, rhs):
 def add(lhs, rhs):
     """Elementwise sum: sparse + sparse of one stype keeps it; anything else is dense."""
     if isinstance(lhs, NDArray) and isinstance(rhs, NDArray) and _recorded(lhs, rhs):
-        return _taped_dense("broadcast_add", lhs, rhs)
+        res = _taped_dense("broadcast_add", lhs, rhs)
+        if not (_is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype):
+            _log_dense_arith("add", lhs, rhs)   # as unrecorded
+            _log_mixed("elemwise_add", lhs, rhs)
+        return res
     if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
         return _union("add", lhs, rhs, 1)
+    for a, b in ((lhs, rhs), (rhs, lhs)):   # as 1.9.1: adding a zero scalar keeps the stype
+        if _is_sparse(a) and isinstance(b, numeric_types) and b == 0:
+            return _scalar_data(a, "_plus_scalar", b)
     from .ufuncs import add as dense_add
     _log_dense_arith("add", lhs, rhs)
     res = dense_add(lhs, rhs)
@@ -363,9 +468,15 @@ def add(lhs, rhs):
 def subtract(lhs, rhs):
     """Elementwise difference: sparse - sparse of one stype keeps it; else dense."""
     if isinstance(lhs, NDArray) and isinstance(rhs, NDArray) and _recorded(lhs, rhs):
-        return _taped_dense("broadcast_sub", lhs, rhs)
+        res = _taped_dense("broadcast_sub", lhs, rhs)
+        if not (_is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype):
+            _log_dense_arith("sub", lhs, rhs)   # as unrecorded
+            _log_mixed("elemwise_sub", lhs, rhs)
+        return res
     if _is_sparse(lhs) and _is_sparse(rhs) and lhs.stype == rhs.stype:
         return _union("subtract", lhs, rhs, -1)
+    if _is_sparse(lhs) and isinstance(rhs, numeric_types) and rhs == 0:   # keeps the stype
+        return _scalar_data(lhs, "_minus_scalar", rhs)
     from .ufuncs import subtract as dense_sub
     _log_dense_arith("sub", lhs, rhs)
     res = dense_sub(lhs, rhs)
@@ -395,9 +506,16 @@ def multiply(lhs, rhs):
 
 
 def divide(lhs, rhs):
-    """Elementwise quotient: sparse / scalar keeps the stype; anything else is dense."""
+    """Elementwise quotient: sparse / scalar keeps the stype, as does csr / dense when the
+    dense array broadcasts (1.9.1's broadcast_div); anything else is dense."""
     if isinstance(rhs, numeric_types) and _is_sparse(lhs):
         return _scalar_data(lhs, "_div_scalar", rhs)
+    if isinstance(lhs, CSRNDArray) and isinstance(rhs, NDArray) and not _is_sparse(rhs) \
+            and not _recorded(lhs, rhs):
+        if lhs.shape != rhs.shape:
+            return _scale_by_dense(lhs, rhs, lambda x, y: (x / y).astype(x.dtype))
+        from .ufuncs import divide as dense_div
+        return dense_div(lhs, rhs)   # 1.9.1's elemwise_div: dense, with no fallback line
     from .ufuncs import divide as dense_div
     _log_dense_arith("div", lhs, rhs)
     return dense_div(lhs, rhs)
@@ -408,8 +526,14 @@ def _broadcast_scale(name, op):
         # as 1.9.1: csr (op) dense keeps the csr's pattern; other mixes compute densely
         if isinstance(lhs, CSRNDArray) and isinstance(rhs, NDArray) and \
                 not _is_sparse(rhs) and not kwargs:
+            if name == "broadcast_div" and lhs.shape == rhs.shape:   # as 1.9.1
+                raise MXNetError("broadcast_div: a csr lhs and a dense rhs of the same shape "
+                                 f"{lhs.shape} are not supported; use elemwise_div")
             if _recorded(lhs, rhs):
-                return _taped_dense(name, lhs, rhs)
+                res = _taped_dense(name, lhs, rhs)
+                from ._fallback_log import AS_OP
+                AS_OP[res._node[0]] = name   # (not the elemwise operator of csr * dense)
+                return res
             return _scale_by_dense(lhs, rhs, op)
         return _fallback(name, lhs, rhs, **kwargs)
     fn.__name__ = fn.__qualname__ = name
@@ -441,6 +565,9 @@ def _square_sum(data, axis=None, keepdims=False, **kwargs):
     """Sum of squares; as in 1.9.1, a row_sparse ``data`` reduced over ``axis=1`` with
     ``keepdims`` gives a row_sparse result with the same rows."""
     ax = axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else axis
+    if isinstance(data, BaseSparseNDArray) and _recorded(data):   # taped (read densely)
+        op = get_op("_square_sum")
+        return invoke(op, [data], op.parse_attrs(dict(kwargs, axis=axis, keepdims=keepdims)))
     if isinstance(data, RowSparseNDArray) and ax == 1 and keepdims and data.ndim == 2 \
             and not kwargs.get("exclude"):
         p = data._parts
@@ -459,7 +586,7 @@ def _make_identity(name):
         # taped like the dense operator)
         if isinstance(data, BaseSparseNDArray) and not (name == "make_loss" and
                                                         _recorded(data)):
-            return data.copy()
+            return _unrecorded(data.copy)
         op = get_op(name)
         return invoke(op, [data], op.parse_attrs(kwargs))
     fn.__name__ = fn.__qualname__ = name
@@ -497,10 +624,20 @@ def _reduce(fn, data, axis, keepdims, exclude, mean):
                                    ("exclude", exclude or None)) if v is not None}
         return _fallback(name, data, **given)
     ax = _norm_axis(axis, 2, fn)
-    if ax == "dense" or (keepdims and ax is not None):
-        # (1.9.1 reduces a csr along one axis natively only without keepdims)
+    raw = axis[0] if isinstance(axis, (list, tuple)) and len(axis) == 1 else axis
+    if ax == "dense" or (keepdims and ax is not None) or \
+            (isinstance(raw, (int, np.integer)) and raw < 0):
+        # (1.9.1 reduces a csr along axis 0 or 1 natively only, without keepdims)
         given = {"axis": axis, "keepdims": True} if keepdims else {"axis": axis}
         return _fallback("mean" if mean else "sum", data, **given)
+    if _recorded(data):   # taped like the dense operator (1.9.1's forward is native)
+        if ax is None:
+            from ._fallback_log import log_fallback
+            log_fallback("mean" if mean else "sum", [data], {"keepdims": keepdims or None},
+                         1, ("axis", "keepdims", "exclude"))
+        op = get_op("mean" if mean else "sum")
+        return _given(invoke(op, [data], op.parse_attrs({"axis": axis, "keepdims": keepdims})),
+                      {"axis": axis, "keepdims": keepdims or None})
     xp = _xp(data._ctx)
     p = data._parts
     dt = p.data.dtype
@@ -547,7 +684,13 @@ def slice(data, begin, end, step=(), **kwargs):  # noqa: A001  (1.9.1's name)
     """A csr sub-array ``data[begin[0]:end[0], begin[1]:end[1]]`` (csr stays csr; other
     storage types compute densely)."""
     if not isinstance(data, CSRNDArray) or any(s not in (None, 1) for s in (step or ())):
-        return _fallback("slice", data, begin=begin, end=end, step=step)
+        # (the frontend passes ``step`` only when given)
+        return _fallback("slice", data, begin=begin, end=end, **({"step": step} if step else {}))
+    if _recorded(data):   # taped like the dense operator (the csr result: _keeps_stype)
+        op = get_op("slice")
+        return _given(invoke(op, [data], op.parse_attrs({"begin": begin, "end": end,
+                                                          "step": step})),
+                      {"begin": begin, "end": end, "step": step or None})
     rows, cols = data.shape
     b = list(begin) + [None] * (2 - len(begin))
     e = list(end) + [None] * (2 - len(end))
@@ -576,6 +719,9 @@ def concat(*data, dim=1, **kwargs):
         if len(cols) != 1:
             raise MXNetError(f"concat: csr arrays need one column count, got "
                              f"{[d.shape for d in data]}")
+        dtypes = [np.dtype(d.dtype).name for d in data]
+        if len(set(dtypes)) != 1:   # as 1.9.1's type inference
+            raise MXNetError(f"concat: the inputs must share one dtype, got {dtypes}")
         parts = [d._parts for d in data]
         offsets = np.cumsum([0] + [p.data.size for p in parts])
         indptr = xp.concatenate([xp.zeros(1, _IDX)] + [p.indptr[1:] + int(o)
@@ -599,9 +745,9 @@ ZERO_PRESERVING = ("abs", "sign", "square", "sqrt", "cbrt", "relu", "negative", 
 def _unary(name, data, **attrs):
     if not isinstance(data, BaseSparseNDArray):
         return _fallback(name, data, **attrs)
-    if _recorded(data):   # taped like the dense operator (dense result)
+    if _recorded(data):   # taped like the dense operator (the stype: _keeps_stype)
         op = get_op(name)
-        return invoke(op, [data], op.parse_attrs(attrs))
+        return _given(invoke(op, [data], op.parse_attrs(attrs)), attrs)
     if name == "clip":
         lo, hi = float(attrs.get("a_min", 0)), float(attrs.get("a_max", 0))
         if not lo <= 0 <= hi:
@@ -628,6 +774,25 @@ for _n in ZERO_PRESERVING:
 __all__ += list(ZERO_PRESERVING)
 
 
+# while recording, these keep the storage types of their unrecorded results (as 1.9.1)
+dot = _keeps_stype(dot, _dot_sparse_if)
+add = _keeps_stype(add, _same_sparse)
+subtract = _keeps_stype(subtract, _same_sparse)
+multiply = _keeps_stype(multiply)
+divide = _keeps_stype(divide, lambda lhs, rhs: isinstance(rhs, numeric_types))
+broadcast_mul = _keeps_stype(broadcast_mul, lambda lhs, rhs, **kw: isinstance(lhs, CSRNDArray))
+broadcast_div = _keeps_stype(broadcast_div, lambda lhs, rhs, **kw: isinstance(lhs, CSRNDArray))
+add_n = _keeps_stype(add_n, lambda *a, **kw: all(isinstance(x, RowSparseNDArray) for x in a))
+ElementWiseSum = _keeps_stype(ElementWiseSum,
+                              lambda *a, **kw: all(isinstance(x, RowSparseNDArray) for x in a))
+_square_sum = _keeps_stype(_square_sum, lambda data, axis=None, keepdims=False, **kw:
+                           isinstance(data, RowSparseNDArray) and keepdims)
+slice = _keeps_stype(slice, lambda data, *a, **kw: isinstance(data, CSRNDArray))  # noqa: A001
+_unary = _keeps_stype(_unary)
+compare_scalar = _keeps_stype(compare_scalar, lambda data, opname, scalar:
+                              not _SCALAR_COMPARE[opname](0, scalar))
+
+
 # --------------------------------------------------------------------------- mx.nd hooks
 
 # 1.9.1's mx.nd.sparse names that act like the dense operator here (dense result)
@@ -646,18 +811,34 @@ def _with_out(sparse_fn):
 
     @functools.wraps(sparse_fn)
     def fn(*args, out=None, **kwargs):
+        if sparse_fn.__name__ in ZERO_PRESERVING and args and _is_sparse(args[0]) and \
+                isinstance(out, NDArray) and not _is_sparse(out) and not _recorded(args[0]):
+            # 1.9.1 infers a dense output here, so the operator itself runs densely
+            if sparse_fn.__name__ == "clip":
+                kwargs.update(zip(("a_min", "a_max"), args[1:]))
+                args = args[:1]
+            return _fallback(sparse_fn.__name__, *args, out=out, **kwargs)
         res = sparse_fn(*args, **kwargs)
         if out is None:
             return res
+        _check_out_dtype(sparse_fn.__name__, res, out)
         res.copyto(out)
         return out
     return fn
+
+
+def _check_out_dtype(name, res, out):
+    """1.9.1's type inference: ``out=`` must have the result's dtype (copyto would cast)."""
+    if isinstance(out, NDArray) and np.dtype(out.dtype) != np.dtype(res.dtype):
+        raise MXNetError(f"{name}: Type inconsistent: the out= array has dtype "
+                         f"{np.dtype(out.dtype).name}, expected {np.dtype(res.dtype).name}")
 
 
 def _elemwise(fn):
     def f(lhs, rhs, out=None, **kwargs):
         res = fn(lhs, rhs)
         if out is not None:
+            _check_out_dtype(getattr(fn, "__name__", "elemwise"), res, out)
             res.copyto(out)
             return out
         return res
@@ -699,6 +880,7 @@ def _make_lazy_update(name, nstates):
                 not any(isinstance(a, BaseSparseNDArray) for a in (weight,) + rest):
             # 1.9.1's standard update reads a row_sparse gradient natively (no fallback)
             from . import _public
+            grad._parts   # noqa: B018 - waits for pending writes (a KVStore pull ...)
             return _public[name](weight, _new(grad._data, grad._ctx), *rest, out=out,
                                  **kwargs)
         lazy = kwargs.get("lazy_update", True)
@@ -747,9 +929,12 @@ def _make_lazy_update(name, nstates):
                                         if name in _LAZY_PARAM else
                                         dict(kwargs, _rsp_weight=not std)))
 
-            def store(dst, val):   # a full row_sparse array stays full (1.9.1's storage)
+            def store(dst, val):   # a full row_sparse array stays full (1.9.1's storage);
+                # the row_sparse states of a (full) row_sparse weight become full, as 1.9.1's
+                # kernels fill them with zeros before their first update
                 full = isinstance(dst, RowSparseNDArray) and \
-                    int(dst._parts.indices.shape[0]) == dst.shape[0]
+                    (int(dst._parts.indices.shape[0]) == dst.shape[0] or
+                     (dst is not weight and isinstance(weight, RowSparseNDArray)))
                 if full:
                     xp = _xp(dst._ctx)
                     dst._store_from(RowSparseNDArray._from_rows(
@@ -803,10 +988,15 @@ def adagrad_update(weight, grad, history, lr, epsilon=1e-7, wd=0.0, rescale_grad
         res = adagrad_update(dw, grad, dense.get(id(history), history), lr, epsilon, wd,
                              rescale_grad, clip_gradient, out=dw if out is not None else None)
         xp = _xp(grad._ctx)
+        w_full = isinstance(weight, RowSparseNDArray) and \
+            int(weight._parts.indices.shape[0]) == weight.shape[0]
         for a in held:
             if a is weight and out is None:
                 continue
-            rows = xp.union1d(a._parts.indices, grad._parts.indices).astype(_IDX)
+            if a is history and w_full:   # as 1.9.1: a full weight's history is full
+                rows = xp.arange(a.shape[0], dtype=_IDX)
+            else:
+                rows = xp.union1d(a._parts.indices, grad._parts.indices).astype(_IDX)
             a._store_from(RowSparseNDArray._from_rows(dense[id(a)], rows))
         if out is not None:
             return out
@@ -863,6 +1053,10 @@ def _install(nd_module, public, sp_mod):
     for name, nstates in _LAZY_UPDATES.items():
         if name in public:
             names[name] = SPARSE_FRONTS[name] = _make_lazy_update(name, nstates)
+    for name in public:   # other optimizer updates (mp_sgd_mom_update ...) on sparse arrays:
+        # the dense update, with row_sparse states given their new values back
+        if "_update" in name and name not in SPARSE_FRONTS and name not in names:
+            SPARSE_FRONTS[name] = (lambda *args, _n=name, **kw: _fallback(_n, *args, **kw))
     for name, fn in names.items():
         setattr(sp_mod, name, fn)
         if name[0].islower() and name not in sp_mod.__all__:

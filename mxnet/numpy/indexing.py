@@ -11,7 +11,8 @@ from .._mode import mode as _mode
 from ..base import MXNetValueError
 from ..backend import get_backend
 from ..ndarray.indexing import _check_bounds, _drop_leading_ones, _is_contiguous_basic_key
-from ..ndarray.ndarray import NDArray, _check_not_in_graph, _new, _sync, invoke
+from ..ndarray.ndarray import (NDArray, _check_no_recorded_source, _check_not_in_graph, _new,
+                               _record, _sync, invoke)
 from ..operator.registry import get_op
 
 _GETITEM = None
@@ -80,8 +81,16 @@ def setitem(arr, key, value):
     to ``arr``'s dtype."""
     backend = get_backend(arr._ctx)
     xp = backend.xp
+    copy_node = False
     if _mode.recording:
         _check_not_in_graph([arr])
+        # arr[:] = recorded value (same shape) is a recorded copy in 1.9.1; a partial write
+        # of a recorded value is refused
+        copy_node = isinstance(value, NDArray) and value.shape == arr.shape and \
+            value.dtype == arr.dtype and (key is Ellipsis or
+                                          (isinstance(key, slice) and key == slice(None)))
+        if not copy_node:
+            _check_no_recorded_source("ndarray.__setitem__", [value])
     if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
         _sync(arr)
     k = _convert(key, xp)
@@ -100,3 +109,7 @@ def setitem(arr, key, value):
         cls = MXNetValueError if isinstance(e, ValueError) else type(e)
         raise cls(f"ndarray.__setitem__: {e} (array shape {arr.shape}, value shape "
                       f"{getattr(v, 'shape', ())})") from None
+    if copy_node:
+        node = _record(get_op("_copyto"), {}, [value], [arr._data], arr._ctx)
+        if node is not None:
+            arr._node = (node, 0)

@@ -16,7 +16,7 @@ from .._mode import mode as _mode
 from ..backend import get_backend
 from ..base import MXNetError, dtype_np
 from ..context import Context, current_context
-from ..ndarray.ndarray import NDArray, _check_not_in_graph, _new, invoke
+from ..ndarray.ndarray import NDArray, _check_no_recorded_source, _check_not_in_graph, _new, invoke
 from ..operator.registry import get_op
 
 __all__ = ["ndarray", "array", "zeros", "ones", "full", "empty", "arange", "linspace", "eye",
@@ -327,6 +327,7 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
     def _inplace(self, fname, other):
         if _mode.recording:
             _check_not_in_graph([self])
+            _check_no_recorded_source(fname, [other])
         res = _binary(fname, self, other)
         if res.shape != self.shape:
             raise MXNetError(f"{fname}: non-broadcastable output operand with shape {self.shape} "
