@@ -11,10 +11,13 @@ whose shapes are all known (cheap for the creation operators that lack rules).
 """
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from ..base import MXNetError, dtype_np, parse_attr
 from ..symbol.graph import aux_var_ids, topo_order
+from ..util import is_np_shape
 
 __all__ = ["infer_shapes", "infer_types", "InferResult", "infer_graph"]
 
@@ -74,9 +77,13 @@ def _to_internal_shape(v):
     if v is None:
         return None
     v = (int(v),) if isinstance(v, (int, np.integer)) else tuple(v)
+    # integer dimensions only: 1.9.1 raises TypeError for a float one instead of truncating
+    v = tuple(None if d is None else operator.index(d) for d in v)
+    if is_np_shape():  # NumPy semantics: 0 is a real size, -1 unknown, () a scalar
+        return tuple(None if (d is None or d < 0) else d for d in v)
     if len(v) == 0:
         return None  # legacy: an empty shape means unknown
-    return tuple(None if (d is None or int(d) == 0) else int(d) for d in v)
+    return tuple(None if (d is None or d <= 0) else d for d in v)
 
 
 def _var_shape_hint(node):
@@ -226,7 +233,10 @@ def _lists(sym, values, order):
 
 
 def legacy_shape(v):
-    """1.9.1's Python view of an inferred shape: () if unknown, 0 for unknown dims."""
+    """1.9.1's Python view of an inferred shape: () if unknown, 0 for unknown dims (under
+    NumPy shape semantics: None if unknown, -1 for unknown dims)."""
+    if is_np_shape():
+        return None if v is None else tuple(-1 if d is None else int(d) for d in v)
     return () if v is None else tuple(0 if d is None else int(d) for d in v)
 
 

@@ -62,12 +62,16 @@ from .ufuncs import (  # noqa: E402,F401  (front ends that accept scalars too)
 
 
 def _ctx(ctx):
+    if isinstance(ctx, str) and ctx.endswith(")"):   # 'cpu(1)', as 1.9.1's creators accept
+        kind, _, dev_id = ctx[:-1].partition("(")
+        return Context(kind, int(dev_id or 0))
     return Context(ctx) if ctx is not None else current_context()
 
 
 def _shape(shape, fn="zeros"):
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    if 0 in shape:  # 1.9.1's legacy shapes read 0 as "unknown", so creation fails
+    from ..util import is_np_shape
+    if 0 in shape and not is_np_shape():  # legacy shapes read 0 as "unknown": creation fails
         from ..base import MXNetError
         raise MXNetError(f"{fn}: shape {shape} has a zero dimension, which MXNet 1.x reads as "
                          "unknown; create empty arrays with mx.nd.array(np.zeros(shape))")
@@ -84,6 +88,12 @@ def zeros(shape, ctx=None, dtype=None, **kwargs):
 
 def ones(shape, ctx=None, dtype=None, **kwargs):
     """An array of ones (float32 unless ``dtype`` is given)."""
+    for key in kwargs:
+        if key not in ("out", "name") and not key.startswith("__"):
+            # 1.9.1's _ones has no other argument (no ``stype``); dunder attributes pass
+            from ..base import MXNetError
+            raise MXNetError(f"ones: Cannot find argument '{key}'; expected shape, ctx, dtype "
+                             "or out")
     dt = _check_nd_dtype(dtype_np(dtype), "ones")
     return invoke(get_op("_ones"), [], {"shape": _shape(shape, "ones"), "ctx": "",
                                         "dtype": dt.name}, ctx=_ctx(ctx),
@@ -95,6 +105,11 @@ def full(shape, val, ctx=None, dtype=None, out=None):
     if isinstance(val, (str, bytes)):
         raise MXNetTypeError(f"full: val must be a number, got {type(val).__name__} {val!r}")
     dt = _check_nd_dtype(dtype_np(dtype), "full")
+    if out is not None:   # as 1.9.1: fill the given array whatever its shape and dtype
+        out[:] = val
+        return out
+    if 0 in ((shape,) if isinstance(shape, int) else tuple(shape)):   # 1.9.1 allows these
+        return empty(shape, ctx=ctx, dtype=dt)
     return invoke(get_op("_full"), [], {"shape": _shape(shape, "full"), "ctx": "",
                                         "value": float(val),
                                         "dtype": dt.name}, ctx=_ctx(ctx), out=out)

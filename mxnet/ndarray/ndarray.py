@@ -15,8 +15,8 @@ import numpy as np
 from .. import engine
 from .._mode import mode as _mode
 from ..backend import get_backend, gpu_out_of_memory, synchronize_gpus
-from ..base import (MXNetError, MXNetKeyError, MXNetTypeError, MXNetValueError, dtype_np,
-                    dtype_name, numeric_types)
+from ..base import (MXNetAssertionError, MXNetError, MXNetKeyError, MXNetTypeError,
+                    MXNetValueError, dtype_name, dtype_np, numeric_types)
 from ..context import Context, current_context
 from ..operator.registry import RunContext, get_op
 from .tape import Leaf, TapeNode
@@ -86,6 +86,9 @@ def invoke(op, inputs, attrs, out=None, ctx=None, cls=None):
     """
     if inputs:
         ctx = inputs[0]._ctx
+        if ctx.device_typeid in (3, 5):
+            # as in 1.9.1, operators on pinned/shared host memory write plain cpu(id) arrays
+            ctx = Context(1, ctx.device_id)
         if cls is None:
             cls = inputs[0].__class__
         for a in inputs:
@@ -125,12 +128,16 @@ def invoke(op, inputs, attrs, out=None, ctx=None, cls=None):
             res = _unalias(rc, res, inputs)
         node = _record(op, attrs, inputs, (res,), ctx) if _mode.recording else None
         if out is not None:
-            return _write_out(out, (res,), node)
+            return _write_out(out, (res,), node, op.name)
         return _new(res, ctx, None if node is None else (node, 0), cls)
     datas = [_unalias(rc, d, inputs) for d in res] if inputs else res
     node = _record(op, attrs, inputs, datas, ctx) if _mode.recording else None
     if out is not None:
-        return _write_out(out, datas, node)
+        nout = len(out) if isinstance(out, (list, tuple)) else 1
+        if nout != len(datas) and nout != op.num_visible_outputs(attrs):
+            raise MXNetError(f"{op.name}: out= has {nout} array(s); the operator writes "
+                             f"{op.num_visible_outputs(attrs)} (visible) or {len(datas)} (all)")
+        return _write_out(out, datas, node, op.name)
     outs = [_new(d, ctx, None if node is None else (node, i), cls) for i, d in enumerate(datas)]
     nvis = op.num_visible_outputs(attrs)
     return outs[0] if nvis == 1 else outs[:nvis]
@@ -162,15 +169,35 @@ def _record(op, attrs, inputs, datas, ctx):
     return None
 
 
-def _write_out(out, datas, node):
+def _write_out(out, datas, node, name="operator"):
     outs = out if isinstance(out, (list, tuple)) else [out]
     if _mode.recording:
         _check_not_in_graph(outs)
     for i, (o, d) in enumerate(zip(outs, datas)):
+        try:
+            sparse = o._is_sparse
+        except AttributeError:
+            raise MXNetTypeError(f"{name}: out must be an NDArray (or a list of them), got "
+                                 f"{type(o).__name__}") from None
+        if not sparse:
+            _check_out(name, i, o._data.shape, o._data.dtype, d)
+        else:
+            _check_out(name, i, tuple(o.shape), np.dtype(o.dtype), d)
         o._assign(d)
         if node is not None:
             o._node = (node, i)
     return out
+
+
+def _check_out(name, i, shape, dtype, d):
+    """As 1.9.1's type and shape inference: an ``out=`` array must already have the result's
+    dtype and shape (it is written as is, never cast or broadcast)."""
+    if shape != d.shape:   # 1.9.1 infers shapes before types
+        raise MXNetError(f"{name}: Shape inconsistent at {i}-th output: the out= array has shape "
+                         f"{tuple(shape)}, expected {tuple(d.shape)}")
+    if dtype != d.dtype and name != "_copyto":   # _copyto casts, as copyto() does
+        raise MXNetError(f"{name}: Type inconsistent at {i}-th output: the out= array has dtype "
+                         f"{dtype_name(dtype)}, expected {dtype_name(d.dtype)}")
 
 
 def _check_not_in_graph(arrays):
@@ -178,6 +205,23 @@ def _check_not_in_graph(arrays):
         if o._node is not None:
             raise MXNetError("Inplace operations (+=, -=, x[:]=, etc) are not supported when "
                              "recording with autograd: the array is part of the recorded graph")
+
+
+def _check_no_recorded_source(fn, sources):
+    """While recording, 1.9.1 refuses an in-place write of a recorded value into an array
+    outside the graph: the write could not carry the value's gradient."""
+    for a in sources:
+        if isinstance(a, NDArray) and a._node is not None and not a._node[0].freed:
+            raise MXNetError(f"{fn}: Inplace operations (+=, -=, x[:]=, etc) are not supported "
+                             "when recording with autograd: the value written is part of the "
+                             "recorded graph but the array written to is not")
+
+
+def _keep_host_ctx(out, src):
+    """copy() and astype() keep pinned/shared host memory, which operators turn into cpu."""
+    if src._ctx.device_typeid in (3, 5):
+        out._ctx = src._ctx
+    return out
 
 
 def _invoke_name(name, inputs, **kwargs):
@@ -328,26 +372,33 @@ class NDArray:
         dt = _check_nd_dtype(dtype_np(dtype), "astype")
         if not copy and self._data.dtype == dt:
             return self
-        return _invoke_name("Cast", [self], dtype=dtype_name(dt))
+        return _keep_host_ctx(_invoke_name("Cast", [self], dtype=dtype_name(dt)), self)
 
     def copy(self):
         """A new array with the same data on the same context."""
-        return _invoke_name("_copy", [self])
+        return _keep_host_ctx(_invoke_name("_copy", [self]), self)
 
     def copyto(self, other):
         """Copy into another NDArray (returned) or onto a Context (a new array)."""
         if isinstance(other, NDArray):
             if other is self:
                 import warnings
-                warnings.warn("You are attempting to copy an array to itself", stacklevel=2)
+                warnings.warn("You are attempting to copy an array to itself", RuntimeWarning,
+                              stacklevel=2)
                 return False
             if other.shape != self.shape:
                 raise MXNetError(f"copyto: shape mismatch, source {self.shape} vs target {other.shape}")
+            if _mode.recording:
+                _check_not_in_graph([other])
             self.wait_to_read()
             if type(other) is not NDArray and other.stype != "default":
                 from ._fallback_log import log_copy   # dense into sparse, as 1.9.1 logs it
                 log_copy(self, other)
             other._assign(self._data)
+            if _mode.recording and type(other) is NDArray:   # recorded, as 1.9.1's _copyto
+                node = _record(get_op("_copyto"), {}, [self], [other._data], other._ctx)
+                if node is not None:
+                    other._node = (node, 0)
             return other
         if isinstance(other, Context):
             self.wait_to_read()
@@ -386,6 +437,51 @@ class NDArray:
         """Fill the region ``begin:end:step`` with ``value`` (in place) and return self."""
         self[_region(begin, end, step)] = value
         return self
+
+    # -- 1.9.1's underscore helpers that user code and older libraries call -----------------------
+    def _slice(self, start, stop):
+        """The rows ``start:stop`` of the first axis, as a view."""
+        n = self.shape[0] if self.shape else 0
+        if not 0 <= start <= stop <= n:
+            raise MXNetError(f"NDArray._slice: invalid range [{start}, {stop}) for a first axis "
+                             f"of size {n}")
+        return self[start:stop]
+
+    def _at(self, idx):
+        """Row ``idx`` of the first axis, as a view (shape (1,) for a 1-d array)."""
+        n = self.shape[0] if self.shape else 0
+        i = idx + n if idx < 0 else idx
+        if not 0 <= i < n:
+            raise MXNetError(f"NDArray._at: index {idx} is out of range for a first axis of "
+                             f"size {n}")
+        return self[i:i + 1].reshape(self.shape[1:] or (1,))
+
+    def _sync_copyfrom(self, source_array):
+        """Copy an array-like into this array (cast to its dtype; the shapes must match)."""
+        src = np.asarray(source_array.asnumpy() if isinstance(source_array, NDArray)
+                         else source_array, dtype=self.dtype)
+        if src.shape != self.shape:
+            raise MXNetValueError(f"NDArray._sync_copyfrom: shape inconsistent: the source has "
+                                  f"shape {src.shape}, this array {self.shape}")
+        self._assign(src)
+
+    def _full(self, value):
+        """Fill this array with ``value``; returns it."""
+        self[:] = value
+        return self
+
+    @property
+    def _fresh_grad(self):
+        """1 once backward has written this variable's gradient, until reset (Trainer's check
+        for stale gradients)."""
+        e = self._node
+        return int(bool(getattr(e[0], "fresh", False))) if e is not None else 0
+
+    @_fresh_grad.setter
+    def _fresh_grad(self, state):
+        e = self._node
+        if e is not None and hasattr(e[0], "fresh"):
+            e[0].fresh = bool(state)
 
     def to_dlpack_for_read(self):
         """A DLPack capsule sharing this array's memory (waits for pending writes)."""
@@ -596,6 +692,9 @@ class NDArray:
         return self._binary(other, "broadcast_lesser_equal", "_lesser_equal_scalar")
 
     def _inplace(self, other, bname, sname):
+        if _mode.recording:
+            _check_not_in_graph([self])
+            _check_no_recorded_source(bname, [other])
         if isinstance(other, NDArray):
             if self._is_sparse or other._is_sparse:
                 _log_sparse_arith(bname, [self, other])
@@ -760,8 +859,51 @@ def from_numpy(ndarray, zero_copy=True):
     """An NDArray over a NumPy array (sharing memory when it is C-contiguous)."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy: expected a numpy.ndarray, got {type(ndarray).__name__}")
-    data = np.ascontiguousarray(ndarray) if zero_copy else np.array(ndarray, copy=True)
+    if ndarray.dtype.name not in _FROM_NUMPY_DTYPES:   # 1.9.1's DLPack type table
+        raise MXNetValueError(f"from_numpy: {ndarray.dtype.name} is not supported; expected one "
+                              f"of {list(_FROM_NUMPY_DTYPES)}")
+    if not zero_copy:
+        return _new(np.array(ndarray, copy=True, ndmin=1), Context("cpu", 0))
+    if not ndarray.flags.c_contiguous:
+        raise MXNetValueError("from_numpy: only C-contiguous arrays are supported for zero-copy; "
+                              "pass zero_copy=False or np.ascontiguousarray(x)")
+    data = ndarray.reshape(ndarray.shape or (1,))
+    if not data.flags.writeable:
+        # 1.9.1 writes through even a read-only source; here only where NumPy allocated the
+        # memory: a read-only mmap or a bytes object is copied (writing it could crash)
+        data = _writable(data) if _numpy_owned(data) else data.copy()
+    # as 1.9.1: the NDArray now owns the memory, so the NumPy array is made read-only
+    ndarray.flags.writeable = False
     return _new(data, Context("cpu", 0))
+
+
+def _wrap_host(arr):
+    """An NDArray over a host NumPy array, for the package's own buffers (data iterators):
+    from_numpy's checks and locking are for user arrays."""
+    return _new(np.ascontiguousarray(arr), Context("cpu", 0))
+
+
+_FROM_NUMPY_DTYPES = ("float32", "float64", "float16", "uint8", "int32", "int64", "bool")
+
+
+def _numpy_owned(arr):
+    """Whether ``arr``'s memory was allocated by NumPy itself (not a foreign buffer)."""
+    while isinstance(arr.base, np.ndarray):
+        arr = arr.base
+    return arr.base is None and type(arr) is np.ndarray
+
+
+def _writable(arr):
+    """``arr``, or when it is read-only a writeable alias of its memory that keeps it alive:
+    arrays 1.9.1 makes over shared memory (from_numpy, from_dlpack) are always writeable."""
+    if arr.flags.writeable or not arr.flags.c_contiguous:
+        return arr
+    if arr.size == 0:
+        return arr.copy()
+    import ctypes
+    buf = (ctypes.c_char * arr.nbytes).from_address(arr.__array_interface__["data"][0])
+    buf._owner = arr
+    return np.frombuffer(buf, dtype=arr.dtype).reshape(arr.shape)
 
 
 def from_dlpack(dlpack):
@@ -770,7 +912,12 @@ def from_dlpack(dlpack):
         from ..context import gpu
         return _new(dlpack, gpu(dlpack.device.id))
     if not hasattr(dlpack, "__dlpack__"):  # a bare capsule, as to_dlpack_for_read returns
-        dlpack = _Capsule(dlpack)
+        try:
+            data = np.from_dlpack(_Capsule(dlpack))
+        except ValueError as e:   # a consumed capsule is renamed "used_dltensor"
+            raise MXNetAssertionError("from_dlpack: invalid DLPack capsule; a capsule can be "
+                                      f"consumed only once ({e})") from None
+        return _new(_writable(data), Context("cpu", 0))
     return _new(np.from_dlpack(dlpack), Context("cpu", 0))
 
 

@@ -79,10 +79,11 @@ def make_function(op: OpDef, public_name: str):
     static_inputs = None if (op.variadic or callable(op._inputs) or callable(op._aux)) else (
         list(op._inputs) + list(op._aux))
     n_static = len(static_inputs) if static_inputs is not None else 0
+    sampler = op.name.startswith(("_random_", "_sample_")) and "dtype" in op.params
 
     def fn(*args, out=None, name=None, **kwargs):
         if (not kwargs and static_inputs is not None and len(args) == n_static
-                and (n_static or out is None)):
+                and (out is None or n_static and not sampler)):
             sparse_in = False
             for a in args:
                 if type(a) is not NDArray:
@@ -154,6 +155,11 @@ def make_function(op: OpDef, public_name: str):
         no_inputs = not nd_pos and not kw_inputs
         if no_inputs and out is not None and "shape" in op.params and attrs_kw.get("shape") is None:
             attrs_kw["shape"] = out.shape
+        if sampler and out is not None and attrs_kw.get("dtype") is None and isinstance(
+                out, NDArray):
+            # a sampler's unset dtype is inferred from out=, as 1.9.1's type inference does
+            attrs_kw["dtype"] = out.dtype.__name__ if isinstance(out.dtype, type) else str(
+                out.dtype)
         attrs = op.parse_attrs(attrs_kw)
         names = op.input_names(attrs) + op.aux_names(attrs)
         inputs = list(nd_pos)
@@ -183,8 +189,13 @@ def make_function(op: OpDef, public_name: str):
         res = invoke(op, inputs, attrs, out=out, ctx=ctx)
         for a in inputs:
             if type(a) is not NDArray and getattr(a, "stype", "default") != "default":
-                # a dense op ran on a sparse input (logged after it ran: 1.9.1 checks first)
-                log_fallback(op.name, inputs, attrs_kw, op.num_outputs(attrs), op.params)
+                # a dense op ran on a sparse input (logged after it ran: 1.9.1 checks first);
+                # an ``out`` given by the caller (an optimizer's sparse weight) shows its stype;
+                # 1.9.1's front ends of list-input ops (``*data``) keep the keywords' order
+                outs = out if isinstance(out, (list, tuple)) else [out] if out is not None else []
+                log_fallback(op.name, inputs, attrs_kw, op.num_outputs(attrs),
+                             () if op.key_var_num_args else op.params,
+                             [getattr(o, "stype", "default") for o in outs] or None)
                 break
         return res
 

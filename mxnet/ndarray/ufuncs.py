@@ -11,7 +11,7 @@ import numpy as np
 
 from ..base import numeric_types
 from ..operator.registry import get_op
-from .ndarray import NDArray, _scalar_attrs, invoke
+from .ndarray import NDArray, _log_sparse_arith, _scalar_attrs, invoke
 
 __all__ = ["add", "subtract", "multiply", "divide", "true_divide", "modulo", "power",
            "maximum", "minimum", "hypot", "equal", "not_equal", "greater", "greater_equal",
@@ -40,8 +40,15 @@ def _make(public, base, commutative=True, rname=None, pyfn=None):
     rname = rname or (sname if commutative else f"_r{base}_scalar")
 
     def fn(lhs, rhs):
-        return _helper(lhs, rhs, f"broadcast_{base}", sname, rname, pyfn)
-    fn.__name__ = public
+        res = _helper(lhs, rhs, f"broadcast_{base}", sname, rname, pyfn)
+        if base in ("maximum", "minimum"):   # 1.9.1 warns of the dense fallback on sparse
+            if isinstance(lhs, NDArray) and isinstance(rhs, NDArray):
+                _log_sparse_arith(f"broadcast_{base}", [lhs, rhs])
+            elif isinstance(lhs, NDArray) or isinstance(rhs, NDArray):
+                arr, scalar = (lhs, rhs) if isinstance(lhs, NDArray) else (rhs, lhs)
+                _log_sparse_arith(sname, [arr], scalar)
+        return res
+    fn.__name__ = fn.__qualname__ = public
     fn.__doc__ = (f"Elementwise ``{public}`` of two NDArrays (with broadcasting), of an NDArray "
                   f"and a scalar, or of two scalars.")
     return fn
@@ -57,14 +64,15 @@ power = _make("power", "power", False, rname="_rpower_scalar", pyfn=_pyop.pow)
 maximum = _make("maximum", "maximum", pyfn=max)
 minimum = _make("minimum", "minimum", pyfn=min)
 hypot = _make("hypot", "hypot", pyfn=np.hypot)
-equal = _make("equal", "equal", pyfn=lambda a, b: a == b)
-not_equal = _make("not_equal", "not_equal", pyfn=lambda a, b: a != b)
-greater = _make("greater", "greater", False, rname="_lesser_scalar", pyfn=lambda a, b: a > b)
+# two scalars compare to 1 or 0 (ints), as in 1.9.1
+equal = _make("equal", "equal", pyfn=lambda a, b: int(a == b))
+not_equal = _make("not_equal", "not_equal", pyfn=lambda a, b: int(a != b))
+greater = _make("greater", "greater", False, rname="_lesser_scalar", pyfn=lambda a, b: int(a > b))
 greater_equal = _make("greater_equal", "greater_equal", False, rname="_lesser_equal_scalar",
-                      pyfn=lambda a, b: a >= b)
-lesser = _make("lesser", "lesser", False, rname="_greater_scalar", pyfn=lambda a, b: a < b)
+                      pyfn=lambda a, b: int(a >= b))
+lesser = _make("lesser", "lesser", False, rname="_greater_scalar", pyfn=lambda a, b: int(a < b))
 lesser_equal = _make("lesser_equal", "lesser_equal", False, rname="_greater_equal_scalar",
-                     pyfn=lambda a, b: a <= b)
-logical_and = _make("logical_and", "logical_and", pyfn=lambda a, b: bool(a) and bool(b))
-logical_or = _make("logical_or", "logical_or", pyfn=lambda a, b: bool(a) or bool(b))
-logical_xor = _make("logical_xor", "logical_xor", pyfn=lambda a, b: bool(a) != bool(b))
+                     pyfn=lambda a, b: int(a <= b))
+logical_and = _make("logical_and", "logical_and", pyfn=lambda a, b: int(bool(a) and bool(b)))
+logical_or = _make("logical_or", "logical_or", pyfn=lambda a, b: int(bool(a) or bool(b)))
+logical_xor = _make("logical_xor", "logical_xor", pyfn=lambda a, b: int(bool(a) != bool(b)))

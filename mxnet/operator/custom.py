@@ -210,6 +210,8 @@ class _CustomOpDef(OpDef):
     """``Custom`` and ``_backward_Custom`` accept any keyword: besides ``op_type``, each is
     handed to the prop's constructor as a string."""
 
+    any_params = True  # so loading a -symbol.json keeps the prop's keywords
+
     def parse_attrs(self, kwargs: dict) -> dict:
         attrs = {}
         for k, v in kwargs.items():

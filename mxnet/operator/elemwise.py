@@ -97,8 +97,25 @@ def bf16_truncate(a):
     return t
 
 
+def _reject_bool(name, x):
+    """1.9.1's legacy unary kernels have no boolean instance ("Unknown type enum 7")."""
+    if x.dtype == np.bool_:
+        raise MXNetError(f"{name}: boolean input is not supported (1.9.1 has no bool kernel for "
+                         f"this operator; input shape {tuple(x.shape)}); cast it first")
+
+
+def _no_bool(name, fn):
+    def checked(xp, x):
+        if x.dtype == np.bool_:
+            _reject_bool(name, x)
+        return fn(xp, x)
+    return checked
+
+
 def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
     ufunc = _UFUNC_UNARY.get(name)
+    if name != "negative":   # -x on a bool array is 1.9.1's int64 result
+        fn = _no_bool(name, fn)
     if ufunc is None and name != "relu":
         def compute(rc, attrs, x):
             if _BF16 is not None and x.dtype == _BF16:
@@ -112,6 +129,8 @@ def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
             if o is not None and o.shape == x.shape:
                 if ufunc is None:   # relu
                     return rc.xp.maximum(x, x.dtype.type(0), out=o)
+                if x.dtype == np.float32 and name in _F32_VIA_F64:
+                    return _f32_exact(rc.xp, ufunc, x, o)
                 return getattr(rc.xp, ufunc)(x, out=o)
             return fn(rc.xp, x)
     compute.__name__ = name
@@ -120,10 +139,69 @@ def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
              name == "relu")
 
 
+# 1.9.1's CPU kernels call glibc's float functions (expf, logf, sinf, tanhf, powf ...), which are
+# nearly always correctly rounded; NumPy's float32 SIMD loops are off by an ulp far more often. For
+# these ops a float32 result is the float64 value rounded once (a float16 input goes through
+# float32 first, as 1.9.1's half kernels do); float64 stays as NumPy computes it.
+# (sin and cos are left to NumPy: in float64 they cost ~30x more, for 15% -> 1.4% mismatches)
+_F32_VIA_F64 = frozenset(("exp", "expm1", "log", "log2", "log10", "cbrt", "tan",
+                          "arcsin", "arccos", "arctan", "tanh"))
+
+
+def _f32_exact(xp, ufunc, x, out=None):
+    """``ufunc`` (a name) of float32 ``x`` evaluated in float64 and rounded once to float32, in
+    buffered chunks (no float64 copy of the whole array); written into ``out`` when given."""
+    if xp is not np:   # other backends: a plain float64 round trip
+        y = getattr(xp, ufunc)(x.astype(np.float64)).astype(np.float32)
+        if out is None:
+            return y
+        out[...] = y
+        return out
+    if out is None:
+        out = xp.empty(x.shape, np.float32)
+    getattr(xp, ufunc)(x, out=out, dtype=np.float64)
+    return out
+
+
+def _f32_via_f64(name):
+    def fn(xp, x):
+        if x.dtype == np.float32:
+            return _f32_exact(xp, name, x)
+        return getattr(xp, name)(x)
+    return fn
+
+
+_HALF_LN2_F32 = np.float32(0.5 * math.log(2.0))
+
+
+def _cosh(xp, x):
+    """float32: glibc's coshf, (e + 1 / e) / 2 with e = expf(|x|) in float32 arithmetic, outside
+    |x| < ln2 / 2 and |x| > 88 (there the float64 value rounded once); others as NumPy gives."""
+    if x.dtype != np.float32:
+        return xp.cosh(x)
+    ax = xp.abs(x)
+    with np.errstate(over="ignore"):
+        e = _f32_exact(xp, "exp", ax)
+        out = e * 0.5
+        out += 0.5 / e
+        edge = (ax < _HALF_LN2_F32) | (ax > 88.0)
+        if edge.any():
+            xp.copyto(out, _f32_exact(xp, "cosh", x), where=edge)
+    return out
+
+
+def _rcbrt(xp, x):
+    # float32: 1 / cbrtf(x) in float32 arithmetic (cbrtf taken as float64 rounded once)
+    if x.dtype == np.float32:
+        return 1.0 / _f32_exact(xp, "cbrt", x)
+    return 1.0 / xp.cbrt(x)
+
+
 def _float_unary(xp_fn):
     """A float kernel that keeps the input dtype (integer inputs compute in float64, cast back)."""
     def fn(xp, x):
-        out = xp_fn(xp, x)
+        # float16 math runs in float32 and rounds once, as mshadow's half-precision kernels do
+        out = xp_fn(xp, x.astype(np.float32) if x.dtype == np.float16 else x)
         return out if out.dtype == x.dtype else out.astype(x.dtype)
     return fn
 
@@ -133,6 +211,11 @@ def _zero_grad(F, attrs, inputs, outputs, og):
 
 
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
+# 1.9.1's gradient formulas (these orders of operations give its float32 and float64 bits):
+# log2/log10 divide log_b(e) by x; degrees/radians multiply by float32 constants in every dtype
+_LOG2E, _LOG10E = 1.0 / _LN2, math.log10(math.e)
+_DEG_PER_RAD = float(np.float32(180.0) / np.float32(math.pi))    # 57.2957763671875
+_RAD_PER_DEG = float(np.float32(math.pi / 180.0))
 
 _UNARY = [
     # name, kernel, gradient(F, x, y, g)
@@ -149,34 +232,35 @@ _UNARY = [
     ("fix", lambda xp, x: xp.trunc(x), None),
     ("square", lambda xp, x: xp.square(x), lambda F, x, y, g: g * x * 2),
     ("sqrt", _float_unary(lambda xp, x: xp.sqrt(x)), lambda F, x, y, g: g / (y * 2)),
-    ("rsqrt", _float_unary(lambda xp, x: 1.0 / xp.sqrt(x)), lambda F, x, y, g: g * y * y * y * -0.5),
-    ("cbrt", _float_unary(lambda xp, x: xp.cbrt(x)), lambda F, x, y, g: g / (y * y * 3)),
-    ("rcbrt", _float_unary(lambda xp, x: 1.0 / xp.cbrt(x)), lambda F, x, y, g: -g * y / (x * 3)),
-    ("exp", _float_unary(lambda xp, x: xp.exp(x)), lambda F, x, y, g: g * y),
-    ("log", _float_unary(lambda xp, x: xp.log(x)), lambda F, x, y, g: g / x),
-    ("log10", _float_unary(lambda xp, x: xp.log10(x)), lambda F, x, y, g: g / (x * _LN10)),
-    ("log2", _float_unary(lambda xp, x: xp.log2(x)), lambda F, x, y, g: g / (x * _LN2)),
+    ("rsqrt", _float_unary(lambda xp, x: 1.0 / xp.sqrt(x)), lambda F, x, y, g: g * (-0.5 / (x * F.sqrt(x)))),
+    ("cbrt", _float_unary(_f32_via_f64("cbrt")), lambda F, x, y, g: g / (y * y * 3)),
+    ("rcbrt", _float_unary(_rcbrt),
+     lambda F, x, y, g: g * (-1.0 / (F.cbrt(x) * 3 * x))),
+    ("exp", _float_unary(_f32_via_f64("exp")), lambda F, x, y, g: g * y),
+    ("log", _float_unary(_f32_via_f64("log")), lambda F, x, y, g: g / x),
+    ("log10", _float_unary(_f32_via_f64("log10")), lambda F, x, y, g: g * (_LOG10E / x)),
+    ("log2", _float_unary(_f32_via_f64("log2")), lambda F, x, y, g: g * (_LOG2E / x)),
     ("log1p", _float_unary(lambda xp, x: xp.log1p(x)), lambda F, x, y, g: g / (x + 1)),
-    ("expm1", _float_unary(lambda xp, x: xp.expm1(x)), lambda F, x, y, g: g * (y + 1)),
-    ("reciprocal", _float_unary(lambda xp, x: 1.0 / x), lambda F, x, y, g: -g * y * y),
+    ("expm1", _float_unary(_f32_via_f64("expm1")), lambda F, x, y, g: g * F.exp(x)),
+    ("reciprocal", _float_unary(lambda xp, x: 1.0 / x), lambda F, x, y, g: g * (-1.0 / (x * x))),
     ("sin", _float_unary(lambda xp, x: xp.sin(x)), lambda F, x, y, g: g * F.cos(x)),
     ("cos", _float_unary(lambda xp, x: xp.cos(x)), lambda F, x, y, g: -g * F.sin(x)),
-    ("tan", _float_unary(lambda xp, x: xp.tan(x)), lambda F, x, y, g: g * (y * y + 1)),
-    ("arcsin", _float_unary(lambda xp, x: xp.arcsin(x)),
+    ("tan", _float_unary(_f32_via_f64("tan")), lambda F, x, y, g: g * (y * y + 1)),
+    ("arcsin", _float_unary(_f32_via_f64("arcsin")),
      lambda F, x, y, g: g * F.rsqrt(1 - x * x)),
-    ("arccos", _float_unary(lambda xp, x: xp.arccos(x)),
+    ("arccos", _float_unary(_f32_via_f64("arccos")),
      lambda F, x, y, g: -g * F.rsqrt(1 - x * x)),
-    ("arctan", _float_unary(lambda xp, x: xp.arctan(x)), lambda F, x, y, g: g / (x * x + 1)),
+    ("arctan", _float_unary(_f32_via_f64("arctan")), lambda F, x, y, g: g / (x * x + 1)),
     ("sinh", _float_unary(lambda xp, x: xp.sinh(x)), lambda F, x, y, g: g * F.cosh(x)),
-    ("cosh", _float_unary(lambda xp, x: xp.cosh(x)), lambda F, x, y, g: g * F.sinh(x)),
-    ("tanh", _float_unary(lambda xp, x: xp.tanh(x)), lambda F, x, y, g: g * (1 - y * y)),
+    ("cosh", _float_unary(_cosh), lambda F, x, y, g: g * F.sinh(x)),
+    ("tanh", _float_unary(_f32_via_f64("tanh")), lambda F, x, y, g: g * (1 - y * y)),
     ("arcsinh", _float_unary(lambda xp, x: xp.arcsinh(x)),
      lambda F, x, y, g: g * F.rsqrt(x * x + 1)),
     ("arccosh", _float_unary(lambda xp, x: xp.arccosh(x)),
      lambda F, x, y, g: g * F.rsqrt(x * x - 1)),
     ("arctanh", _float_unary(lambda xp, x: xp.arctanh(x)), lambda F, x, y, g: g / (1 - x * x)),
-    ("degrees", _float_unary(lambda xp, x: xp.degrees(x)), lambda F, x, y, g: g * (180 / math.pi)),
-    ("radians", _float_unary(lambda xp, x: xp.radians(x)), lambda F, x, y, g: g * (math.pi / 180)),
+    ("degrees", _float_unary(lambda xp, x: xp.degrees(x)), lambda F, x, y, g: g * _DEG_PER_RAD),
+    ("radians", _float_unary(lambda xp, x: xp.radians(x)), lambda F, x, y, g: g * _RAD_PER_DEG),
     ("sigmoid", _float_unary(lambda xp, x: _sigmoid(xp, x)), lambda F, x, y, g: g * y * (1 - y)),
     ("relu", lambda xp, x: xp.maximum(x, x.dtype.type(0)), lambda F, x, y, g: g * (y > 0)),
     ("softsign", _float_unary(lambda xp, x: x / (1 + xp.abs(x))),
@@ -185,6 +269,9 @@ _UNARY = [
 
 
 def _sigmoid(xp, x):
+    # 1.9.1: 1 / (1 + expf(-x)) in float32 around glibc's (nearly always correctly rounded) expf
+    if x.dtype == np.float32:
+        return 1.0 / (1.0 + _f32_exact(xp, "exp", -x))
     return 1.0 / (1.0 + xp.exp(-x))
 
 
@@ -263,12 +350,19 @@ def _mod(xp, a, b):
         safe = xp.where(b == 0, b.dtype.type(1), b)
         return xp.where(b == 0, a.dtype.type(0), xp.mod(a, safe))
     out = xp.mod(a, b)
+    # a zero remainder keeps the dividend's sign in 1.9.1 (NumPy gives the divisor's)
+    out = xp.where((out == 0) & (a >= 0), xp.abs(out), out)
     return xp.where(b == 0, a.dtype.type(0), out)
 
 
 def _power(xp, a, b):
     if a.dtype.kind in "iu":
         return xp.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
+    if a.dtype == np.float32 and getattr(b, "dtype", None) == np.float32:
+        if b.ndim == 0 and b == 2:   # x ** 2: the float32 product is already correctly rounded
+            return xp.multiply(a, a)
+        # glibc's powf (1.9.1's kernel) is nearly always correctly rounded: round float64 once
+        return xp.power(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
     return xp.power(a, b)
 
 
@@ -443,7 +537,15 @@ def _register_scalar(name, kernel, rule, reverse=False, ufunc=None):
         return [rule(F, ins[0], attrs["scalar"], outs[0], og[0])]
 
     register(name, compute, params=_SCALAR_PARAMS, gradient=grad, infer_shape=_same_shape,
-             infer_type=_same_type, inplace=((0, 0),), accepts_out=ufunc is not None)
+             infer_type=_scalar_type, inplace=((0, 0),), accepts_out=ufunc is not None)
+
+
+def _scalar_type(attrs, in_types, out_types):
+    # as computed: a boolean input gives an int64 output
+    t = in_types[0]
+    if t is not None and np.dtype(t) == np.bool_:
+        return [t], [np.dtype(np.int64)], []
+    return _same_type(attrs, in_types, out_types)
 
 
 def _scalar_kernel(kind):
@@ -485,6 +587,7 @@ for _name, _kind, _rule, _rev in _SCALAR:
 
 
 def _logical_not(rc, attrs, x):
+    # 1.9.1 has no bool kernel here; ours accepts bool (the ONNX importer's Not needs it)
     return (x == 0).astype(x.dtype)
 
 

@@ -42,7 +42,8 @@ def _full(rc, attrs, out=None):
     buf = _into(out, attrs["value"])
     if buf is not None:
         return buf
-    return rc.xp.full(_shape_of(attrs), attrs["value"], dtype=dtype_np(attrs["dtype"]))
+    with np.errstate(over="ignore"):   # 1e5 in float16 is inf, without a NumPy warning
+        return rc.xp.full(_shape_of(attrs), attrs["value"], dtype=dtype_np(attrs["dtype"]))
 
 
 def _const_shape(attrs, ins, outs):
@@ -83,6 +84,13 @@ def arange_values(start, stop, step, repeat, dtype, xp=np):
 
 
 def _arange(rc, attrs):
+    start, stop, step = attrs["start"], attrs["stop"], attrs["step"]
+    if stop is None:
+        start, stop = 0.0, start
+    if step != 0 and (start >= stop if step > 0 else start <= stop):  # as 1.9.1 checks it
+        gap = " " if step > 0 else ""
+        raise MXNetError(f"Invalid range (start, stop, step){gap}= "
+                         f"({start:g},{stop:g},{step:g})")
     return arange_values(attrs["start"], attrs["stop"], attrs["step"], attrs["repeat"],
                          dtype_np(attrs["dtype"]), rc.xp)
 

@@ -282,6 +282,15 @@ def _moments(rc, attrs, x):
         mean = _c_div(xp, xi.sum(axis=axes, keepdims=True), n)
         d = xi - mean
         var = _c_div(xp, (d * d).sum(axis=axes, keepdims=True), n)
+    elif x.dtype == np.float16 and xp is np:
+        # 1.9.1: compensated float32 sums rounded to float16, divided by the float16 count;
+        # the squared deviations are float16 products
+        from .reduce import _f16_sum
+        cnt = np.float16(n)
+        with np.errstate(all="ignore"):
+            mean = _f16_sum(x, axes, True, acc=np.float32).astype(np.float16) / cnt
+            d = x - mean
+            var = _f16_sum(d * d, axes, True, acc=np.float32).astype(np.float16) / cnt
     else:
         xa = x.astype(_acc(x.dtype), copy=False)
         mean = xa.mean(axis=axes, keepdims=True)

@@ -37,7 +37,7 @@ import numpy as np
 from ..base import _BF16, MXNetError
 from ._batch_threads import run_parts
 from ._common import normalize_axis
-from ._safe_acc import warn_float16
+from ._safe_acc import softmax_f16, softmax_grad_f16, warn_float16
 from .conv_kernels import scratch
 from .registry import Param, register
 from .special import erf as _erf
@@ -536,6 +536,8 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
         xp.exp(z, out=z)
         z /= xp.sum(z, axis=axis, keepdims=True)
         return z
+    if x.dtype == np.float16 and xp is np:
+        return softmax_f16(x, axis, temperature, kind, out_dtype, mask)
     z = x.astype(wdt, copy=False)
     if kind == "softmin":
         z = -z
@@ -561,6 +563,9 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
 def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype=None, out=None):
     """The input gradient of softmax_forward from its output ``y`` and head gradient ``og``
     (written into ``out`` when given and no cast is involved; same steps either way)."""
+    if og.dtype == y.dtype == np.float16 and np.dtype(in_dtype or og.dtype) == np.float16 \
+            and xp is np:
+        return softmax_grad_f16(og, y, axis, temperature, kind)
     wdt = np.result_type(og.dtype, y.dtype, _F32)
     if out is not None and kind != "softmin" and og.dtype == y.dtype == wdt and \
             out.dtype == np.dtype(in_dtype or og.dtype) == wdt and out.shape == og.shape and \
@@ -666,6 +671,9 @@ def _sa_axis(attrs, x):
 
 def _softmax_activation(rc, attrs, x):
     check_float("SoftmaxActivation", x)
+    if x.dtype == np.float16 and rc.xp is np:   # 1.9.1's CPU kernel is float32-only
+        raise MXNetError("SoftmaxActivation: data has dtype float16; the CPU kernel supports "
+                         "float32 only (cast the data first, or use softmax)")
     return softmax_forward(rc.xp, x, _sa_axis(attrs, x))
 
 

@@ -85,6 +85,9 @@ def _ctc(xp, attrs, data, label, lengths):
                         data)
     if data.dtype.kind != "f":
         raise MXNetError(f"{_NAME}: data must be floating point, got {data.dtype}")
+    if data.dtype == np.float16:   # 1.9.1's CPU kernel takes float32 data only
+        raise MXNetError(f"{_NAME}: data has dtype float16; the CPU kernel supports float32 "
+                         "only (cast the data first)")
     T, B, A = data.shape
     if label.ndim != 2 or label.shape[0] != B:
         raise shape_err(_NAME, f"label must be 2-D (batch_size={B}, label_sequence_length)",

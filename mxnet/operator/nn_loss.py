@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
+from ._safe_acc import plain_softmax_f16
 from .nn_activation import check_float, softmax_forward
 from .nn_output import _class_index
 from .registry import Param, register
@@ -131,15 +132,28 @@ def _softmax_cross_entropy(rc, attrs, data, label):
     check_float("softmax_cross_entropy", data)
     _sce_check(data.shape, label.shape)
     xp = rc.xp
-    logp = softmax_forward(xp, data, 1, kind="log_softmax")
     hit = _sce_hit(xp, label, data.shape[1])
+    if data.dtype == np.float16 and xp is np:
+        # 1.9.1 on float16: exponentials rounded to float16, a float16 running row sum,
+        # float16 quotients and logs, and the per-row losses added up in float16
+        with np.errstate(all="ignore"):
+            pick = np.where(hit, plain_softmax_f16(data, 1), np.float16(1)).prod(axis=1)
+            nll = -np.log(pick.astype(np.float32)).astype(np.float16)
+            loss = np.add.accumulate(nll)[-1:] if nll.size else np.zeros(1, np.float16)
+        return loss
+    logp = softmax_forward(xp, data, 1, kind="log_softmax")
     return (-xp.sum(xp.where(hit, logp, 0))).reshape(1).astype(data.dtype)
 
 
 def _softmax_cross_entropy_backward(rc, attrs, og, data, label):
     xp = rc.xp
-    p = softmax_forward(xp, data, 1)
     hit = _sce_hit(xp, label, data.shape[1])
+    if data.dtype == np.float16 and og.dtype == np.float16 and xp is np:
+        # 1.9.1: (float16 softmax, minus one at the label) times the head gradient, in float16
+        with np.errstate(all="ignore"):
+            p = plain_softmax_f16(data, 1)
+            return np.where(hit, p - np.float16(1), p) * og.reshape(())
+    p = softmax_forward(xp, data, 1)
     return ((p - hit.astype(p.dtype)) * og.reshape(())).astype(data.dtype, copy=False)
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
+from ._safe_acc import layer_norm_f16
 from .registry import Param, register
 
 # ---------------------------------------------------------------------------------------------
@@ -123,6 +124,33 @@ def _bn_checks(opname, x, gamma, beta, mm, mv, axis):
     return axis
 
 
+def _bn_forward_f16(x, shp, gamma, beta, mm, mv, eps, batch_stats):
+    """1.9.1's CPU BatchNorm of float16 data (float32 parameters): batch statistics are
+    float32 running sums (in (batch, spatial) order), var + eps is rounded to float16 before
+    1/sqrt, and the output rounds to float16 after each of -mean, *invstd, *gamma, +beta.
+    Returns (out, mean, invstd)."""
+    f32, h = np.float32, np.float16
+    c = shp[1]
+    with np.errstate(all="ignore"):
+        if batch_stats:
+            rows = x.reshape(shp).transpose(1, 0, 2).reshape(c, -1).astype(f32)
+            n = f32(max(rows.shape[1], 1))
+            # cumsum adds left to right, as the C loop does
+            mean = np.cumsum(rows, axis=1)[:, -1] / n if rows.shape[1] else np.zeros(c, f32)
+            dev = rows - mean[:, None]
+            var = np.cumsum(dev * dev, axis=1)[:, -1] / n if rows.shape[1] else mean * 0
+        else:
+            mean, var = mm.astype(f32), mv.astype(f32)
+        root = np.sqrt((var + f32(h(eps))).astype(h).astype(f32))
+        invstd = (1.0 / root.astype(np.float64)).astype(f32)
+        x3 = x.reshape(shp)
+        out = (x3.astype(f32) - mean[:, None]).astype(h)
+        out = (out.astype(f32) * invstd[:, None]).astype(h)
+        out = (out.astype(f32) * gamma.astype(f32)[:, None]).astype(h)
+        out = (out.astype(f32) + beta.astype(f32)[:, None]).astype(h)
+    return out.reshape(x.shape), mean.astype(f32), invstd
+
+
 def _make_bn_forward(opname, saved_is_var, axis_of):
     """The forward kernel; ``saved_is_var`` picks SyncBatchNorm's (mean, var) outputs."""
 
@@ -133,6 +161,9 @@ def _make_bn_forward(opname, saved_is_var, axis_of):
             gamma[...] = 1  # 1.9.1 overwrites gamma in place
         acc = _acc(x.dtype)
         shp = _split3(x.shape, axis)
+        if x.dtype == np.float16 and xp is np and not saved_is_var:
+            return _bn_forward_f16(x, shp, gamma, beta, mm, mv, attrs["eps"],
+                                   rc.is_train and not attrs["use_global_stats"])
         x3 = _as(x.reshape(shp), acc)
         o = _big_out(out, 0, x)
         o3 = None if o is None else o.reshape(shp)
@@ -405,11 +436,15 @@ def _layer_norm(rc, attrs, x, gamma, beta):
     axis = _axis("LayerNorm", attrs["axis"], x.ndim)
     p, c, q = _split3(x.shape, axis)
     _check_affine("LayerNorm", x, gamma, beta, c)
+    kept = tuple(1 if i == axis else s for i, s in enumerate(x.shape))
+    if x.dtype == gamma.dtype == beta.dtype == np.float16 and xp is np:
+        out, mean, std = layer_norm_f16(x.reshape(p, c, q), gamma, beta, attrs["eps"],
+                                        axis == x.ndim - 1)
+        return out.reshape(x.shape), mean.reshape(kept), std.reshape(kept)
     acc = _acc(x.dtype)
     xhat, mean, var, rstd = _moments(xp, _as(x.reshape(p, c, q), acc), _f32(attrs["eps"]))
     xhat *= _as(gamma, acc)[:, None]
     xhat += _as(beta, acc)[:, None]
-    kept = tuple(1 if i == axis else s for i, s in enumerate(x.shape))
     std = xp.sqrt(var + _f32(attrs["eps"]))
     return (_as(xhat, x.dtype).reshape(x.shape), _as(mean, x.dtype).reshape(kept),
             _as(std, x.dtype).reshape(kept))
@@ -506,6 +541,19 @@ def _group_norm(rc, attrs, x, gamma, beta):
     g = attrs["num_groups"]
     n, c, m = _group_view("GroupNorm", x, g)
     _check_affine("GroupNorm", x, gamma, beta, g)
+    if x.dtype == gamma.dtype == beta.dtype == np.float16 and xp is np:
+        # 1.9.1: compensated float32 sums rounded to float16, float16 arithmetic elsewhere
+        from .reduce import _f16_sum
+        h = np.float16
+        x3 = x.reshape(n, g, -1)
+        k = h(x3.shape[2])
+        with np.errstate(all="ignore"):
+            mean = _f16_sum(x3, (2,), True, acc=np.float32).astype(h) / k
+            d = x3 - mean
+            var = _f16_sum(d * d, (2,), True, acc=np.float32).astype(h) / k
+            std = np.sqrt(var + h(attrs["eps"]))
+            out = (d / std) * gamma[None, :, None] + beta[None, :, None]
+        return out.reshape(x.shape), mean.reshape(n, g), std.reshape(n, g)
     acc = _acc(x.dtype)
     eps = _f32(attrs["eps"])
     xhat, mean, var, _ = _moments(xp, _as(x.reshape(n * g, (c // g) * m, 1), acc), eps)
@@ -571,6 +619,9 @@ register("_backward_GroupNorm", _backward_group_norm, params=_GN_PARAMS,
 def _instance_norm(rc, attrs, x, gamma, beta):
     xp = rc.xp
     _check_float("InstanceNorm", x)
+    if x.dtype == np.float16:   # 1.9.1's CPU kernel takes float32 only
+        raise MXNetError("InstanceNorm: data has dtype float16; the CPU InstanceNorm supports "
+                         "float32 only (cast the data, gamma and beta first)")
     if x.ndim < 3:
         raise MXNetError(f"InstanceNorm: data must have at least 3 dimensions (N, C, ...), got "
                          f"shape {tuple(x.shape)}")
@@ -663,6 +714,16 @@ def _l2_normalization(rc, attrs, x):
     if x.ndim == 0:
         raise MXNetError("L2Normalization: data must have at least one dimension")
     acc = _acc(x.dtype)
+    if x.dtype == np.float16 and xp is np:
+        # 1.9.1's CPU kernel: a float16 running sum of float16 squares that starts at eps,
+        # its float16 square root, and float16 quotients
+        x3 = x.reshape(_l2_view(x, attrs["mode"]))
+        start = np.full((x3.shape[0], 1, x3.shape[2]), np.float16(attrs["eps"]), np.float16)
+        with np.errstate(all="ignore"):   # float16 accumulate: left to right, rounding each step
+            norm = np.add.accumulate(np.concatenate([start, x3 * x3], axis=1), axis=1)[:, -1]
+            norm = np.sqrt(norm)
+            out = x3 / norm[:, None, :]
+        return out.reshape(x.shape), norm.reshape(_l2_norm_shape(x.shape, attrs["mode"]))
     x3 = _as(x.reshape(_l2_view(x, attrs["mode"])), acc)
     norm = xp.sqrt(xp.einsum("prq,prq->pq", x3, x3) + _f32(attrs["eps"]))
     out = x3 / norm[:, None, :]
@@ -728,6 +789,9 @@ def _window_sum(xp, a, half):
 
 def _lrn_check(x, nsize):
     _check_float("LRN", x)
+    if x.dtype == np.float16:   # 1.9.1's CPU LRN takes float32 only
+        raise MXNetError("LRN: data has dtype float16; the CPU LRN supports float32 only "
+                         "(cast the data first)")
     if x.ndim not in (2, 4):
         raise MXNetError(f"LRN: data must have 4 dimensions (N, C, H, W), got shape "
                          f"{tuple(x.shape)}")

@@ -30,6 +30,7 @@ import math
 import numpy as np
 
 from ..base import MXNetError
+from ._safe_acc import plain_softmax_f16
 from .nn_activation import check_float, softmax_forward
 from .registry import Param, register
 
@@ -128,6 +129,8 @@ def _softmax_output(rc, attrs, data, label, out=None):
     _so_check_label(dshape, lshape, attrs)
     view, axis = _so_axis_view(attrs, dshape)
     o = _out0(out, data)
+    if data.dtype == np.float16 and rc.xp is np:
+        return plain_softmax_f16(data.reshape(view), axis).reshape(dshape)
     res = softmax_forward(rc.xp, data.reshape(view), axis,
                           out=None if o is None else o.reshape(view))
     return o if o is not None and res.base is o else res.reshape(dshape)

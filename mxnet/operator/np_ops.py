@@ -390,6 +390,31 @@ def _int_var(xp, x, axes, ddof, root):
     return xp.sqrt(out) if root else out
 
 
+def _np_f16(kind, x, axes, ddof=0):
+    """1.9.1's mx.np sum/mean/prod/var/std of float16: carried in float32 (a compensated
+    sum, a running product), rounded to float16; mean then divides by the count in float16;
+    var averages the float16 squared deviations from that mean the same way (over n - ddof)
+    and std is its float16 square root."""
+    from .reduce import _f16_prod, _f16_sum
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    with np.errstate(all="ignore"):
+        if kind == "prod":
+            out = _f16_prod(x, axes, False, acc=np.float32).astype(np.float16)
+        else:
+            out = _f16_sum(x, axes, False, acc=np.float32).astype(np.float16)
+        if kind in ("mean", "var", "std"):
+            out = out / np.float16(n)
+        if kind in ("var", "std"):
+            d = x - out.reshape(_kept(x.shape, axes))
+            out = _f16_sum(d * d, axes, False, acc=np.float32).astype(np.float16)
+            out = out / np.float16(n - ddof)
+            if kind == "std":
+                out = np.sqrt(out)
+    return out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes))
+
+
 def _make_reduction(kind, fn):
     name = {"max": "_np_max", "min": "_np_min", "prod": "_np_prod"}.get(kind, f"_npi_{kind}")
 
@@ -404,7 +429,10 @@ def _make_reduction(kind, fn):
             "mean", "var", "std") else x
         if x.dtype.kind == "f" and dt.kind == "f" and dt.itemsize > x.dtype.itemsize:
             src = x.astype(dt)   # as 1.9.1: a wider requested dtype is the accumulation type
-        if x.size == 0 and _kind in ("mean", "var", "std"):
+        if x.dtype == np.float16 and dt == np.float16 and xp is np and \
+                _kind in ("sum", "mean", "prod", "var", "std"):
+            out = _np_f16(_kind, x, axes, attrs.get("ddof", 0))
+        elif x.size == 0 and _kind in ("mean", "var", "std"):
             with warnings.catch_warnings():   # NaN for an empty reduction, without NumPy's
                 warnings.simplefilter("ignore", RuntimeWarning)   # warnings on stderr
                 with np.errstate(invalid="ignore", divide="ignore"):
@@ -799,6 +827,13 @@ register("_npi_clip", _clip, inputs=("a",), nd_hidden=True,
 # ---------------------------------------------------------------------------------------------
 # linear algebra
 
+def _no_cpu_half(opname, dt, rc):
+    """1.9.1's CPU dot/matmul/tensordot kernels take float32/float64 only (float16: GPU)."""
+    if dt == np.float16 and rc.xp is np:
+        raise MXNetError(f"{opname}: float16 inputs are supported on GPUs only; on the CPU "
+                         f"1.9.1 takes float32 or float64 (cast the operands first)")
+
+
 def _tensordot(rc, attrs, a, b):
     ax_a, ax_b = attrs["a_axes_summed"], attrs["b_axes_summed"]
     if len(ax_a) != len(ax_b) or any(
@@ -807,6 +842,7 @@ def _tensordot(rc, attrs, a, b):
         raise MXNetError(f"tensordot: shape mismatch for sum: a {a.shape} axes {ax_a}, "
                          f"b {b.shape} axes {ax_b}")
     dt = promote("tensordot", a.dtype, b.dtype)
+    _no_cpu_half("tensordot", dt, rc)
     return rc.xp.asarray(rc.xp.tensordot(a.astype(dt, copy=False), b.astype(dt, copy=False),
                                          axes=(list(ax_a), list(ax_b))))
 
@@ -855,6 +891,7 @@ def _matmul(rc, attrs, a, b):
         raise MXNetError(f"matmul: batch dimensions of {a.shape} and {b.shape} do not "
                          "broadcast") from None
     dt = promote("matmul", a.dtype, b.dtype)
+    _no_cpu_half("matmul", dt, rc)
     out = rc.xp.matmul(aa.astype(dt, copy=False), bb.astype(dt, copy=False))
     if b.ndim == 1:
         out = out[..., 0]
@@ -901,6 +938,19 @@ def _norm(rc, attrs, x):
         raise MXNetError(f"norm: matrix norms with ord={ordv} are not supported yet "
                          f"(axis {axis}, shape {x.shape})")
     src = x.astype(np.float64) if x.dtype.kind != "f" else x
+    if x.dtype == np.float16 and xp is np and (axis is None and ordv is None or len(axes) == 1):
+        # 1.9.1: the flattened 2-norm is nd.norm's float16 one; a vector norm along one axis
+        # is its own scaled p-norm (float32 throughout under MXNET_SAFE_ACCUMULATION=1)
+        from ._safe_acc import safe_acc_on, warn_float16
+        from .reduce import _f16_l2, _f16_lp
+        warn_float16("LpNorm", x.dtype)
+        if axis is None and ordv is None:
+            out = _f16_l2(x, axes, attrs["keepdims"])
+        else:
+            out = _f16_lp(x, axes, attrs["keepdims"], 1 if ordv == 1.0 else 2, safe_acc_on())
+        if not attrs["keepdims"]:
+            out = out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes))
+        return out
     if ordv == 1.0:
         out = xp.sum(xp.abs(src), axis=axes, keepdims=attrs["keepdims"])
     else:

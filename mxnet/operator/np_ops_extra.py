@@ -13,7 +13,7 @@ import numpy as np
 
 from ..base import MXNetError
 from ._common import normalize_axis
-from .np_ops import _CTX_DT, _F32, _tensordot_grad, _zero_grad, promote
+from .np_ops import _CTX_DT, _F32, _no_cpu_half, _tensordot_grad, _zero_grad, promote
 from .registry import Param, get_op, register
 
 
@@ -55,6 +55,7 @@ def _dot_axes(a_nd, b_nd):
 
 def _dot(rc, attrs, a, b):
     dt = promote("dot", a.dtype, b.dtype)
+    _no_cpu_half("dot", dt, rc)
     a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
     if a.ndim and b.ndim and a.shape[-1] != b.shape[max(b.ndim - 2, 0)]:
         raise MXNetError(f"dot: shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} "

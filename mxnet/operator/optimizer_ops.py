@@ -734,7 +734,7 @@ def _make_multi_lamb(name, mp):
               Param("clip_gradient", "float", -1.0), Param("bias_correction", "bool", True),
               Param("step_count", "shape", doc="The 1-based step of each tensor."),
               Param("num_tensors", "int", 1))
-    register(name, compute, params=params,
+    register(name, compute, params=params, key_var_num_args="num_tensors",
              inputs=lambda a: _names(prefixes, a, "num_tensors"), num_outputs=n_of,
              infer_shape=_block_shape(per, None, n_of), infer_type=_block_type(kinds, None, n_of),
              doc="Both LAMB phases for num_tensors weights (mean and var updated in place).")

@@ -347,6 +347,8 @@ def _make_sample(name, inames, draw, acheck, desc):
 
     def infer_type(attrs, ins, outs):
         known = next((t for t in ins if t is not None), None)
+        if known is None:   # 1.9.1 leaves the output open until a parameter's type is known
+            return list(ins), list(outs), []
         out = dtype_np(attrs["dtype"]) if attrs["dtype"] is not None else np.dtype(np.float32)
         return [known] * len(ins), [out], []
 
@@ -461,6 +463,8 @@ def _multinomial_infer_shape(attrs, ins, outs):
 
 def _multinomial_infer_type(attrs, ins, outs):
     sample_t = dtype_np(attrs["dtype"])
+    if ins[0] is None:   # open until the probabilities' type is known, as in 1.9.1
+        return ins, list(outs), []
     if attrs["get_prob"]:
         return ins, [sample_t, ins[0]], []
     return ins, [sample_t], []

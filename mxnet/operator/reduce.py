@@ -9,7 +9,7 @@ import numpy as np
 
 from ..base import MXNetError, dtype_np
 from ._common import norm_axes, normalize_axis
-from ._safe_acc import warn_float16
+from ._safe_acc import safe_acc_on, warn_float16
 from .registry import Param, register
 
 _AXIS_PARAMS = (Param("axis", "shape", None), Param("keepdims", "bool", False),
@@ -79,6 +79,78 @@ def _count(x, axes):
     return n
 
 
+def _f16_rows(x, axes):
+    """float16 input as an (outputs, reduced) matrix whose rows list the reduced elements in
+    1.9.1's order (row-major over the reduced axes)."""
+    axes = tuple(range(x.ndim)) if axes is None else tuple(sorted(axes))
+    kept = [i for i in range(x.ndim) if i not in axes]
+    m = np.transpose(np.asarray(x), kept + list(axes))
+    return m.reshape(int(np.prod([x.shape[i] for i in kept])), _count(x, axes)), axes
+
+
+def _f16_shape(x, axes, keepdims, out):
+    return out.reshape(_out_shape(x.shape, axes, keepdims))
+
+
+def _f16_sum(x, axes, keepdims, skip_nan=False, acc=np.float16):
+    """1.9.1's float16 sum on the CPU: a compensated (Kahan) sum carried in float16, each
+    operation rounded to float16; plain sum resets the compensation once the total is
+    infinite, nansum skips NaN elements and keeps no such guard. ``acc`` is the type the
+    sum is carried in (mx.np's reductions carry float16 in float32)."""
+    m, axes = _f16_rows(x, axes)
+    m = m.astype(acc, copy=False)
+    if m.shape[0] == 1:   # one output: the same steps on NumPy scalars (much faster)
+        return _f16_shape(x, axes, keepdims, np.array([_kahan_1d(m[0], skip_nan, acc)], acc))
+    s = np.zeros(m.shape[0], acc)
+    r = np.zeros(m.shape[0], acc)
+    with np.errstate(all="ignore"):
+        for k in range(m.shape[1]):
+            v = m[:, k]
+            y = v - r
+            t = s + y
+            nr = (t - s) - y
+            if skip_nan:
+                ok = ~np.isnan(v)
+                s, r = np.where(ok, t, s), np.where(ok, nr, r)
+            else:
+                s, r = t, np.where(np.isinf(t), acc(0), nr)
+    return _f16_shape(x, axes, keepdims, s)
+
+
+def _kahan_1d(row, skip_nan, acc):
+    """_f16_sum's loop for a single output, on scalars of type ``acc``."""
+    s = r = acc(0)
+    inf = acc(np.inf)
+    with np.errstate(all="ignore"):
+        for v in row:
+            if skip_nan and v != v:
+                continue
+            y = v - r
+            t = s + y
+            r = (t - s) - y
+            if not skip_nan and (t == inf or t == -inf):
+                r = acc(0)
+            s = t
+    return s
+
+
+def _f16_prod(x, axes, keepdims, skip_nan=False, acc=np.float16):
+    """1.9.1's float16 product: a running product rounded to ``acc`` after each factor."""
+    m, axes = _f16_rows(x, axes)
+    m = m.astype(acc, copy=False)
+    if skip_nan:
+        m = np.where(np.isnan(m), acc(1), m)
+    with np.errstate(all="ignore"):   # accumulate multiplies left to right, rounding each step
+        p = np.multiply.accumulate(m, axis=1)[:, -1] if m.shape[1] else np.ones(m.shape[0], acc)
+    return _f16_shape(x, axes, keepdims, p)
+
+
+def _f16_or(f16, other):
+    """Kernel that uses ``f16`` for float16 input and ``other`` for every other dtype."""
+    return lambda xp, x, a, k: (f16(x, a, k) if x.dtype == np.float16 and xp is np
+                                else other(xp, x, a, k))
+
+
 def _mean_kernel(xp, x, axes, keepdims):
     if x.dtype.kind in "iu":
         # 1.9.1 sums in the input dtype (wrapping), casts the count to that dtype too, and
@@ -90,25 +162,31 @@ def _mean_kernel(xp, x, axes, keepdims):
                              f"{x.dtype}; cannot divide by zero")
         q = total // n
         return q + ((total % n != 0) & ((total < 0) != (n < 0))).astype(x.dtype)
-    if x.dtype == np.float16:  # 1.9.1: float32 sum rounded to float16, then divided in float16
-        with np.errstate(over="ignore"):
-            total = xp.sum(x, axis=axes, keepdims=keepdims, dtype=np.float32).astype(np.float16)
-        return total / np.float16(max(_count(x, axes), 1))
+    if x.dtype == np.float16 and xp is np:
+        # 1.9.1: its float16 sum, divided by the count cast to float16
+        with np.errstate(all="ignore"):
+            return _f16_sum(x, axes, keepdims) / np.float16(_count(x, axes))
+    if x.size == 0:   # NaN where nothing is averaged, without NumPy's "empty slice" warning
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return xp.sum(x, axis=axes, keepdims=keepdims) / x.dtype.type(_count(x, axes))
     return xp.mean(x, axis=axes, keepdims=keepdims)
 
 
-_make_reduce("sum", lambda xp, x, a, k: x.sum(axis=a, keepdims=k),
+_make_reduce("sum", _f16_or(_f16_sum, lambda xp, x, a, k: x.sum(axis=a, keepdims=k)),
              lambda F, at, x, y, g: F.broadcast_like(g, x), aliases=("sum_axis",))
 # 1.9.1's sum of squares (the sparse-aware reduction its optimizers and norm use)
 _make_reduce("_square_sum", lambda xp, x, a, k: (x * x).sum(axis=a, keepdims=k),
              lambda F, at, x, y, g: F.broadcast_like(g, x) * x * 2)
+# 1.9.1 divides the broadcast head gradient by the element count (in the gradient's dtype)
 _make_reduce("mean", _mean_kernel,
-             lambda F, at, x, y, g: F.broadcast_like(g, x) * (y.size / x.size))
-_make_reduce("prod", lambda xp, x, a, k: x.prod(axis=a, keepdims=k),
+             lambda F, at, x, y, g: F.broadcast_like(g, x) / float(x.size // max(y.size, 1)))
+_make_reduce("prod", _f16_or(_f16_prod, lambda xp, x, a, k: x.prod(axis=a, keepdims=k)),
              lambda F, at, x, y, g: F.broadcast_like(g * y, x) / x)
-_make_reduce("nansum", lambda xp, x, a, k: xp.nansum(x, axis=a, keepdims=k),
+_make_reduce("nansum", _f16_or(lambda x, a, k: _f16_sum(x, a, k, True),
+                                lambda xp, x, a, k: xp.nansum(x, axis=a, keepdims=k)),
              lambda F, at, x, y, g: F.broadcast_like(g, x) * (x == x))
-_make_reduce("nanprod", lambda xp, x, a, k: xp.nanprod(x, axis=a, keepdims=k),
+_make_reduce("nanprod", _f16_or(lambda x, a, k: _f16_prod(x, a, k, True),
+                                 lambda xp, x, a, k: xp.nanprod(x, axis=a, keepdims=k)),
              lambda F, at, x, y, g: (F.broadcast_like(g * y, x)
                                      / F.where(x == x, x, F.ones_like(x)) * (x == x)))
 
@@ -146,6 +224,74 @@ def _int_l2(xp, x, axes, keep):
     return out.reshape(_out_shape(x.shape, tuple(range(x.ndim)) if axes is None else axes, False))
 
 
+def _l2_1d(row):
+    """_f16_l2 for a single output, on float16 scalars."""
+    ss = sc = np.float16(0)
+    one = np.float16(1)
+    with np.errstate(all="ignore"):
+        for v in row:
+            if v == 0:
+                continue
+            a = abs(v)
+            if sc < a:
+                r = sc / a
+                ss = one + ss * r * r
+                sc = a
+            else:
+                r = a / sc
+                ss = ss + r * r
+        return np.float16(np.float32(sc) * np.sqrt(np.float32(ss)))
+
+
+def _f16_l2(x, axes, keep):
+    """1.9.1's float16 L2 norm without safe accumulation: a scaled sum of squares kept in
+    float16 (the scale is the largest |x| so far; every step rounds to float16), finished
+    as scale * sqrt(sum) in float32 and rounded to float16."""
+    m, axes = _f16_rows(x, axes)
+    if m.shape[0] == 1:   # one output: the same steps on NumPy scalars (much faster)
+        return _f16_shape(x, axes, keep, np.array([_l2_1d(m[0])], np.float16))
+    ss = np.zeros(m.shape[0], np.float16)
+    sc = np.zeros(m.shape[0], np.float16)
+    one = np.float16(1)
+    with np.errstate(all="ignore"):
+        for k in range(m.shape[1]):
+            v = m[:, k]
+            a = np.abs(v)
+            up = sc < a
+            r_up, r_dn = sc / a, a / sc
+            new = np.where(up, one + ss * r_up * r_up, ss + r_dn * r_dn)
+            ss = np.where(v != 0, new, ss)
+            sc = np.where((v != 0) & up, a, sc)
+        out = (sc.astype(np.float32) * np.sqrt(ss.astype(np.float32))).astype(np.float16)
+    return _f16_shape(x, axes, keep, out)
+
+
+def _f16_lp(x, axes, keep, p, safe):
+    """1.9.1's mx.np vector p-norm of float16 (p = 1 or 2): a scaled sum of |x / scale|**p
+    with the scale the largest |x| so far; every step rounds to float16, finished as
+    scale * (sum ** (1/p)) with the power rounded to float16 first. With safe accumulation
+    the whole computation is float32, rounded to float16 at the end."""
+    m, axes = _f16_rows(x, axes)
+    t = np.float32 if safe else np.float16
+    m = m.astype(t)
+    s = np.zeros(m.shape[0], t)
+    sc = np.zeros(m.shape[0], t)
+    pw = np.float32(p)
+    with np.errstate(all="ignore"):
+        for k in range(m.shape[1]):
+            v = m[:, k]
+            a = np.abs(v)
+            up = sc < a
+            p_up = np.power((sc / a).astype(np.float32), pw).astype(t)
+            p_dn = np.power((a / sc).astype(np.float32), pw).astype(t)
+            new = np.where(up, t(1) + s * p_up, s + p_dn)
+            s = np.where(v != 0, new, s)
+            sc = np.where((v != 0) & up, a, sc)
+        root = np.power(s.astype(np.float32), np.float32(1.0 / p))
+        out = (sc * root.astype(t)).astype(np.float16)
+    return _f16_shape(x, axes, keep, out)
+
+
 def _norm(rc, attrs, x):
     xp = rc.xp
     ord_ = attrs["ord"]
@@ -156,8 +302,16 @@ def _norm(rc, attrs, x):
         # 1.9.1 accepts out_dtype but its kernel fails unless it equals the input dtype
         raise MXNetError(f"norm: out_dtype={want} differs from the input dtype {x.dtype}; "
                          "1.9.1 only supports an out_dtype equal to the input dtype")
-    if ord_ == 1:
+    f16 = x.dtype == np.float16 and xp is np
+    if ord_ == 1 and f16:   # 1.9.1's compensated sum of |x|, float32-carried when safe
+        acc = np.float32 if safe_acc_on() else np.float16
+        with np.errstate(all="ignore"):
+            out = _f16_sum(np.abs(x), axes, keep, acc=acc).astype(np.float16)
+    elif ord_ == 1:
         out = xp.sum(xp.abs(x), axis=axes, keepdims=keep)
+    elif ord_ == 2 and f16 and not safe_acc_on():
+        warn_float16("LpNorm", x.dtype)
+        out = _f16_l2(x, axes, keep)
     elif ord_ == 2 and x.dtype.kind in "iu":
         out = _int_l2(xp, x, axes, keep)
     elif ord_ == 2:
@@ -176,7 +330,8 @@ def _norm_grad(F, attrs, ins, outs, og):
     yb = _bcast_back(F, at, y, x)
     if attrs["ord"] == 1:
         return [F.broadcast_like(g, x) * F.sign(x)]
-    return [F.broadcast_like(g / yb, x) * x]
+    # 1.9.1: og * (x / norm), in that order
+    return [F.broadcast_like(g, x) * (x / F.broadcast_like(yb, x))]
 
 
 def _norm_type(attrs, in_types, out_types):

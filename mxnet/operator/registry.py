@@ -43,7 +43,9 @@ REQUIRED = _Required()
 def _to_bool(v):
     if isinstance(v, str):
         v = parse_attr(v)
-    if isinstance(v, (bool, int, np.integer, np.bool_)):
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)) and v in (0, 1):  # 1.9.1 rejects other integers
         return bool(v)
     raise ValueError(f"expected a boolean, got {v!r}")
 

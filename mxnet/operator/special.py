@@ -37,6 +37,9 @@ _LOG_PI = math.log(math.pi)
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+# the constant of 1.9.1's erf gradient (recorded from it; a hair below 2 / sqrt(pi)); as float32
+# it is 2 / sqrtf(pi) in float32 arithmetic
+_ERF_GRAD_C = 1.1283791331978021
 _SQRT_PI_OVER_2 = math.sqrt(math.pi) / 2.0
 _INV_SQRT_PI = 1.0 / math.sqrt(math.pi)
 _DBL_MAX = float(np.finfo(np.float64).max)
@@ -320,7 +323,7 @@ def _gammaln_grad(F, attrs, inputs, outputs, og):
 
 
 def _erf_grad(F, attrs, inputs, outputs, og):
-    return [og[0] * F.exp(-F.square(inputs[0])) * _TWO_OVER_SQRT_PI]
+    return [og[0] * F.exp(-F.square(inputs[0])) * _ERF_GRAD_C]
 
 
 def _erfinv_grad(F, attrs, inputs, outputs, og):

