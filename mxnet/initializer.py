@@ -25,6 +25,7 @@ import numpy as np
 
 from . import ndarray as nd
 from . import registry as _reg
+from .base import MXNetError
 from .ndarray import NDArray
 
 __all__ = ["InitDesc", "Initializer", "register", "alias", "create", "Load", "Mixed", "Zero",
@@ -109,15 +110,26 @@ _LEGACY_RULES = (
 )
 
 
+class _BilinearShapeError(MXNetError, IndexError):
+    """A weight too small for a bilinear kernel (1.9.1 fails there with an IndexError)."""
+
+
 def _bilinear_weights(shape):
-    """The bilinear-upsampling kernel for a (..., H, W) weight, as float32."""
-    h, w = shape[-2], shape[-1]
-    f = np.ceil(w / 2.0)
+    """The bilinear-upsampling kernel for a (num_filter, channels, H, W) weight, as float32.
+
+    Like 1.9.1, the kernel is laid over the flattened array with period ``shape[3]`` along x
+    and ``shape[2]`` along y, which for 4-d weights is the (H, W) kernel in every channel."""
+    shape = tuple(shape)
+    if len(shape) < 4:
+        raise _BilinearShapeError(f"Bilinear: the weight has shape {shape}; expected a 4-d "
+                                  "(num_filter, channels, height, width) weight")
+    f = np.ceil(shape[3] / 2.0)
     c = (2 * f - 1 - f % 2) / (2.0 * f)
-    x = np.arange(w, dtype=np.float64)
-    y = np.arange(h, dtype=np.float64)
-    kernel = np.outer(1 - np.abs(y / f - c), 1 - np.abs(x / f - c)).astype(np.float32)
-    return np.broadcast_to(kernel, tuple(shape))
+    i = np.arange(int(np.prod(shape)), dtype=np.int64)
+    x = (i % shape[3]).astype(np.float64)
+    y = ((i // shape[3]) % shape[2]).astype(np.float64)
+    kernel = (1 - np.abs(x / f - c)) * (1 - np.abs(y / f - c))
+    return kernel.astype(np.float32).reshape(shape)
 
 
 def _norm_stat(arr):
@@ -342,7 +354,8 @@ class Constant(Initializer):
 
     def dumps(self):
         val = self._kwargs["value"]
-        if not np.isscalar(val):
+        # a list is what an earlier call left (a Parameter's var() may dump its init again)
+        if not np.isscalar(val) and not isinstance(val, list):
             val = val.tolist() if isinstance(val, np.ndarray) else val.asnumpy().tolist()
             self._kwargs["value"] = val
         return json.dumps([self.__class__.__name__.lower(), self._kwargs])

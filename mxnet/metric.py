@@ -527,12 +527,20 @@ class PCC(EvalMetric):
         for label, pred in zip(labels, preds):
             label = _host(label).astype("int32")
             pred = _host(pred)
+            if label.size == 0 or pred.size == 0:   # 1.9.1 fails here too (an MXNetError)
+                raise MXNetError(f"PCC.update: got empty labels {label.shape} or predictions "
+                                 f"{pred.shape}; expected at least one sample")
             pred = pred.argmax(axis=1) if pred.shape != label.shape else pred.astype("int32")
             n = max(pred.max(), label.max())
             if n >= self.k:
                 self._grow(int(n) + 1 - self.k)
             bcm = numpy.zeros((self.k, self.k))
-            numpy.add.at(bcm, (pred, label), 1)
+            if pred.ndim == 1 and label.ndim == 1:
+                m = min(len(pred), len(label))   # 1.9.1 pairs them up with zip()
+                numpy.add.at(bcm, (pred[:m], label[:m]), 1)
+            else:
+                for i, j in zip(pred, label):    # 1.9.1's pairing of rows, kept as it is
+                    bcm[i, j] += 1
             self.lcm += bcm
             self.gcm += bcm
         self.num_inst += 1

@@ -195,7 +195,12 @@ def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_ca
 def _split_params(save_dict, fname):
     arg_params, aux_params = {}, {}
     for key, value in save_dict.items():
-        kind, _, name = key.partition(":")
+        kind, sep, name = key.partition(":")
+        if not sep:
+            # 1.9.1 fails here too (ValueError); dropping the key would hide the mistake
+            raise ValueError(f"load_params: key '{key}' in {fname} has no 'arg:' or 'aux:' "
+                             "prefix; expected a checkpoint saved by save_checkpoint (a Gluon "
+                             "file is read with Block.load_parameters)")
         if kind == "arg":
             arg_params[name] = value
         elif kind == "aux":

@@ -16,13 +16,17 @@ __all__ = ["Loss", "L2Loss", "L1Loss", "SigmoidBinaryCrossEntropyLoss", "Sigmoid
            "CosineEmbeddingLoss", "SDMLLoss"]
 
 
+def _broadcast_mul(F, a, b):
+    """``a * b`` broadcast; NumPy semantics (promoting mixed dtypes) in np mode, as 1.9.1."""
+    if _util.is_np_array():
+        return a * b
+    return F.broadcast_mul(a, b)
+
+
 def _apply_weighting(F, loss, weight=None, sample_weight=None):
     """Scale ``loss`` by ``sample_weight`` (broadcast) and then by the number ``weight``."""
     if sample_weight is not None:
-        if _util.is_np_array():   # NumPy semantics: promotes mixed dtypes (an int mask), as 1.9.1
-            loss = loss * sample_weight
-        else:
-            loss = F.broadcast_mul(loss, sample_weight)
+        loss = _broadcast_mul(F, loss, sample_weight)
     if weight is not None:
         if not isinstance(weight, numbers.Number):
             raise AssertionError("weight must be a number")
@@ -111,13 +115,13 @@ class SigmoidBinaryCrossEntropyLoss(Loss):
             if pos_weight is None:
                 loss = F.relu(pred) - pred * label + softplus_neg_abs
             else:
-                log_weight = 1 + F.broadcast_mul(pos_weight - 1, label)
+                log_weight = 1 + _broadcast_mul(F, pos_weight - 1, label)
                 loss = pred - pred * label + log_weight * (softplus_neg_abs + F.relu(-pred))
         else:
             eps = 1e-12
             pos = F.log(pred + eps) * label
             if pos_weight is not None:
-                pos = F.broadcast_mul(pos, pos_weight)
+                pos = _broadcast_mul(F, pos, pos_weight)
             loss = -(pos + F.log(1.0 - pred + eps) * (1.0 - label))
         loss = _apply_weighting(F, loss, self._weight, sample_weight)
         return _batch_mean(F, loss, self._batch_axis)

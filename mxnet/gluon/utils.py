@@ -7,7 +7,8 @@ import os
 from .. import ndarray as _nd
 from ..base import MXNetAssertionError, MXNetError
 
-__all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download"]
+__all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download",
+           "replace_file"]
 
 
 def __getattr__(name):
@@ -26,9 +27,7 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
         raise ValueError(f"data with shape {data.shape} cannot be evenly split into {num_slice} "
                          f"slices along axis {batch_axis}. Use a batch size that's multiple of "
                          f"{num_slice} or set even_split=False to allow uneven partitioning of data.")
-    if size < num_slice:
-        raise ValueError(f"Too many slices for data with shape {data.shape}. Arguments are "
-                         f"num_slice={num_slice} and batch_axis={batch_axis}.")
+    # as 1.9.1, more slices than rows (even_split=False) leaves the last slices empty
     if num_slice == 1:
         return [data]
     # as 1.9.1: the first ``size % num_slice`` slices take one extra row each
@@ -45,7 +44,12 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
 def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     """Split ``data`` along ``batch_axis`` and put one piece on each context."""
     if not isinstance(data, _nd.NDArray):
-        data = _nd.array(data, ctx=ctx_list[0])
+        from .. import util as _util
+        if _util.is_np_array():   # as 1.9.1: an mx.np array, keeping a NumPy array's dtype
+            from .. import numpy as _mx_np
+            data = _mx_np.array(data, ctx=ctx_list[0])
+        else:
+            data = _nd.array(data, ctx=ctx_list[0])
     if len(ctx_list) == 1:
         return [data.as_in_context(ctx_list[0])]
     slices = split_data(data, len(ctx_list), batch_axis, even_split)
@@ -61,6 +65,10 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     import numpy as np
     if len(arrays) == 0:   # as 1.9.1, a single NDArray also works (clipped row by row)
         raise MXNetAssertionError("clip_global_norm: arrays must not be empty")
+    for a in arrays:   # 1.9.1's norm (a dot product) rejects integer arrays
+        if not np.issubdtype(np.dtype(a.dtype), np.floating):
+            raise MXNetError(f"clip_global_norm: arrays must hold floating-point values, got an "
+                             f"array of dtype {np.dtype(a.dtype).name} with shape {a.shape}")
     ctx = arrays[0].context
     # accumulate in the first array's dtype (half precision in float32)
     acc = np.float32 if arrays[0].dtype == np.float16 else np.dtype(arrays[0].dtype).type
@@ -83,6 +91,8 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
         import warnings
         warnings.warn(UserWarning("nan or inf is detected. Clipping results will be undefined."),
                       stacklevel=2)
+    if isinstance(max_norm, _nd.NDArray):   # as 1.9.1, a 1-element array works too
+        max_norm = max_norm.asnumpy().reshape(-1)[0]
     scale = norm.dtype.type(max_norm) / (norm + norm.dtype.type(1e-8))
     if scale < 1.0 or not np.isfinite(scale):
         with np.errstate(invalid="ignore", over="ignore"):   # inf * 0 is nan, silently
@@ -93,6 +103,71 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
                 else:
                     a *= float(scale)
     return norm if check_isfinite else total_norm
+
+
+def _indent(text, spaces):
+    """``text`` with every line after the first indented by ``spaces`` blanks (for reprs)."""
+    first, *rest = text.split("\n")
+    pad = " " * spaces
+    return "\n".join([first] + [pad + line for line in rest])
+
+
+def _brief_print_list(items, limit=7):
+    """The items quoted and joined by ', '; a long list keeps only its ends around '...'."""
+    items = list(items)
+    if len(items) > limit:
+        head = limit // 2
+        return (_brief_print_list(items[:head], limit) + ", ..., "
+                + _brief_print_list(items[head - limit:], limit))
+    return ", ".join(f"'{item}'" for item in items)
+
+
+def replace_file(src, dst):
+    """Move ``src`` onto ``dst``, replacing ``dst`` atomically where it exists."""
+    os.replace(src, dst)
+
+
+def shape_is_known(shape):
+    """True when every dimension of ``shape`` is known: not None, and (outside NumPy-shape
+    mode, where 0 means unknown) not empty and without zeros; -1 is unknown in NumPy-shape mode."""
+    from .. import util as _util
+    if shape is None:
+        return False
+    unknown = -1 if _util.is_np_shape() else 0
+    if not _util.is_np_shape() and len(shape) == 0:
+        return False
+    for dim in shape:
+        if dim == unknown:
+            return False
+        if dim < unknown:
+            raise MXNetAssertionError(f"shape_is_known: a dimension cannot be less than "
+                                      f"{unknown}, got {dim} in shape {tuple(shape)}")
+    return True
+
+
+def _check_same_symbol_type(symbols):
+    """The common Symbol class of ``symbols``; a TypeError when legacy and NumPy symbols mix."""
+    from ..symbol.numpy import _Symbol as _NpSymbol
+    kinds = {isinstance(s, _NpSymbol) for s in symbols}
+    if len(kinds) > 1:
+        raise TypeError("_check_same_symbol_type: the outputs mix legacy symbols (mx.sym.Symbol) "
+                        "and NumPy symbols (mx.sym.np._Symbol); convert them to one kind "
+                        "with as_nd_ndarray() or as_np_ndarray()")
+    return type(symbols[0]) if symbols else None
+
+
+def _check_all_np_ndarrays(out):
+    """A TypeError unless every array or symbol in the nested ``out`` is a NumPy-mode one."""
+    from .. import numpy as _mx_np
+    from ..symbol.numpy import _Symbol as _NpSymbol
+    if out is None or isinstance(out, (_mx_np.ndarray, _NpSymbol)):
+        return
+    if isinstance(out, (list, tuple)):
+        for item in out:
+            _check_all_np_ndarrays(item)
+        return
+    raise TypeError("A block's outputs must be mxnet.numpy.ndarray or mx.sym.np._Symbol in "
+                    f"NumPy mode, got {type(out).__module__}.{type(out).__name__}")
 
 
 def check_sha1(filename, sha1_hash):
@@ -107,28 +182,76 @@ def check_sha1(filename, sha1_hash):
     return sha1.hexdigest() == sha1_hash
 
 
+class DownloadError(MXNetError, ConnectionError):
+    """A failed fetch: an MXNetError that is also the OSError (ConnectionError) 1.9.1 raises."""
+
+
+class HashMismatchError(MXNetError, UserWarning):
+    """A fetched file with the wrong SHA-1: 1.9.1 raises a UserWarning (as an exception)."""
+
+
 def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_ssl=True):
-    """Fetch ``url`` to ``path``; a clear MXNetError when the network cannot be reached."""
-    fname = path if path and not os.path.isdir(path) else os.path.join(path or ".", url.split("/")[-1])
+    """Fetch ``url`` to ``path`` (a file name or a folder; the URL's last part by default).
+
+    As 1.9.1: an existing file is kept unless ``overwrite`` or its SHA-1 differs; each try
+    prints ``Downloading <file> from <url>...``; a failure is retried (``retries`` tries in
+    all, at least one) and the last one raised as a ConnectionError (here a DownloadError).
+    """
+    if retries < 0:
+        raise MXNetAssertionError(f"Number of retries should be at least 0, currently it's "
+                                  f"{retries}")
+    if path is None or os.path.isdir(path):
+        name = url.split("/")[-1]
+        if not name:
+            raise MXNetAssertionError("download: cannot construct a file name from the URL "
+                                      f"{url!r}; set the `path` argument to a file name")
+        fname = os.path.join(path or ".", name) if path else name
+    else:
+        fname = path
+    fname = os.path.expanduser(fname)
     if os.path.exists(fname) and not overwrite and (sha1_hash is None or check_sha1(fname, sha1_hash)):
         return fname
+    folder = os.path.dirname(os.path.abspath(fname))
+    os.makedirs(folder, exist_ok=True)
     import urllib.request
+    context = None
+    if not verify_ssl:
+        import ssl
+        import warnings
+        warnings.warn("Unverified HTTPS request is being made (verify_ssl=False). Adding "
+                      "certificate verification is strongly advised.", stacklevel=2)
+        context = ssl._create_unverified_context()
     tmp = fname + ".part"
-    try:
-        with urllib.request.urlopen(url, timeout=30) as r, open(tmp, "wb") as f:
-            while True:
-                chunk = r.read(1 << 20)
-                if not chunk:
-                    break
-                f.write(chunk)
-    except OSError as e:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise MXNetError(f"download: cannot fetch {url} ({e}); this machine may be offline. "
-                         f"Download the file elsewhere and place it at {fname}.") from None
-    os.replace(tmp, fname)
-    if sha1_hash and not check_sha1(fname, sha1_hash):
-        raise MXNetError(f"download: {fname} does not match the expected SHA-1 {sha1_hash}")
+    left = max(retries, 1)
+    while True:
+        print(f"Downloading {fname} from {url}...")
+        try:
+            try:
+                with urllib.request.urlopen(url, timeout=30, context=context) as r, \
+                        open(tmp, "wb") as f:
+                    while True:
+                        chunk = r.read(1 << 20)
+                        if not chunk:
+                            break
+                        f.write(chunk)
+            except OSError as e:
+                if os.path.exists(tmp):
+                    os.remove(tmp)
+                raise DownloadError(f"download: cannot fetch {url} ({e}); this machine may be "
+                                    f"offline. Download the file elsewhere and place it at "
+                                    f"{fname}.") from None
+            os.replace(tmp, fname)
+            if sha1_hash and not check_sha1(fname, sha1_hash):
+                raise HashMismatchError(f"download: {fname} was fetched from {url} but its SHA-1 "
+                                        f"is not the expected {sha1_hash}; the file may be "
+                                        f"incomplete or the repository outdated.")
+            break
+        except (DownloadError, HashMismatchError) as e:
+            left -= 1
+            if left <= 0:
+                raise
+            print(f"download failed due to {e!r}, retrying, {left} attempt"
+                  f"{'s' if left > 1 else ''} left")
     return fname
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import ndarray as nd
 from .. import recordio
-from ..base import MXNetError, numeric_types
+from ..base import MXNetError, MXNetValueError, numeric_types
 from ..io import DataBatch, DataIter
 from .augmenters import CreateAugmenter, _ImageArgError
 from .image import imdecode
@@ -211,8 +211,9 @@ class ImageIter(DataIter):
         elif value.size == slot.size:
             batch_label[i] = value.reshape(slot.shape)
         else:
-            raise MXNetError(f"ImageIter: an image has {value.size} label values but "
-                             f"label_width is {self.label_width}")
+            # a ValueError in 1.9.1 (its NumPy copy cannot broadcast)
+            raise MXNetValueError(f"ImageIter: an image has {value.size} label values but "
+                                  f"label_width is {self.label_width}")
 
     def _batchify(self, batch_data, batch_label, start=0):
         """Fill the buffers from position ``start``; returns how many slots are filled."""

@@ -22,6 +22,10 @@ def open_input(path, mode="r"):
     """Open ``path`` or raise MXNetError worded like dmlc's local file system."""
     if not os.path.exists(path):
         raise MXNetError(f"LocalFileSystem.GetPathInfo: {path} error: No such file or directory")
+    if os.path.isfile(path) and os.path.getsize(path) == 0:
+        # dmlc's input split skips empty files, so 1.9.1 finds no input at all
+        raise MXNetError(f"Check failed: files_.size() != 0U (0 vs. 0) : Cannot find any files "
+                         f"that matches the URI pattern {path}")
     try:
         return open(path, mode)  # noqa: SIM115 - the caller closes it
     except OSError as e:

@@ -31,7 +31,7 @@ from ..base import MXNetError
 from . import _det_augment as _aug
 from ._native import (RawBatch, _literal, parse_bool, parse_float, parse_int, parse_shape,
                       parse_str, required)
-from .image_record_iter import _Augmenter, _RecordBatcher, _RecordSource, _recordio
+from .image_record_iter import _Augmenter, _RecordBatcher, _RecordSource, _recordio, decoding_log
 from .io import MXDataIter
 
 __all__ = ["ImageDetRecordIter"]
@@ -419,6 +419,9 @@ class ImageDetRecordIter(MXDataIter):
             raise MXNetError(f"{name}: invalid part_index {part_index} of num_parts {num_parts}")
         shuffle = parse_bool(get("shuffle", False), "shuffle")
         verbose = parse_bool(get("verbose", True), "verbose")
+        if verbose:
+            decoding_log("../src/io/iter_image_det_recordio.cc:282", "ImageDetRecordIOParser",
+                         path, parse_int(get("preprocess_threads", 4), "preprocess_threads"))
         source = _RecordSource(path, "", num_parts, part_index, shuffle, p["seed"])
         imglist = parse_str(get("path_imglist", ""), "path_imglist")
         labels = _read_det_imglist(imglist) if imglist else None

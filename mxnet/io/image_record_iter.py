@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..base import MXNetError
+from ..base import MXNetError, native_log
 from . import _image_aug as _aug
 from ._native import RawBatch, parse_bool, parse_float, parse_int, parse_shape, parse_str, required
 from .io import MXDataIter
@@ -701,6 +701,9 @@ class ImageRecordIter(MXDataIter):
         shuffle = parse_bool(get("shuffle", False), "shuffle")
         path_idx = parse_str(get("path_imgidx", ""), "path_imgidx")
         round_batch = parse_bool(get("round_batch", True), "round_batch")
+        if parse_bool(get("verbose", True), "verbose"):
+            decoding_log("../src/io/iter_image_recordio_2.cc:177", "ImageRecordIOParser2", path,
+                         p["preprocess_threads"])
 
         def make_batcher():
             source = _RecordSource(path, path_idx, num_parts, part_index, shuffle, p["seed"])
@@ -715,6 +718,13 @@ class ImageRecordIter(MXDataIter):
         prefetch = max(1, parse_int(get("prefetch_buffer", 4), "prefetch_buffer"))
         super().__init__(loader, data_name=get("data_name", "data"),
                          label_name=get("label_name", "softmax_label"), prefetch_buffer=prefetch)
+
+
+def decoding_log(source, parser, path, threads):
+    """The line 1.9.1's record parsers log when made. Its OpenMP pool keeps one core back for
+    the engine, so the thread count it reports is at most the number of cores less one."""
+    threads = max(1, min(threads, (os.cpu_count() or 1) - 1))
+    native_log(source, f"{parser}: {path}, use {threads} threads for decoding..")
 
 
 class ImageRecordUInt8Iter(ImageRecordIter):

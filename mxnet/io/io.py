@@ -13,7 +13,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..ndarray import NDArray, array, concat, from_numpy, tile
+from ..ndarray import NDArray, array, concat, tile
+from ..ndarray.ndarray import _wrap_host
 from ._native import Producer
 from .utils import _getdata_by_idx, _init_data, _slice_along_batch_axis
 
@@ -288,6 +289,12 @@ class PrefetchingIter(_BatchHeldIter):
                                        provide_label=self.provide_label)
         return True
 
+    def next(self):
+        # the batch iter_next built, with its provide_data / provide_label (as 1.9.1)
+        if self.iter_next():
+            return self.current_batch
+        raise StopIteration
+
 
 class _BoundFetch:
     """``fn()`` for a Producer: one ``next()`` of ``data_iter``, None at its end."""
@@ -512,6 +519,10 @@ class MXDataIter(DataIter):
         self.provide_label = [DataDesc(label_name, label.shape, label.dtype)]
         self.batch_size = data.shape[0]
 
+    def __repr__(self):
+        # 1.9.1 builds every native iterator as a plain MXDataIter, so that is what users see
+        return f"<mxnet.io.io.MXDataIter object at {id(self):#x}>"
+
     # -- the loader thread ------------------------------------------------------------------------
     def _start(self):
         if self._prefetch > 0:
@@ -588,15 +599,15 @@ class MXDataIter(DataIter):
             return True
         raw = self._next_raw()
         if raw is None:
-            return False
+            return 0  # 1.9.1 hands back the C API's int flag here
         self._current = raw
-        return True
+        return 1
 
     def getdata(self):
-        return from_numpy(self._current.data)
+        return _wrap_host(self._current.data)
 
     def getlabel(self):
-        return from_numpy(self._current.label)
+        return _wrap_host(self._current.label)
 
     def getindex(self):
         index = self._current.index

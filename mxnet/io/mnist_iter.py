@@ -8,11 +8,10 @@ element) driven by ``std::mt19937(seed)``, drawing each index with the division-
 from __future__ import annotations
 
 import struct
-import sys
 
 import numpy as np
 
-from ..base import MXNetError
+from ..base import MXNetError, native_log
 from ._native import RawBatch, parse_bool, parse_int, parse_str
 from .io import MXDataIter
 
@@ -100,6 +99,10 @@ class MNISTIter(MXDataIter):
             raise MXNetError(f"MNISTIter: batch_size must be positive, got {batch_size}")
         if num_parts <= 0 or not 0 <= part_index < num_parts:
             raise MXNetError(f"MNISTIter: invalid part_index {part_index} of num_parts {num_parts}")
+        dtype = kwargs.get("dtype", None)
+        if dtype not in (None, "None", "float32", np.float32):
+            # 1.9.1 accepts the option but fails reading the first batch into any other type
+            raise MXNetError(f"MNISTIter: dtype must be float32, got {dtype}")
 
         raw = _read(image)
         if len(raw) < 16:
@@ -123,9 +126,13 @@ class MNISTIter(MXDataIter):
         images = pixels[order].astype(np.float32) * np.float32(1.0 / 256.0)
         labels = labels[order]
         if not silent:
-            shape = (batch_size, rows * cols) if flat else (batch_size, 1, rows, cols)
-            print(f"MNISTIter: load {end - start} images, shuffle={int(shuffle)}, "
-                  f"shape=({','.join(map(str, shape))})", file=sys.stderr)
+            # 1.9.1 logs the flat shape as a tuple and the 4-d one as a list, from two lines
+            if flat:
+                source, shape = "../src/io/iter_mnist.cc:109", f"({batch_size},{rows * cols})"
+            else:
+                source, shape = "../src/io/iter_mnist.cc:112", f"[{batch_size},1,{rows},{cols}]"
+            native_log(source, f"MNISTIter: load {end - start} images, "
+                       f"shuffle={int(shuffle)}, shape={shape}")
         loader = _MNISTLoader(images, labels, batch_size, flat)
         super().__init__(loader, data_name=kwargs.get("data_name", "data"),
                          label_name=kwargs.get("label_name", "softmax_label"), prefetch_buffer=0)

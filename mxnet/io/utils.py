@@ -31,8 +31,7 @@ def _init_data(data, allow_empty, default_name):
     single = (np.ndarray, NDArray) + ((h5,) if h5 is not None else ())
     if isinstance(data, single):
         data = [data]
-    if isinstance(data, (list, tuple)):
-        data = list(data)
+    if isinstance(data, list):  # not a tuple: 1.9.1 rejects those with the TypeError below
         if not allow_empty:
             assert len(data) > 0
         if len(data) == 1:

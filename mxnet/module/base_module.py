@@ -62,7 +62,9 @@ def _check_names_match(data_names, data_shapes, name, throw):
             name, name, str(data_shapes), str(data_names))
         if throw:
             raise ValueError(msg)
-        warnings.warn(msg, stacklevel=3)
+        # attributed to this line, as in 1.9.1: Python's default filter then shows it once,
+        # not again on every reshape
+        warnings.warn(msg, stacklevel=1)
 
 
 def _to_desc(x):
@@ -269,9 +271,10 @@ class BaseModule:
                 if end_of_batch:
                     eval_name_vals = eval_metric.get_global_name_value()
                 if batch_end_callback is not None:
-                    params = BatchEndParam(epoch=epoch, nbatch=nbatch, eval_metric=eval_metric,
-                                           locals=locals())
-                    _call_each(batch_end_callback, params)
+                    # named as 1.9.1 names it: callbacks can see it in ``locals``
+                    batch_end_params = BatchEndParam(epoch=epoch, nbatch=nbatch,
+                                                     eval_metric=eval_metric, locals=locals())
+                    _call_each(batch_end_callback, batch_end_params)
                 nbatch += 1
 
             for name, val in eval_name_vals:

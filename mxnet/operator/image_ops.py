@@ -8,7 +8,7 @@ Layouts and dtypes follow 1.9.1:
 - ``normalize`` takes (C, H, W) or (N, C, H, W) with C 1 or 3 and keeps the dtype (integer
   results are truncated); its defaults (four zeros and four ones) fit no input, as in 1.9.1;
 - ``resize`` (OpenCV's numbers: nearest, bilinear, bicubic, area, Lanczos; 5, OpenCV's
-  exact bilinear, is computed as bilinear) and ``crop`` take (H, W, C) or (N, H, W, C)
+  exact bilinear for uint8, plain bilinear for floats) and ``crop`` take (H, W, C) or (N, H, W, C)
   and keep the dtype; resize accepts uint8, float32 and float64 only;
 - the flips, colour changes and lighting take a single (H, W, C) image with C 1 or 3 and
   keep the dtype, saturating integer results.

@@ -147,8 +147,9 @@ class RMSProp(Optimizer):
         self.clip_weights = clip_weights
 
     def create_state(self, index, weight):
-        n = 3 if self.centered else 1
-        return tuple(nd.zeros(weight.shape, weight.context) for _ in range(n))
+        n = 3 if self.centered else 1   # as 1.9.1: float32 states of the weight's stype
+        return tuple(nd.zeros(weight.shape, weight.context, stype=weight.stype)
+                     for _ in range(n))
 
     def update(self, index, weight, grad, state):
         lr, wd, _ = _begin_step(self, index, weight, grad)

@@ -7,6 +7,7 @@ operators; their rounding differs slightly from the single-weight operators, as 
 """
 from __future__ import annotations
 
+import logging
 import math
 import os
 
@@ -216,7 +217,7 @@ class Signum(Optimizer):
     def create_state(self, index, weight):
         if self.momentum == 0.0:
             return None
-        return nd.zeros(weight.shape, weight.context, dtype=weight.dtype)
+        return nd.zeros(weight.shape, weight.context, dtype=weight.dtype, stype=weight.stype)
 
     def update(self, index, weight, grad, state):
         _all_dense([weight], [grad])
@@ -401,6 +402,10 @@ class LBSGD(Optimizer):
                  warmup_epochs=5, batch_scale=1, updates_per_epoch=32, begin_epoch=0,
                  num_epochs=60, **kwargs):
         super().__init__(**kwargs)
+        # the two log lines 1.9.1 prints on construction
+        logging.info("Running Large-Batch SGD Algorithm")
+        logging.info("(Batch_scale=%f, warmup_epochs=%d, warmup_strategy=%s, updates_per_epoch=%d)",
+                     batch_scale, warmup_epochs, warmup_strategy, updates_per_epoch)
         self.momentum = momentum
         self.multi_precision = multi_precision
         self.warmup_strategy = warmup_strategy

@@ -103,7 +103,7 @@ class SyncBatchNorm(BatchNorm):
 
     def _get_num_devices(self):
         warnings.warn("Caution using SyncBatchNorm: if not using all the GPUs, please mannually "
-                      "set num_devices", UserWarning, stacklevel=3)
+                      "set num_devices", UserWarning, stacklevel=1)
         return max(_num_gpus(), 1)
 
     def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):

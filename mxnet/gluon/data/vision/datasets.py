@@ -303,7 +303,7 @@ class ImageFolderDataset(_dataset.Dataset):
         for folder in sorted(os.listdir(root)):
             path = os.path.join(root, folder)
             if not os.path.isdir(path):
-                warnings.warn(f"Ignoring {path}, which is not a directory.", stacklevel=3)
+                warnings.warn(f"Ignoring {path}, which is not a directory.", stacklevel=1)
                 continue
             label = len(self.synsets)
             self.synsets.append(folder)
@@ -312,7 +312,7 @@ class ImageFolderDataset(_dataset.Dataset):
                 ext = os.path.splitext(filename)[1]
                 if ext.lower() not in self._exts:
                     warnings.warn(f"Ignoring {filename} of type {ext}. Only support "
-                                  f"{', '.join(self._exts)}", stacklevel=3)
+                                  f"{', '.join(self._exts)}", stacklevel=1)
                     continue
                 self.items.append((filename, label))
 

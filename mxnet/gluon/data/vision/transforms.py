@@ -17,6 +17,7 @@ import numpy as np
 
 from .... import ndarray as nd
 from .... import util as _util
+from ....base import MXNetValueError
 from ....context import cpu
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
@@ -275,6 +276,8 @@ class CenterCrop(Block):
 
     def forward(self, x):
         size, interp = self._args
+        if min(size) <= 0:  # 1.9.1 fails (MXNetError) rather than return an empty image
+            raise MXNetValueError(f"CenterCrop: size must be positive, got {size}")
         img, ctx = _host(x)
         h, w = img.shape[:2]
         new_w, new_h = _scale_down((w, h), size)
