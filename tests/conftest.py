@@ -4,6 +4,7 @@
 that device (how tools/gpu_check.sh runs the GPU tests); tests that build arrays through
 ``mx.test_utils.default_context()`` or the current context then run there.
 """
+import logging
 import os
 
 import pytest
@@ -20,3 +21,25 @@ def pytest_configure(config):
         if ctx.device_type == "gpu" and mx.context.num_gpus() <= ctx.device_id:
             raise pytest.UsageError(f"MXNET_TEST_DEVICE={_DEVICE} but no such GPU is visible")
         mx.test_utils.set_default_context(ctx)
+
+
+class _LogLines(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(record.getMessage())
+
+
+@pytest.fixture
+def logs():
+    """The messages logged (root logger, INFO and up) while the test runs."""
+    root = logging.getLogger()
+    handler = _LogLines()
+    old = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    yield handler.lines
+    root.removeHandler(handler)
+    root.setLevel(old)

@@ -2,7 +2,6 @@
 checkpoints, warnings and log lines. Expected values were recorded from MXNet 1.9.1."""
 from __future__ import annotations
 
-import logging
 import warnings
 
 import numpy as np
@@ -27,25 +26,6 @@ def data(n=16, seed=0):
     return x, y
 
 
-class Capture(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.DEBUG)
-        self.lines = []
-
-    def emit(self, record):
-        self.lines.append(record.getMessage())
-
-
-@pytest.fixture
-def logs():
-    root = logging.getLogger()
-    handler = Capture()
-    old = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    yield handler.lines
-    root.removeHandler(handler)
-    root.setLevel(old)
 
 
 def test_batch_end_callback_sees_batch_end_params_in_locals():

@@ -2,7 +2,6 @@
 resuming from checkpoints, bucket parameter sharing, states and error handling."""
 from __future__ import annotations
 
-import logging
 import re
 import warnings
 
@@ -42,27 +41,6 @@ def fixed_args(seed=1):
 
 def two_cpus():
     return [mx.cpu(0), mx.cpu(1)]
-
-
-class Capture(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.DEBUG)
-        self.lines = []
-
-    def emit(self, record):
-        self.lines.append(record.getMessage())
-
-
-@pytest.fixture
-def logs():
-    root = logging.getLogger()
-    handler = Capture()
-    old = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    yield handler.lines
-    root.removeHandler(handler)
-    root.setLevel(old)
 
 
 def params_np(m):
