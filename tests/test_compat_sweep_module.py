@@ -9,14 +9,7 @@ import pytest
 
 import mxnet as mx
 from mxnet.io import DataBatch, NDArrayIter
-
-
-def mlp():
-    data = mx.sym.var("data")
-    fc1 = mx.sym.FullyConnected(data, num_hidden=8, name="fc1")
-    act = mx.sym.Activation(fc1, act_type="relu", name="relu1")
-    fc2 = mx.sym.FullyConnected(act, num_hidden=3, name="fc2")
-    return mx.sym.SoftmaxOutput(fc2, name="softmax")
+from tests.module.test_module import mlp   # the same 5-8-3 MLP
 
 
 def data(n=16, seed=0):
