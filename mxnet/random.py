@@ -1,7 +1,7 @@
 """Global random state: ``mx.random.seed``; the samplers live in ``mx.nd.random``."""
 from __future__ import annotations
 
-from .backend import get_backend, seed_all
+from .backend import get_backend, gpu_count, seed_all
 from .base import MXNetValueError, integer_types
 from .context import Context
 
@@ -11,7 +11,8 @@ __all__ = ["seed"]
 def seed(seed_state, ctx="all"):
     """Seed the generator of every device (``ctx='all'``) or of one context.
 
-    The same seed gives the same samples on the same device kind.
+    The same seed gives the same samples on the same device kind. As in 1.9.1, all CPU
+    contexts share one generator, so seeding any CPU context reseeds them all.
     """
     if not isinstance(seed_state, integer_types):
         raise MXNetValueError(f"seed: seed_state must be int, got {seed_state!r} "
@@ -19,7 +20,10 @@ def seed(seed_state, ctx="all"):
     if ctx == "all":
         seed_all(int(seed_state))
     else:
-        get_backend(Context(ctx)).seed(int(seed_state))
+        ctx = Context(ctx)
+        if ctx.device_typeid == 2 and gpu_count() == 0:
+            return  # 1.9.1 without a usable GPU accepts (and ignores) a GPU context here
+        get_backend(ctx).seed(int(seed_state))
 
 
 def __getattr__(name):

@@ -24,10 +24,10 @@ def seed_all(seed, host_only=False):
     used CUDA (a DataLoader worker) must not touch the GPU.
     """
     _seed_state["seed"] = int(seed)
+    CPUBackend.seed_shared(seed)  # one generator for all CPU contexts, created or not
     for b in list(_cache.values()):
-        if host_only and b.is_gpu:
-            continue
-        b.seed(seed)
+        if b.is_gpu and not host_only:
+            b.seed(seed)
 
 
 def get_backend(ctx: Context):
@@ -39,8 +39,8 @@ def get_backend(ctx: Context):
             b = GPUBackend(ctx)
         else:
             b = CPUBackend(ctx)
-        if _seed_state["seed"] is not None:
-            b.seed(_seed_state["seed"])
+        if _seed_state["seed"] is not None and b.is_gpu:
+            b.seed(_seed_state["seed"])  # CPU contexts share one generator, seeded already
         _cache[ctx] = b
     return b
 

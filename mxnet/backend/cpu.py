@@ -29,17 +29,31 @@ _tune_malloc()
 
 
 class CPUBackend:
-    """NumPy on the host. Each CPU context id gets its own random generator."""
+    """NumPy on the host. As in 1.9.1, every CPU context (any id, pinned or shared) draws
+    from one random generator, so seeding any of them seeds them all."""
 
     is_gpu = False
+    _shared_rng = [np.random.Generator(np.random.MT19937(0))]
 
     def __init__(self, ctx):
         self.ctx = ctx
         self.xp = np
-        self.rng = np.random.Generator(np.random.MT19937(ctx.device_id))
+
+    @property
+    def rng(self):
+        return CPUBackend._shared_rng[0]
+
+    @rng.setter
+    def rng(self, value):
+        CPUBackend._shared_rng[0] = value
+
+    @staticmethod
+    def seed_shared(seed):
+        """Seed the generator that every CPU context draws from."""
+        CPUBackend._shared_rng[0] = np.random.Generator(np.random.MT19937(int(seed) & 0xFFFFFFFF))
 
     def seed(self, seed):
-        self.rng = np.random.Generator(np.random.MT19937(int(seed) & 0xFFFFFFFF))
+        CPUBackend.seed_shared(seed)
 
     def asarray(self, data, dtype=None):
         """Bring host data (NumPy, CuPy, list) onto this device as an array of ``dtype``."""

@@ -91,6 +91,8 @@ def _out_dtype(opname, out, dtype, allowed):
 def _helper(random_name, sample_name, params, shape, dtype, ctx, out, kwargs,
             allowed=("float16", "float32", "float64")):
     """Dispatch to ``_random_*`` (number parameters) or ``_sample_*`` (NDArray parameters)."""
+    if dtype is None:
+        dtype = "float64"  # 1.9.1 passes dtype through np.dtype(), which reads None as float64
     if isinstance(params[0], NDArray):
         for p in params[1:]:
             if not isinstance(p, NDArray):
@@ -115,6 +117,10 @@ def _helper(random_name, sample_name, params, shape, dtype, ctx, out, kwargs,
                 raise AssertionError("Distribution parameters must all have the same type, but "
                                      f"got both {type(params[0])} and {type(p)}.")
         op = get_op(random_name)
+        for pname, p in zip(op.params, params):
+            if isinstance(p, (bool, np.bool_)):
+                raise MXNetError(f"{random_name}: invalid value {p!r} for parameter '{pname}'; "
+                                 "expected a number, not a bool")
         if out is not None:
             ctx = out.context if ctx is None else _context(ctx)
             dtype = _out_dtype(random_name, out, dtype, allowed)
@@ -245,6 +251,11 @@ def randint(low, high, shape=_Null, dtype=_Null, ctx=None, out=None, **kwargs):
                    allowed=("int32", "int64"))
 
 
+def _check_data(data):
+    if not isinstance(data, NDArray):
+        raise AssertionError(f"Argument data must have NDArray type, but got {data}")  # as 1.9.1
+
+
 def multinomial(data, shape=_Null, get_prob=False, out=None, dtype="int32", **kwargs):
     """Class indices drawn from the categorical distributions in the last axis of ``data``.
 
@@ -255,12 +266,13 @@ def multinomial(data, shape=_Null, get_prob=False, out=None, dtype="int32", **kw
     >>> mx.nd.random.multinomial(mx.nd.array([[0.2, 0.8], [0.5, 0.5]]), shape=3).shape
     (2, 3)
     """
+    _check_data(data)
     op = get_op("_sample_multinomial")
     kw = dict(kwargs)
     if shape is not _Null:
         kw["shape"] = shape
     kw["get_prob"] = get_prob
-    kw["dtype"] = dtype
+    kw["dtype"] = "float64" if dtype is None else dtype  # as np.dtype(None) in 1.9.1
     attrs = op.parse_attrs(kw)
     _check_outs(op, attrs, [data], out)
     return invoke(op, [data], attrs, out=out)
@@ -273,6 +285,7 @@ def shuffle(data, **kwargs):
     (3, 2)
     """
     out = kwargs.pop("out", None)
+    _check_data(data)
     op = get_op("_shuffle")
     attrs = op.parse_attrs(kwargs)
     _check_outs(op, attrs, [data], out)

@@ -69,6 +69,14 @@ def _check(fname, name, v, strict=False):
             raise ValueError(f"{fname}: expect {name} {'>' if strict else '>='} 0")
 
 
+def _float_dtype(fname, dtype):
+    """1.9.1's float samplers (uniform, normal, gamma, chisquare, lognormal) accept only
+    float16/32/64 (or None) as ``dtype``."""
+    if dtype is not None and _onp.dtype(dtype).name not in ("float16", "float32", "float64"):
+        raise MXNetError(f"{fname}: invalid dtype {_onp.dtype(dtype).name!r}; expected one of "
+                         "'float16', 'float32', 'float64'")
+
+
 def _sample(opname, size, ctx, out, params, dtype=None, has_dtype=True, has_ctx=True):
     """Invoke sampler ``opname``; array parameters are its inputs, in ``params`` order."""
     arrays, attrs = [], {}
@@ -92,6 +100,7 @@ def _sample(opname, size, ctx, out, params, dtype=None, has_dtype=True, has_ctx=
 def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples from U[low, high) (float32 unless ``dtype`` is given); a scalar array when
     ``size`` is None."""
+    _float_dtype("uniform", dtype)
     if not _any_array(low, high):
         low, high = _scalar(low, "uniform", "low"), _scalar(high, "uniform", "high")
     return _sample("_npi_uniform", size, ctx, out, {"low": low, "high": high}, dtype)
@@ -99,6 +108,7 @@ def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
 
 def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples from N(loc, scale**2) (float32 unless ``dtype`` is given)."""
+    _float_dtype("normal", dtype)
     if not isinstance(scale, NDArray) and scale < 0:
         raise MXNetValueError(f"normal: scale must be non-negative, got {scale}")  # as 1.9.1
     _check("normal", "scale", scale)
@@ -107,6 +117,12 @@ def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
 
 def randint(low, high=None, size=None, dtype=None, ctx=None, out=None):
     """Integers from [low, high) (or [0, low) when ``high`` is None); int64 by default."""
+    if dtype is not None and _onp.dtype(dtype).name not in ("int32", "int64"):
+        raise MXNetError(f"randint: invalid dtype {_onp.dtype(dtype).name!r}; expected "
+                         "'int32' or 'int64'")  # as 1.9.1
+    for name, v in (("low", low), ("high", high)):
+        if v is not None and not isinstance(v, (int, _onp.integer)):
+            raise MXNetError(f"randint: {name} must be an integer, got {v!r}")
     res = _draw("_npi_random_randint", ctx, low=int(low), high=None if high is None else int(high),
                 size=_size(size), dtype=_onp.dtype(dtype or _onp.int64).name)
     return _with_out(res, out)
@@ -116,8 +132,8 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
     """Samples from ``range(a)`` (an int) or from the elements of a 1-D array ``a``."""
     pool = None
     if isinstance(a, NDArray):
-        if a.ndim != 1:
-            raise ValueError("choice: a must be 1-dimensional")
+        if a.ndim < 1:  # 1.9.1 draws rows (along axis 0) of an n-d array
+            raise MXNetError("choice: a must have at least one dimension")
         pool, a = a, a.shape[0]
     op = get_op("_npi_choice")
     inputs = []
@@ -144,6 +160,15 @@ def multinomial(n, pvals, size=None, ctx=None):
     """Counts (int64) of ``n`` draws over the categories with probabilities ``pvals``."""
     if isinstance(pvals, NDArray):
         pvals = pvals.asnumpy()
+        # 1.9.1 keeps a running sum of pvals in the array's own precision and rejects the
+        # draw once it passes 1
+        total = _onp.cumsum(pvals.reshape(-1)).max(initial=0.0)
+    else:
+        total = _onp.cumsum(_onp.asarray(pvals, dtype=_onp.float64).reshape(-1)).max(
+            initial=0.0)
+    if float(total) > 1.0 + 1e-12:
+        raise MXNetError(f"multinomial: a running sum of pvals reaches {float(total)!r}, "
+                         "above 1")
     pvals = tuple(float(p) for p in _onp.asarray(pvals, dtype=_onp.float64).reshape(-1))
     if isinstance(n, (bool, float, _onp.floating)):  # as 1.9.1: no silent truncation of n
         raise MXNetError(f"multinomial: n must be an int, got {n!r}")
@@ -178,18 +203,20 @@ def _dist(opname, fname, size, dtype, ctx, out=None, **params):
 def _positive(fname, **params):
     for k, v in params.items():
         if not isinstance(v, NDArray) and v <= 0:
-            raise MXNetError(f"{fname}: {k} must be positive, got {v}")
+            raise MXNetValueError(f"{fname}: {k} must be positive, got {v}")  # as 1.9.1
 
 
 def exponential(scale=1.0, size=None, ctx=None, out=None):
     """Samples from the exponential distribution with mean ``scale``."""
     _check("exponential", "scale", scale)
-    _positive("exponential", scale=scale)
+    if not isinstance(scale, NDArray) and scale < 0:  # 1.9.1 allows scale == 0
+        raise MXNetValueError(f"exponential: scale must be non-negative, got {scale}")
     return _sample("_npi_exponential", size, ctx, out, {"scale": scale}, has_dtype=False)
 
 
 def gamma(shape=1.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples from Gamma(shape, scale) (zero gradients for array parameters, as in 1.9.1)."""
+    _float_dtype("gamma", dtype)
     _check("gamma", "shape", shape, strict=True)
     _check("gamma", "scale", scale, strict=True)
     _positive("gamma", shape=shape, scale=scale)
@@ -208,6 +235,7 @@ def beta(a, b, size=None, dtype=None, ctx=None):
 
 def chisquare(df, size=None, dtype=None, ctx=None):
     """Samples from the chi-square distribution with ``df`` degrees of freedom."""
+    _float_dtype("chisquare", dtype)
     if _any_array(df):
         return gamma(df / 2, 0.5, size=size, dtype=dtype, ctx=ctx)
     _positive("chisquare", df=df)
@@ -234,6 +262,7 @@ def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
 
 def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples whose logarithm is N(mean, sigma**2)."""
+    _float_dtype("lognormal", dtype)
     if _any_array(mean, sigma):
         from ._op import exp
         return _with_out(exp(normal(mean, sigma, size=size, dtype=dtype, ctx=ctx)), out)

@@ -99,3 +99,6 @@ def _image_module():
 
 image = _image_module()
 __all__.append("image")
+
+from . import random  # noqa: E402, F401
+__all__.append("random")
