@@ -149,7 +149,9 @@ def make_function(op: OpDef, public_name: str):
             if pname in attrs_kw:
                 raise MXNetError(f"{public_name}: got multiple values for argument '{pname}'")
             attrs_kw[pname] = v
-        if op.variadic:
+        # 1.9.1 fills the count from the inputs only when the caller left it out
+        explicit_n = bool(op.variadic) and attrs_kw.get(op.variadic) is not None
+        if op.variadic and not explicit_n:
             attrs_kw[op.variadic] = len(nd_pos)
         nd_pos = [a for a in nd_pos if a is not None]  # None marks a skipped optional input
         no_inputs = not nd_pos and not kw_inputs
@@ -162,6 +164,10 @@ def make_function(op: OpDef, public_name: str):
                 out.dtype)
         attrs = op.parse_attrs(attrs_kw)
         names = op.input_names(attrs) + op.aux_names(attrs)
+        if explicit_n and len(nd_pos) + len(kw_inputs) != len(names):
+            raise MXNetError(f"{public_name}: {op.variadic}={attrs[op.variadic]} asks for "
+                             f"{len(names)} input(s), but {len(nd_pos) + len(kw_inputs)} "
+                             f"were given")
         inputs = list(nd_pos)
         if kw_inputs or len(inputs) < len(names):
             inputs += [None] * (len(names) - len(inputs))

@@ -346,6 +346,9 @@ def _leaky_into(xp, x, o, slope):
 def _leaky_relu(rc, attrs, x, gamma=None, out=None):
     check_float("LeakyReLU", x)
     xp, kind = rc.xp, attrs["act_type"]
+    if gamma is not None and gamma.dtype != x.dtype:  # 1.9.1's type inference is uniform
+        raise MXNetError(f"LeakyReLU: gamma has dtype {gamma.dtype} but data has dtype "
+                         f"{x.dtype}; act_type='{kind}' needs them to match (cast one of them)")
     o = out[0] if out else None
     if o is not None and xp is np and o.shape == x.shape and o.dtype == x.dtype and \
             x.dtype not in _LOW and kind in ("leaky", "prelu"):
@@ -521,6 +524,8 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
     to write the result into (used when no cast or mask is involved; same steps either way).
     """
     out_dtype = np.dtype(out_dtype or x.dtype)
+    if x.size == 0:  # an empty array: nothing to normalise (max has no identity)
+        return xp.zeros(x.shape, dtype=out_dtype)
     wdt = np.result_type(x.dtype, _F32)
     if out is not None and mask is None and kind != "softmin" and x.dtype == wdt and \
             out.dtype == out_dtype == wdt and out.shape == x.shape and \

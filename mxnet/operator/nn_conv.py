@@ -116,6 +116,21 @@ def _spatial_param(opname, attrs, name, n, default, minimum):
     return v
 
 
+def _conv_attr_check(opname, attrs):
+    """What 1.9.1 refuses when the operator is created, before any shape is known."""
+    kernel = tuple(attrs["kernel"])
+    if len(kernel) > 3:
+        raise MXNetError(f"{opname}: kernel {kernel} must have 1, 2 or 3 entries "
+                         f"(1-D, 2-D or 3-D convolution)")
+    for name in ("stride", "dilate", "pad", "adj"):
+        v = tuple(attrs.get(name) or ())
+        if v and len(v) != len(kernel):
+            raise MXNetError(f"{opname}: {name} {v} must have as many entries as kernel "
+                             f"{kernel}")
+    if attrs["num_filter"] < 1:
+        raise MXNetError(f"{opname}: num_filter must be positive, got {attrs['num_filter']}")
+
+
 def _plan(opname, attrs, dshape, deconv):
     kernel = tuple(attrs["kernel"])
     n = len(kernel)
@@ -194,6 +209,9 @@ def _deconv_space(opname, attrs, p, dk):
     out, pads, adjs = [], list(p.pad), list(p.adj)
     for i, s in enumerate(p.ispace):
         if s is None:
+            if not use_target and adjs[i] > p.stride[i] - 1:  # 1.9.1 checks it without s
+                raise MXNetError(f"{opname}: adj {adjs[i]} along spatial dim {i} must be "
+                                 f"smaller than the stride {p.stride[i]} {p.describe()}")
             out.append(None)
             continue
         full = p.stride[i] * (s - 1) + dk[i]
@@ -449,7 +467,7 @@ def _backward_grad_of(fwd, bwd):
 _outputs = {"num_outputs": lambda a: 2 if a["no_bias"] else 3}
 
 register("Convolution", _convolution, params=_CONV_PARAMS, inputs=_inputs,
-         accepts_out=True,
+         accepts_out=True, attr_check=_conv_attr_check,
          infer_shape=_infer("Convolution", False), infer_type=uniform_type("Convolution"),
          gradient=_grad_of("_backward_Convolution"),
          doc="1-D, 2-D or 3-D convolution (cross-correlation) with optional stride, dilation, "
@@ -461,7 +479,7 @@ register("_backward_Convolution", _backward_convolution, params=_CONV_PARAMS,
          gradient=_backward_grad_of("Convolution", "_backward_Convolution"), **_outputs,
          doc="Gradients of Convolution with respect to data, weight and (unless no_bias) bias.")
 register("Deconvolution", _deconvolution, params=_DECONV_PARAMS, inputs=_inputs,
-         accepts_out=True,
+         accepts_out=True, attr_check=_conv_attr_check,
          infer_shape=_infer("Deconvolution", True), infer_type=uniform_type("Deconvolution"),
          gradient=_grad_of("_backward_Deconvolution"),
          doc="Transposed convolution: the gradient of Convolution with respect to its data, "

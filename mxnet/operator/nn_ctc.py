@@ -89,9 +89,12 @@ def _ctc(xp, attrs, data, label, lengths):
         raise MXNetError(f"{_NAME}: data has dtype float16; the CPU kernel supports float32 "
                          "only (cast the data first)")
     T, B, A = data.shape
-    if label.ndim != 2 or label.shape[0] != B:
+    if label.ndim != 2:
         raise shape_err(_NAME, f"label must be 2-D (batch_size={B}, label_sequence_length)",
                         data, label)
+    if label.shape[0] != B:
+        raise shape_err(_NAME, f"label must have one row per example of data (batch_size={B}), "
+                        f"got {label.shape[0]} rows", data, label)
     Lmax = label.shape[1]
     if Lmax > T:
         raise shape_err(_NAME, f"the label length {Lmax} cannot exceed the maximum sequence "
@@ -181,9 +184,23 @@ def _ctc_gradient(F, attrs, inputs, outputs, out_grads):
 
 def _ctc_infer_shape(attrs, in_shapes, out_shapes):
     d = in_shapes[0]
-    if d is None or len(d) != 3:
+    if d is not None and len(d) != 3:
+        raise MXNetError(f"{_NAME}: data must be 3-D (sequence_length, batch_size, "
+                         f"alphabet_size), got shape {tuple(d)}")
+    if d is None:
         return in_shapes, out_shapes, []
     T, B, A = d
+    lab = in_shapes[1]
+    if lab is not None and None not in lab:  # 1.9.1 checks the label here too
+        if len(lab) != 2:
+            raise MXNetError(f"{_NAME}: label must be 2-D (batch_size={B}, "
+                             f"label_sequence_length), got shape {tuple(lab)}")
+        if B is not None and lab[0] != B:
+            raise MXNetError(f"{_NAME}: label {tuple(lab)} must have one row per example of "
+                             f"data {tuple(d)} (batch_size={B}), got {lab[0]} rows")
+        if T is not None and lab[1] > T:
+            raise MXNetError(f"{_NAME}: the label length {lab[1]} cannot exceed the maximum "
+                             f"sequence length {T} of the data {tuple(d)}")
     ins = list(in_shapes)
     for i in range(2, len(ins)):
         ins[i] = (B,)

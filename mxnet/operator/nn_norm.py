@@ -545,7 +545,7 @@ def _group_norm(rc, attrs, x, gamma, beta):
         # 1.9.1: compensated float32 sums rounded to float16, float16 arithmetic elsewhere
         from .reduce import _f16_sum
         h = np.float16
-        x3 = x.reshape(n, g, -1)
+        x3 = x.reshape(n, g, (c // g) * m)
         k = h(x3.shape[2])
         with np.errstate(all="ignore"):
             mean = _f16_sum(x3, (2,), True, acc=np.float32).astype(h) / k
@@ -557,7 +557,7 @@ def _group_norm(rc, attrs, x, gamma, beta):
     acc = _acc(x.dtype)
     eps = _f32(attrs["eps"])
     xhat, mean, var, _ = _moments(xp, _as(x.reshape(n * g, (c // g) * m, 1), acc), eps)
-    out = xhat.reshape(n, g, -1)
+    out = xhat.reshape(n, g, (c // g) * m)
     out *= _as(gamma, acc)[:, None]
     out += _as(beta, acc)[:, None]
     std = xp.sqrt(var + eps)

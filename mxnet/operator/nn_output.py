@@ -129,6 +129,8 @@ def _softmax_output(rc, attrs, data, label, out=None):
     _so_check_label(dshape, lshape, attrs)
     view, axis = _so_axis_view(attrs, dshape)
     o = _out0(out, data)
+    if data.size == 0:  # an empty batch: an empty output
+        return rc.xp.zeros(dshape, dtype=data.dtype)
     if data.dtype == np.float16 and rc.xp is np:
         return plain_softmax_f16(data.reshape(view), axis).reshape(dshape)
     res = softmax_forward(rc.xp, data.reshape(view), axis,

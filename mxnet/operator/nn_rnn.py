@@ -57,8 +57,8 @@ def _check_attrs(opname, attrs):
         raise MXNetError(f"{opname}: state_size must be positive, got {attrs['state_size']}")
     if attrs["num_layers"] <= 0:
         raise MXNetError(f"{opname}: num_layers must be positive, got {attrs['num_layers']}")
-    if not 0.0 <= attrs["p"] < 1.0:
-        raise MXNetError(f"{opname}: dropout p must satisfy 0 <= p < 1, got {attrs['p']}")
+    if not 0.0 <= attrs["p"] <= 1.0:  # 1.9.1 bounds it to [0, 1]
+        raise MXNetError(f"{opname}: dropout p must satisfy 0 <= p <= 1, got {attrs['p']}")
     proj = attrs["projection_size"]
     if proj is not None:
         if mode != "lstm":
@@ -115,7 +115,8 @@ class _Layout:
         self.R = self.P or self.H
         self.D = 2 if attrs["bidirectional"] else 1
         self.L = attrs["num_layers"]
-        self.dropout = attrs["p"] > 0 and self.L > 1
+        # 1.9.1 accepts p = 1 but then drops nothing (recorded on CPU)
+        self.dropout = 0 < attrs["p"] < 1 and self.L > 1
         self.I = input_size
         G, H, R, D = self.G, self.H, self.R, self.D
         self.in_sizes = [input_size] + [D * R] * (self.L - 1)

@@ -277,6 +277,8 @@ def _crop_window(opname, attrs, dshape, hw, source="h_w"):
     if attrs["center_crop"]:
         return (H - h) // 2, (W - w) // 2, h, w
     y, x = attrs["offset"]
+    if y < 0 or x < 0:
+        raise MXNetError(f"{opname}: offset ({y}, {x}) must not be negative")
     if not (0 <= y <= H - h and 0 <= x <= W - w):
         raise MXNetError(f"{opname}: offset ({y}, {x}) leaves no room for a ({h}, {w}) crop of "
                          f"data ({H}, {W}); expected offset <= ({H - h}, {W - w})")
@@ -345,6 +347,10 @@ def _roi_check(opname, attrs):
     ps = attrs["pooled_size"]
     if len(ps) != 2 or any(v is None or v <= 0 for v in ps):
         raise MXNetError(f"{opname}: pooled_size {tuple(ps)} must be two positive integers (h, w)")
+    scale = attrs.get("spatial_scale")
+    if scale is not None and not 0.0 <= scale <= 1.0:  # 1.9.1 bounds it to [0, 1]
+        raise MXNetError(f"{opname}: spatial_scale={scale} is out of range; expected a value in "
+                         f"[0, 1] (feature-map size over image size)")
 
 
 def _roi_shapes(opname, dshape, rshape):
@@ -559,6 +565,13 @@ def _check_affine(opname, name, theta):
                          f"{tuple(theta.shape)}")
 
 
+def _check_affine_shape(opname, name, shape):
+    """The shape-only form of _check_affine, for infer_shape (dimensions may be unknown)."""
+    if shape is not None and (len(shape) != 2 or shape[1] not in (None, 6)):
+        raise MXNetError(f"{opname}: {name} must be (batch, 6) affine matrices; got shape "
+                         f"{tuple(shape)}")
+
+
 def _grid_generator(rc, attrs, data):
     xp = rc.xp
     dt = check_float("GridGenerator", ["data"], [data])
@@ -602,8 +615,12 @@ def _backward_grid_generator(rc, attrs, ograd):
 def _grid_shape(attrs, ins, outs):
     d = ins[0]
     if attrs["transform_type"] == "warp":
+        if d is not None and (len(d) != 4 or d[1] not in (None, 2)):
+            raise MXNetError(f"GridGenerator: for transform_type='warp' data must be an optical "
+                             f"flow of shape (batch, 2, h, w); got shape {tuple(d)}")
         return ins, [d], []
     h, w = _target("GridGenerator", attrs)
+    _check_affine_shape("GridGenerator", "data", d)
     if d is None or d[0] is None:
         return ins, outs, []
     return [(d[0], 6)], [(d[0], 2, h, w)], []
@@ -774,6 +791,7 @@ def _spatial_transformer(rc, attrs, data, loc):
 def _st_shape(attrs, ins, outs):
     d = ins[0]
     h, w = _target("SpatialTransformer", attrs)
+    _check_affine_shape("SpatialTransformer", "loc", ins[1])
     if d is None or None in d:
         return ins, outs, []
     return [d, (d[0], 6)], [(d[0], d[1], h, w)], []

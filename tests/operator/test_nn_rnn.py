@@ -330,7 +330,7 @@ def test_errors():
     expect_error(nd.RNN, x, p, h, state_size=2, num_layers=1, mode="gru", match="parameters")
     expect_error(nd.RNN, x, p, h, state_size=2, num_layers=1, mode="lstm", match="state_cell")
     expect_error(nd.RNN, x, p, h, state_size=2, num_layers=1, mode="lru", match="mode")
-    expect_error(nd.RNN, x, p, h, **kw, p=1.0, match="dropout")
+    expect_error(nd.RNN, x, p, h, **kw, p=1.5, match="dropout")
     expect_error(nd.RNN, x, p, h, **kw, projection_size=1, match="projection_size")
     expect_error(nd.RNN, x, p, h, h, state_size=2, num_layers=1, mode="lstm", projection_size=3,
                  match="projection_size")
