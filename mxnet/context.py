@@ -46,6 +46,20 @@ class Context:
     def __hash__(self):
         return self._hash
 
+    def __getstate__(self):
+        # 1.9.1's pickled state (its instance dict); the per-device run caches are not pickled
+        return {"device_typeid": self.device_typeid, "device_id": self.device_id,
+                "_old_ctx": None}
+
+    def __setstate__(self, state):
+        if isinstance(state, tuple):   # (dict state, slot state) forms
+            state = {k: v for part in state if part for k, v in part.items()}
+        self.device_typeid = int(state["device_typeid"])
+        self.device_id = int(state["device_id"])
+        self._old_ctx = None
+        self._hash = hash((self.device_typeid, self.device_id))
+        self._rc = [None, None]
+
     def __eq__(self, other):
         return (isinstance(other, Context) and self.device_typeid == other.device_typeid
                 and self.device_id == other.device_id)

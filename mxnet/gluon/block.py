@@ -366,8 +366,9 @@ class Block:
                 aliases.setdefault(id(p), []).append(name)
             for name, p in params.items():
                 if not any(a in loaded for a in aliases[id(p)]):
+                    from .utils import _brief_print_list
                     raise MXNetAssertionError(f"Parameter '{name}' is missing in file '{filename}', which "
-                                     f"contains parameters: {', '.join(repr(k) for k in loaded)}. Set "
+                                     f"contains parameters: {_brief_print_list(loaded)}. Set "
                                      "allow_missing=True to ignore missing parameters.")
         for name, arr in loaded.items():
             if name not in params:
@@ -991,11 +992,12 @@ class HybridBlock(Block):
                 arrays[f"arg:{name}"] = p._saved_data()
             elif name in aux_names:
                 arrays[f"aux:{name}"] = p._saved_data()
+        fname = "%s-%04d.params" % (path, epoch)   # %d as 1.9.1: a float epoch is truncated
         if _util.is_np_array():  # NumPy-shape records, as 1.9.1 writes them
             from ..numpy_extension import save as _npx_save
-            _npx_save(f"{path}-{epoch:04d}.params", arrays)
+            _npx_save(fname, arrays)
         else:
-            _nd.save(f"{path}-{epoch:04d}.params", arrays)
+            _nd.save(fname, arrays)
 
 
 def _infer_param_dtypes(inputs, outputs):

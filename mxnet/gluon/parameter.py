@@ -66,6 +66,26 @@ class Parameter:
         self.stype = stype
         self.grad_stype = grad_stype
 
+    def __getstate__(self):
+        # arrays pickle without their gradient buffers; carry them so that copies keep them
+        state = dict(self.__dict__)
+        if self._data is not None and self._grad_req != "null":
+            state["_copied_grads"] = [d._grad for d in self._data]
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        grads = state.pop("_copied_grads", None)
+        self.__dict__.update(state)
+        if grads is None or self._data is None:
+            return
+        for arr, g in zip(self._data, grads):
+            if arr._grad is not None:   # a shallow copy shares the original's arrays
+                continue
+            self._attach(arr, self._grad_req)
+            if g is not None and g.stype == "default" and arr._grad.stype == "default":
+                arr._grad[:] = g
+
     def __repr__(self):
         return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
 

@@ -590,7 +590,7 @@ class NDArray:
         if "handle" in state:
             from .serialization import _load_ctx, loads_one
             data, dev_type, dev_id = loads_one(state["handle"])
-            ctx = _load_ctx(dev_type, dev_id) if dev_type != 1 else Context("cpu", dev_id)
+            ctx = _load_ctx(dev_type, dev_id)   # as 1.9.1: any CPU array comes back on cpu(0)
         else:
             data, ctx = state["data"], Context(*state["ctx"])
         self._ctx = ctx

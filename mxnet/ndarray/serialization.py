@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..base import CODE_TO_DTYPE, DTYPE_TO_CODE, MXNetError
+from ..base import CODE_TO_DTYPE, DTYPE_TO_CODE, MXNetError, MXNetTypeError
 
 __all__ = ["SparseRecord", "encode", "decode", "write_file_atomic", "save", "load", "load_frombuffer",
            "LIST_MAGIC", "V0", "V1_MAGIC", "V2_MAGIC", "V3_MAGIC"]
@@ -195,13 +195,14 @@ def encode(arrays, names=None) -> bytes:
 class _Reader:
     """A cursor over a byte buffer whose reads check the bytes that remain."""
 
-    __slots__ = ("buf", "pos", "end", "where")
+    __slots__ = ("buf", "pos", "end", "where", "np_shape")
 
     def __init__(self, buf, where):
         self.buf = buf
         self.pos = 0
         self.end = len(buf)
         self.where = where
+        self.np_shape = True   # False: V3 (NumPy-shape) records are refused, as 1.9.1's nd.load
 
     def fail(self, what, at=None):
         at = self.pos if at is None else at
@@ -372,6 +373,10 @@ def _read_v23(rd, magic, at, idx, keep_sparse=False):
     """V2 / V3 record after its magic."""
     what = f"array {idx}"
     np_semantics = magic == V3_MAGIC
+    if np_semantics and not rd.np_shape:
+        raise MXNetError(f"{rd.where}: {what} was saved with NumPy shape semantics (npx.save); "
+                         "load it with them on (npx.set_np() or `with mx.util.np_shape(True)`) "
+                         "or with npx.load")
     st_at = rd.pos
     stype = rd.i32(f"the storage type of {what}")
     if stype not in _NUM_AUX:
@@ -415,13 +420,14 @@ def _read_record(rd, idx, keep_sparse=False):
     return _read_legacy(rd, first, at, idx)
 
 
-def decode(buf, where="decode", keep_sparse=False):
+def decode(buf, where="decode", keep_sparse=False, np_shape=True):
     """Parse ``.params`` bytes into ``(records, names)``.
 
     ``records`` is a list of ``(np_array, dev_type, dev_id)``; ``names`` is None for
     a list file, else a list of str as long as ``records``. Sparse records come back
     dense, or as :class:`SparseRecord` in place of the array with ``keep_sparse``.
-    Malformed input raises :class:`MXNetError` naming the byte offset.
+    Malformed input raises :class:`MXNetError` naming the byte offset. With
+    ``np_shape=False`` a V3 (NumPy-shape) record raises :class:`MXNetError` too.
     """
     try:
         buf = memoryview(buf).cast("B")
@@ -429,6 +435,7 @@ def decode(buf, where="decode", keep_sparse=False):
         raise MXNetError(f"{where}: expected a bytes-like buffer, got "
                          f"{type(buf).__name__}") from None
     rd = _Reader(buf, where)
+    rd.np_shape = np_shape
     magic, _reserved, count = rd.unpack(_HEADER, "the file header (list magic, reserved, count)")
     if magic != LIST_MAGIC:
         rd.fail(f"expected the list magic 0x{LIST_MAGIC:x}, got 0x{magic:x}", 0)
@@ -494,7 +501,10 @@ def write_file_atomic(fname, data):
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, fname)
+        try:
+            os.replace(tmp, fname)
+        except OSError as e:  # e.g. fname is a directory: name it, not the temporary file
+            raise type(e)(e.errno, e.strerror, fname) from None
     except BaseException:
         try:
             os.unlink(tmp)
@@ -527,6 +537,10 @@ def _check_not_np_ndarray(values):
                         "use mxnet.numpy.save instead.")
 
 
+class _SavePathError(MXNetTypeError, AttributeError):
+    """save() given a non-str file name (1.9.1 fails with an AttributeError there)."""
+
+
 def save(fname, data):
     """Save an NDArray, a list of NDArrays or a dict str -> NDArray to ``fname``.
 
@@ -534,8 +548,6 @@ def save(fname, data):
     Like 1.9.1, a tuple is not accepted, and an empty dict is saved as an empty list.
     """
     from .ndarray import NDArray
-    if not isinstance(fname, str):
-        raise TypeError("fname required to be a string")
     if isinstance(data, NDArray):
         data = [data]
     if isinstance(data, dict):
@@ -554,6 +566,9 @@ def save(fname, data):
     else:
         raise ValueError("data needs to either be a NDArray, dict of str, NDArray pairs "
                          "or a list of NDarrays.")
+    if not isinstance(fname, str):   # checked after the data, as 1.9.1
+        raise _SavePathError(f"save: fname must be a str file path, got {type(fname).__name__}"
+                             " (file objects, bytes and pathlib paths are not accepted)")
     chunks = _iter_encode([_to_record(v) for v in values], names)
     try:
         write_file_atomic(fname, chunks)
@@ -588,6 +603,11 @@ def _to_ndarrays(records, names):
     return dict(zip(names, out))
 
 
+def _np_shape_on():
+    from ..util import is_np_shape
+    return is_np_shape()
+
+
 def load(fname):
     """Load a ``.params`` file: a list of NDArrays, or a dict when the file has names."""
     if not isinstance(fname, str):
@@ -597,7 +617,8 @@ def load(fname):
             buf = f.read()
     except OSError as err:
         raise MXNetError(f"load: cannot open {fname!r}: {err.strerror or err}") from err
-    return _to_ndarrays(*decode(buf, f"load({fname!r})", keep_sparse=True))
+    return _to_ndarrays(*decode(buf, f"load({fname!r})", keep_sparse=True,
+                                np_shape=_np_shape_on()))
 
 
 def load_frombuffer(buf):
@@ -610,7 +631,8 @@ def load_frombuffer(buf):
                              "below U+0100 (one per byte)") from None
     if not isinstance(buf, bytes):
         raise TypeError("buf required to be a string or bytes")
-    return _to_ndarrays(*decode(buf, "load_frombuffer", keep_sparse=True))
+    return _to_ndarrays(*decode(buf, "load_frombuffer", keep_sparse=True,
+                                np_shape=_np_shape_on()))
 
 
 def dumps_one(nd) -> bytes:

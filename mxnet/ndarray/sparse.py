@@ -370,7 +370,7 @@ class BaseSparseNDArray(NDArray):
     def __setstate__(self, state):
         from .serialization import _load_ctx, loads_one
         rec, dev_type, dev_id = loads_one(state["handle"], keep_sparse=True)
-        ctx = _load_ctx(dev_type, dev_id) if dev_type != 1 else Context("cpu", dev_id)
+        ctx = _load_ctx(dev_type, dev_id)   # as 1.9.1: any CPU array comes back on cpu(0)
         res = _from_record(rec, ctx)
         _SLOT.__set__(self, res._parts)
         self._ctx = ctx

@@ -168,7 +168,8 @@ class Symbol:
     __array_priority__ = 1000.0
 
     def __init__(self, outputs):
-        self._outputs = list(outputs)
+        # Symbol(None) is an empty symbol, as unpickling 1.9.1's pickles creates it
+        self._outputs = [] if outputs is None else list(outputs)
 
     # -- identity ---------------------------------------------------------------------------
     def _single_node(self):
@@ -252,7 +253,8 @@ class Symbol:
         self._outputs = [] if handle is None else load_json(handle)._outputs
 
     def __reduce__(self):
-        return (_from_json, (self.tojson(),))
+        # 1.9.1's pickle layout, so that pickles load in either implementation
+        return (Symbol, (None,), self.__getstate__())   # 1.9.1: NumPy symbols come back plain
 
     # -- listing ------------------------------------------------------------------------------
     def _order(self):

@@ -376,6 +376,13 @@ class GRUCell(_GatedCell):
     _gates = 3
     _alias_name = "gru"
 
+    def __init__(self, hidden_size, i2h_weight_initializer=None, h2h_weight_initializer=None,
+                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
+                 prefix=None, params=None):
+        # spelled out so that a wrong keyword is reported against GRUCell, as in 1.9.1
+        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
+                         i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
+
     def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
         prefix = f"t{self._counter}_"
         h = states[0]
@@ -466,6 +473,10 @@ class SequentialRNNCell(_StackMixin, RecurrentCell):
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
 
+    def begin_state(self, **kwargs):
+        # defined here so that a positional batch size is reported against this class
+        return _StackMixin.begin_state(self, **kwargs)
+
     def hybrid_forward(self, *args, **kwargs):
         raise NotImplementedError
 
@@ -475,6 +486,10 @@ class HybridSequentialRNNCell(_StackMixin, HybridRecurrentCell):
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
+
+    def begin_state(self, **kwargs):
+        # defined here so that a positional batch size is reported against this class
+        return _StackMixin.begin_state(self, **kwargs)
 
     def hybrid_forward(self, F, inputs, states):
         return self.__call__(inputs, states)

@@ -118,6 +118,45 @@ class _RNNLayer(HybridBlock):
     def state_info(self, batch_size=0):
         raise NotImplementedError
 
+    def _unfuse(self):
+        """The same network as a HybridSequentialRNNCell of per-layer cells (a
+        BidirectionalCell per layer when bidirectional, a DropoutCell between layers when
+        ``dropout`` > 0). The stack shares this layer's Parameters: its cells are named
+        ``l{i}_`` / ``r{i}_`` under this layer's prefix."""
+        from . import rnn_cell
+        if self._projection_size:
+            raise AssertionError("_unfuse: a projected LSTM (projection_size) has no cell "
+                                 "equivalent")
+        if self._lstm_state_clip_min or self._lstm_state_clip_max:
+            raise AssertionError("_unfuse: state clipping (state_clip_min/max) has no cell "
+                                 "equivalent")
+        if self._mode.startswith("rnn_"):
+            def make(**kw):
+                return rnn_cell.RNNCell(self._hidden_size, activation=self._mode[4:], **kw)
+        else:
+            kind = rnn_cell.LSTMCell if self._mode == "lstm" else rnn_cell.GRUCell
+
+            def make(**kw):
+                return kind(self._hidden_size, **kw)
+        stack = rnn_cell.HybridSequentialRNNCell(prefix=self.prefix, params=self.params)
+        n_in = self._input_size
+        with stack.name_scope():
+            for layer in range(self._num_layers):
+                kw = dict(input_size=n_in,
+                          i2h_weight_initializer=self._i2h_weight_initializer,
+                          h2h_weight_initializer=self._h2h_weight_initializer,
+                          i2h_bias_initializer=self._i2h_bias_initializer,
+                          h2h_bias_initializer=self._h2h_bias_initializer)
+                if self._dir == 2:
+                    stack.add(rnn_cell.BidirectionalCell(make(prefix=f"l{layer}_", **kw),
+                                                         make(prefix=f"r{layer}_", **kw)))
+                else:
+                    stack.add(make(prefix=f"l{layer}_", **kw))
+                if self._dropout > 0 and layer < self._num_layers - 1:
+                    stack.add(rnn_cell.DropoutCell(self._dropout))
+                n_in = self._hidden_size * self._dir
+        return stack
+
     def _state_entry(self, batch_size, size):
         return {"shape": (self._num_layers * self._dir, batch_size, size), "__layout__": "LNC",
                 "dtype": self._dtype}
