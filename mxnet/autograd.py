@@ -225,9 +225,12 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
                 any(type(n) is FusedNode for n in order):
             edges = _leaf_edges(order, entries)
         uses = _fallback_log.LeafUses(order, lambda: _leaf_edges(order, entries))
-        for node in order:
+        unreached = []   # variables only gradient-free paths lead to (one_hot, a constant
+        for node in order:   # second derivative ...): 1.9.1 writes zeros into 'write' buffers
             slot = grads.pop(id(node), None)
             if slot is None:
+                if isinstance(node, Leaf):
+                    unreached.append(node)
                 continue
             if isinstance(node, Leaf):
                 leaf_grads[id(node)] = (node, slot[0])
@@ -260,14 +263,11 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
         return out
     # the walk's last gradients, unreferenced, so that _store_grad may take their buffers
     slot = igrads = ig = None
-    for node in order:
-        # a variable the walk reached only through gradient-free paths (one_hot, a constant
-        # second derivative ...): 1.9.1 writes zeros into a 'write' buffer
-        if isinstance(node, Leaf) and id(node) not in leaf_grads:
-            arr = node.array
-            if arr is not None and arr._grad is not None and arr._grad_req == "write":
-                _store_grad(arr._grad, "write", [_F.zeros_like(arr.detach())], 0)
-                node.fresh = True
+    for node in unreached:
+        arr = node.array
+        if arr is not None and arr._grad is not None and arr._grad_req == "write":
+            _store_grad(arr._grad, "write", [_F.zeros_like(arr.detach())], 0)
+            node.fresh = True
     for pair in leaf_grads.values():
         leaf = pair[0]
         arr = leaf.array

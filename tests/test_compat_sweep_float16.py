@@ -904,3 +904,16 @@ _BITS_SAFE = {
     ('norm2', 14): '4b794c7b4c9c4c5f4cca4b44',
     ('norm2', 15): '47884b164ae648fe',
 }
+
+
+def test_long_float16_reductions_sum_in_float32():
+    # beyond reduce.F16_EXACT_MAX elements the sum is the float32 sum rounded once to float16
+    # (1.9.1's step-by-step float16 sum would need a Python loop over the elements)
+    from mxnet.operator.reduce import F16_EXACT_MAX
+    v = (np.arange(F16_EXACT_MAX + 5) % 7).astype(np.float16) * np.float16(0.125)
+    want = np.float16(v.astype(np.float32).sum())
+    assert mx.nd.sum(mx.nd.array(v, dtype="float16")).asnumpy()[0] == want
+    assert mx.nd.mean(mx.nd.array(v, dtype="float16")).asnumpy()[0] == \
+        want / np.float16(v.size)
+    rows = mx.nd.array(np.tile(v, (2, 1)), dtype="float16")
+    assert mx.nd.sum(rows, axis=1).asnumpy().tolist() == [want, want]

@@ -14,6 +14,9 @@ import numpy as np
 from ..base import native_log
 
 _warned: set = set()
+# rows longer than this are summed in float32 rather than by 1.9.1's float16 steps, which
+# NumPy can only emulate with one pass per element (reduce.py's F16_EXACT_MAX)
+_F16_EXACT_MAX = 4096
 _SRC = {"softmax": "../src/operator/nn/./../../common/utils.h:472",
         "LpNorm": "../src/operator/tensor/./.././../common/utils.h:472",
         "LayerNorm": "../src/operator/nn/../../common/utils.h:472"}
@@ -24,7 +27,7 @@ def warn_float16(family, dtype):
     float16 input."""
     if dtype != np.float16 or family in _warned:
         return
-    if os.environ.get("MXNET_SAFE_ACCUMULATION", "0").strip() == "1":
+    if safe_acc_on():
         return
     _warned.add(family)
     what = ("float16 inputs for LayerNorm" if family == "LayerNorm"
@@ -64,7 +67,7 @@ def softmax_f16(x, axis, temperature, kind, out_dtype, mask=None):
         e = np.exp(d.astype(np.float64)).astype(f32)
         if keep is not None:
             e = np.where(keep, e, f32(0))
-        if acc is f32:   # cumsum adds left to right
+        if acc is f32 or v.shape[-1] > _F16_EXACT_MAX:   # cumsum adds left to right
             s = np.cumsum(e, axis=-1)[..., -1:]
         else:
             s = np.zeros(v.shape[:-1], acc)
@@ -129,10 +132,13 @@ def softmax_grad_f16(og, y, axis, temperature, kind):
     t = None if temperature is None or temperature == 1.0 else f32(h(temperature))
     with np.errstate(all="ignore"):
         terms = g if kind == "log_softmax" else g * yv
-        s = np.zeros(g.shape[:-1], acc)
-        for k in range(g.shape[-1]):
-            s = (s.astype(f32) + terms[..., k].astype(f32)).astype(acc)
-        s = s[..., None].astype(f32)
+        if g.shape[-1] > _F16_EXACT_MAX:   # long rows: a float32 sum, not the step loop
+            s = np.cumsum(terms.astype(f32), axis=-1)[..., -1:]
+        else:
+            s = np.zeros(g.shape[:-1], acc)
+            for k in range(g.shape[-1]):
+                s = (s.astype(f32) + terms[..., k].astype(f32)).astype(acc)
+            s = s[..., None].astype(f32)
         if kind == "log_softmax":
             ey = np.exp(yv.astype(np.float64)).astype(f32)
             if safe:

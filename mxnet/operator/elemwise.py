@@ -104,25 +104,20 @@ def _reject_bool(name, x):
                          f"this operator; input shape {tuple(x.shape)}); cast it first")
 
 
-def _no_bool(name, fn):
-    def checked(xp, x):
-        if x.dtype == np.bool_:
-            _reject_bool(name, x)
-        return fn(xp, x)
-    return checked
-
-
 def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
     ufunc = _UFUNC_UNARY.get(name)
-    if name != "negative":   # -x on a bool array is 1.9.1's int64 result
-        fn = _no_bool(name, fn)
+    no_bool = name != "negative"   # -x on a bool array is 1.9.1's int64 result
     if ufunc is None and name != "relu":
         def compute(rc, attrs, x):
+            if no_bool and x.dtype == np.bool_:
+                _reject_bool(name, x)
             if _BF16 is not None and x.dtype == _BF16:
                 return bf16_truncate(fn(rc.xp, x.astype(np.float32)))
             return fn(rc.xp, x)
     else:
         def compute(rc, attrs, x, out=None):
+            if no_bool and x.dtype == np.bool_:
+                _reject_bool(name, x)
             if _BF16 is not None and x.dtype == _BF16:
                 return bf16_truncate(fn(rc.xp, x.astype(np.float32)))
             o = _float_out(out, x)
@@ -143,9 +138,9 @@ def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
 # nearly always correctly rounded; NumPy's float32 SIMD loops are off by an ulp far more often. For
 # these ops a float32 result is the float64 value rounded once (a float16 input goes through
 # float32 first, as 1.9.1's half kernels do); float64 stays as NumPy computes it.
-# (sin and cos are left to NumPy: in float64 they cost ~30x more, for 15% -> 1.4% mismatches)
-_F32_VIA_F64 = frozenset(("exp", "expm1", "log", "log2", "log10", "cbrt", "tan",
-                          "arcsin", "arccos", "arctan", "tanh"))
+# (sin and cos are left to NumPy: in float64 they cost ~30x more, for 15% -> 1.4% mismatches).
+# The ops whose kernel is ``_f32_via_f64(name)`` in the table below; their out= path reads it.
+_F32_VIA_F64: set = set()
 
 
 def _f32_exact(xp, ufunc, x, out=None):
@@ -164,6 +159,8 @@ def _f32_exact(xp, ufunc, x, out=None):
 
 
 def _f32_via_f64(name):
+    _F32_VIA_F64.add(name)
+
     def fn(xp, x):
         if x.dtype == np.float32:
             return _f32_exact(xp, name, x)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..base import MXNetError, dtype_np
 from ._common import norm_axes, normalize_axis
-from ._safe_acc import safe_acc_on, warn_float16
+from ._safe_acc import _F16_EXACT_MAX, safe_acc_on, warn_float16
 from .registry import Param, register
 
 _AXIS_PARAMS = (Param("axis", "shape", None), Param("keepdims", "bool", False),
@@ -92,13 +92,23 @@ def _f16_shape(x, axes, keepdims, out):
     return out.reshape(_out_shape(x.shape, axes, keepdims))
 
 
+# float16 reductions over more elements than this sum in float32 and round once (not 1.9.1's
+# sequential float16 steps, which NumPy can only emulate with a loop over the elements)
+F16_EXACT_MAX = _F16_EXACT_MAX
+
+
 def _f16_sum(x, axes, keepdims, skip_nan=False, acc=np.float16):
     """1.9.1's float16 sum on the CPU: a compensated (Kahan) sum carried in float16, each
     operation rounded to float16; plain sum resets the compensation once the total is
     infinite, nansum skips NaN elements and keeps no such guard. ``acc`` is the type the
-    sum is carried in (mx.np's reductions carry float16 in float32)."""
+    sum is carried in (mx.np's reductions carry float16 in float32). Reductions over more
+    than ``F16_EXACT_MAX`` elements are summed in float32 and rounded once."""
     m, axes = _f16_rows(x, axes)
     m = m.astype(acc, copy=False)
+    if m.shape[1] > F16_EXACT_MAX:   # the loops below would cost ~0.5 us per element
+        with np.errstate(all="ignore"):
+            total = (np.nansum if skip_nan else np.sum)(m, axis=1, dtype=np.float32)
+        return _f16_shape(x, axes, keepdims, total.astype(acc))
     if m.shape[0] == 1:   # one output: the same steps on NumPy scalars (much faster)
         return _f16_shape(x, axes, keepdims, np.array([_kahan_1d(m[0], skip_nan, acc)], acc))
     s = np.zeros(m.shape[0], acc)
