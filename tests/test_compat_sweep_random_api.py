@@ -216,3 +216,28 @@ def test_sym_npx_random_in_hybridized_block():
             np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
     finally:
         mx.npx.reset_np()
+
+
+def test_sym_npx_random_bernoulli_frequencies():
+    # closed form: the mean of Bernoulli(p) draws is p (p = sigmoid(logit) for logits);
+    # 20,000 draws put the sample mean within 0.02 of p with overwhelming probability
+    from mxnet import gluon
+
+    class Draws(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            rnd = F.npx.random
+            return (rnd.bernoulli(0.3, None, (20000,), None, None, None),
+                    rnd.bernoulli(x * 0 + 0.8, None, None, None, None, None),
+                    rnd.bernoulli(None, x * 0 - 1.0, None, None, None, None))
+
+    mx.npx.set_np()
+    try:
+        net = Draws()
+        net.hybridize()
+        mx.random.seed(3)
+        a, b, c = (o.asnumpy() for o in net(mx.np.zeros((20000,))))
+        assert abs(a.mean() - 0.3) < 0.02
+        assert abs(b.mean() - 0.8) < 0.02
+        assert abs(c.mean() - 1.0 / (1.0 + np.exp(1.0))) < 0.02
+    finally:
+        mx.npx.reset_np()
