@@ -158,9 +158,17 @@ def _arange_like(rc, attrs, data):
     else:
         shape = (data.shape[normalize_axis("_contrib_arange_like", axis, data.ndim)],)
     n = math.prod(shape)
-    idx = xp.arange(n, dtype=np.float64) // max(attrs["repeat"], 1)
-    vals = attrs["start"] + attrs["step"] * idx
-    return vals.astype(data.dtype).reshape(shape)
+    start, step, dt = attrs["start"], attrs["step"], data.dtype
+    # as 1.9.1's arange: start and step cast to an integer dtype (truncated for float16),
+    # and float32 values formed in float32 arithmetic
+    if dt.kind in "iub":
+        start, step = float(np.array(start).astype(dt)), float(np.array(step).astype(dt))
+    elif dt == np.float16:
+        start, step = float(np.trunc(start)), float(np.trunc(step))
+    wt = np.float32 if dt == np.float32 else np.float64
+    idx = xp.arange(n, dtype=wt) // max(attrs["repeat"], 1)
+    vals = wt(start) + wt(step) * idx
+    return vals.astype(dt).reshape(shape)
 
 
 def _arange_like_shape(attrs, in_shapes, out_shapes):

@@ -12,7 +12,8 @@ MultiBoxTarget and MultiBoxDetection.
   matrix products per image, and the gradient applies their transposes (regions get no
   gradient).
 - **MultiBoxPrior** lays ``len(sizes) + len(ratios) - 1`` anchors (corner format, computed
-  in float32 like 1.9.1) on every feature-map cell.
+  in float32 like 1.9.1) on every feature-map cell: each size at ``ratios[0]``, then
+  ``sizes[0]`` at each further ratio.
 - **MultiBoxTarget** matches anchors to ground truth as 1.9.1 does: greedily the best
   remaining (anchor, object) pair while its IoU exceeds 1e-6, then every other anchor whose
   best IoU exceeds ``overlap_threshold``; negatives are all other anchors, or with
@@ -115,6 +116,9 @@ def _roi_geometry(xp, attrs, data_shape, rois):
     batch = r[:, 0].astype(np.int64)
     if bool((batch >= N).any()):
         raise MXNetError(f"{name}: a region's batch index is past the data's batch size {N}")
+    if not 0 <= attrs["spatial_scale"] <= 1:   # 1.9.1 bounds the parameter to [0, 1]
+        raise MXNetError(f"{name}: spatial_scale={attrs['spatial_scale']} is out of range; "
+                         "expected a value in [0, 1] (feature-map size over image size)")
     scale = dt.type(np.float32(attrs["spatial_scale"]))
     off = dt.type(0.5) if attrs["aligned"] else dt.type(0)
     x1, y1, x2, y2 = (r[:, k] * scale - off for k in range(1, 5))
@@ -178,6 +182,67 @@ def _roi_matrices(xp, attrs, data_shape, rois, cdt):
             count.astype(cdt))
 
 
+# 1.9.1 adds a bin's bilinear samples one after another (w1*v1 + w2*v2 + w3*v3 + w4*v4, the
+# samples in row-major order) and divides by their count; ours gathers the samples that way
+# while R * C * PH * PW * samples-per-bin stays within this, else it takes the separable
+# matrix products below (much faster on large regions; last-bit differences).
+_ROI_EXACT_MAX = 1 << 21
+
+
+def _roi_align_samples(xp, data, geom, oshape, cdt):
+    """ROIAlign (not position-sensitive) in 1.9.1's order of operations."""
+    batch, yi, wy, xi, wx, count = geom
+    R, C, PH, PW = oshape
+    Gh, Gw = yi.shape[-1] // 2, xi.shape[-1] // 2
+    d = data.astype(cdt, copy=False)
+    b = batch[:, None, None]
+    acc = xp.zeros((R, PH, PW, C), dtype=cdt)
+    for iy in range(Gh):
+        ylo, yhi = yi[:, :, iy, None], yi[:, :, Gh + iy, None]
+        wyl, wyh = wy[:, :, iy, None], wy[:, :, Gh + iy, None]
+        for ix in range(Gw):
+            xlo, xhi = xi[:, None, :, ix], xi[:, None, :, Gw + ix]
+            wxl, wxh = wx[:, None, :, ix], wx[:, None, :, Gw + ix]
+            val = (wyl * wxl)[..., None] * d[b, :, ylo, xlo]   # (R, PH, PW, C)
+            val += (wyl * wxh)[..., None] * d[b, :, ylo, xhi]
+            val += (wyh * wxl)[..., None] * d[b, :, yhi, xlo]
+            val += (wyh * wxh)[..., None] * d[b, :, yhi, xhi]
+            acc += val
+    acc /= count[:, None, None, None]
+    return acc.transpose(0, 3, 1, 2)
+
+
+def _roi_align_scatter(data, geom, og, cdt):
+    """ROIAlign's data gradient (NumPy) in 1.9.1's order: for every region, channel, bin,
+    sample (row-major) and corner in turn, grad[corner] += og * w / count."""
+    batch, yi, wy, xi, wx, count = geom
+    R, C, PH, PW = og.shape
+    H, W = data.shape[2:]
+    Gh, Gw = yi.shape[-1] // 2, xi.shape[-1] // 2
+    shp = (R, C, PH, PW, Gh, Gw, 4)
+
+    def grid(a, y):   # (R, P, 2G) -> its low and high halves on the y or x sample axis
+        if y:
+            return a[:, None, :, None, :Gh, None, None], a[:, None, :, None, Gh:, None, None]
+        return a[:, None, None, :, None, :Gw, None], a[:, None, None, :, None, Gw:, None]
+
+    ylo, yhi = grid(yi, True)
+    xlo, xhi = grid(xi, False)
+    wyl, wyh = grid(wy, True)
+    wxl, wxh = grid(wx, False)
+    yy = np.concatenate(np.broadcast_arrays(ylo, ylo, yhi, yhi), axis=-1)
+    xx = np.concatenate(np.broadcast_arrays(xlo, xhi, xlo, xhi), axis=-1)
+    w = np.concatenate(np.broadcast_arrays(wyl * wxl, wyl * wxh, wyh * wxl, wyh * wxh), axis=-1)
+    vals = og.astype(cdt, copy=False)[:, :, :, :, None, None, None] * w
+    vals /= count[:, None, None, None, None, None, None]
+    bc = batch[:, None, None, None, None, None, None] * C + \
+        np.arange(C)[None, :, None, None, None, None, None]
+    idx = (bc * H + yy) * W + xx
+    grad = np.zeros(data.size, dtype=cdt)
+    np.add.at(grad, np.broadcast_to(idx, shp).ravel(), np.broadcast_to(vals, shp).ravel())
+    return grad.reshape(data.shape)
+
+
 def _roi_align(rc, attrs, data, rois):
     """out[r] = Ay[r] @ data[batch[r]] @ Ax[r]^T / count[r] per channel, with the dense
     separable interpolation matrices Ay (PH, H) and Ax (PW, W): two matrix products per
@@ -192,8 +257,14 @@ def _roi_align(rc, attrs, data, rois):
     if R == 0 or data.size == 0:
         return out.astype(dt)
     N, C, H, W = data.shape
-    batch, Ay, Ax, count = _roi_matrices(xp, attrs, data.shape, rois, cdt)
     ps = attrs["position_sensitive"]
+    if not ps:
+        geom = _roi_geometry(xp, attrs, data.shape, rois)
+        work = R * C * PH * PW * (geom[1].shape[-1] // 2) * (geom[3].shape[-1] // 2)
+        if work <= _ROI_EXACT_MAX:
+            return xp.ascontiguousarray(
+                _roi_align_samples(xp, data, geom, oshape, cdt).astype(dt, copy=False))
+    batch, Ay, Ax, count = _roi_matrices(xp, attrs, data.shape, rois, cdt)
     if ps:
         cin = _ps_index(xp, C_out, PH, PW)
         pp = xp.arange(PH)[None, :, None]
@@ -250,6 +321,11 @@ def _backward_roi_align(rc, attrs, ograd, data, rois):
     grad = xp.zeros(data.shape, dtype=cdt)
     if R == 0 or data.size == 0:
         return grad.astype(data.dtype)
+    if xp is np and not attrs["position_sensitive"]:
+        geom = _roi_geometry(xp, attrs, data.shape, rois)
+        work = R * C * PH * PW * (geom[1].shape[-1] // 2) * (geom[3].shape[-1] // 2)
+        if work <= _ROI_EXACT_MAX:
+            return _roi_align_scatter(data, geom, ograd, cdt).astype(data.dtype, copy=False)
     batch, Ay, Ax, count = _roi_matrices(xp, attrs, data.shape, rois, cdt)
     g = ograd.astype(cdt, copy=False) / count[:, None, None, None]
     ps = attrs["position_sensitive"]
@@ -318,11 +394,14 @@ def _multibox_prior(rc, attrs, data):
         step_y, step_x = _F32(1) / _F32(H), _F32(1) / _F32(W)
     off_y, off_x = (_F32(o) for o in attrs["offsets"])
     sizes = np.asarray(attrs["sizes"], dtype=_F32)
-    ratios = np.sqrt(np.asarray(attrs["ratios"][1:], dtype=_F32))
     hf, wf = _F32(H), _F32(W)
-    # half widths / heights of one cell's anchors: sizes at ratio 1, then sizes[0] at ratios
-    half_w = np.concatenate([sizes * hf / wf / _F32(2), sizes[0] * hf / wf * ratios / _F32(2)])
-    half_h = np.concatenate([sizes / _F32(2), sizes[0] / ratios / _F32(2)])
+    with np.errstate(all="ignore"):   # a ratio <= 0 gives inf / NaN boxes, as in 1.9.1
+        ratios = np.sqrt(np.asarray(attrs["ratios"], dtype=_F32))
+        # half widths / heights of one cell's anchors: every size at ratios[0], then
+        # sizes[0] at each further ratio
+        half_w = np.concatenate([sizes * hf / wf * ratios[0] / _F32(2),
+                                 sizes[0] * hf / wf * ratios[1:] / _F32(2)])
+        half_h = np.concatenate([sizes / ratios[0] / _F32(2), sizes[0] / ratios[1:] / _F32(2)])
     cy = (xp.arange(H, dtype=_F32) + off_y) * step_y
     cx = (xp.arange(W, dtype=_F32) + off_x) * step_x
     hw, hh = xp.asarray(half_w), xp.asarray(half_h)

@@ -86,6 +86,13 @@ def _group_channels(xp, output_dim, P, G):
 _PS = "_contrib_PSROIPooling"
 
 
+def _check_scale(name, attrs):
+    """1.9.1 bounds spatial_scale to [0, 1] for every region-pooling operator."""
+    if not 0 <= attrs["spatial_scale"] <= 1:
+        raise MXNetError(f"{name}: spatial_scale={attrs['spatial_scale']} is out of range; "
+                         "expected a value in [0, 1] (feature-map size over image size)")
+
+
 def _ps_group(attrs):
     return attrs["group_size"] if attrs["group_size"] > 0 else attrs["pooled_size"]
 
@@ -109,6 +116,7 @@ def _ps_bins(xp, attrs, data_shape, rois):
     dt = _cdt(rois.dtype)
     r = rois.astype(dt, copy=False)
     b = _batch_index(_PS, xp, rois, N)
+    _check_scale(_PS, attrs)
     scale = dt.type(np.float32(attrs["spatial_scale"]))
     x1, y1 = _c_round(xp, r[:, 1]) * scale, _c_round(xp, r[:, 2]) * scale
     x2 = (_c_round(xp, r[:, 3]) + dt.type(1)) * scale
@@ -259,6 +267,7 @@ def _dps_samples(xp, attrs, data_shape, rois, trans, sl, b):
     dt = _cdt(rois.dtype)
     r = rois[sl].astype(dt, copy=False)
     R = r.shape[0]
+    _check_scale(_DPS, attrs)
     scale = dt.type(np.float32(attrs["spatial_scale"]))
     half = dt.type(0.5)
     x1 = _c_round(xp, r[:, 1]) * scale - half
@@ -450,6 +459,7 @@ def _rroi_align(rc, attrs, data, rois):
         return out.astype(data.dtype)
     b = _batch_index(_RR, xp, rois, N)
     r = rois.astype(dt, copy=False)
+    _check_scale(_RR, attrs)
     scale = dt.type(np.float32(attrs["spatial_scale"]))
     cx, cy = r[:, 1] * scale, r[:, 2] * scale
     rw = xp.maximum(r[:, 3] * scale, dt.type(1))

@@ -106,7 +106,7 @@ def _reject_bool(name, x):
 
 def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
     ufunc = _UFUNC_UNARY.get(name)
-    no_bool = name != "negative"   # -x on a bool array is 1.9.1's int64 result
+    no_bool = True   # (-x on a bool array, 1.9.1's int64 result, is NDArray.__neg__'s)
     if ufunc is None and name != "relu":
         def compute(rc, attrs, x):
             if no_bool and x.dtype == np.bool_:
@@ -194,12 +194,18 @@ def _rcbrt(xp, x):
     return 1.0 / xp.cbrt(x)
 
 
-def _float_unary(xp_fn):
-    """A float kernel that keeps the input dtype (integer inputs compute in float64, cast back)."""
+def _float_unary(xp_fn, int_as=np.float64):
+    """A float kernel that keeps the input dtype (integer inputs compute in ``int_as``, cast
+    back: float64 for most of 1.9.1's kernels, float32 for degrees and radians)."""
     def fn(xp, x):
-        # float16 math runs in float32 and rounds once, as mshadow's half-precision kernels do
-        out = xp_fn(xp, x.astype(np.float32) if x.dtype == np.float16 else x)
-        return out if out.dtype == x.dtype else out.astype(x.dtype)
+        # float16 math runs in float32 and rounds once, as mshadow's half-precision kernels do.
+        # Integers are converted first: NumPy would compute int8 in float16 (tanh(int8 5) is 1,
+        # not 1.9.1's 0) and negate int8 -128 to -128 inside sigmoid
+        dt = x.dtype
+        if dt.kind in "iu":
+            x = x.astype(int_as)
+        out = xp_fn(xp, x.astype(np.float32) if dt == np.float16 else x)
+        return out if out.dtype == dt else out.astype(dt)
     return fn
 
 
@@ -216,7 +222,7 @@ _RAD_PER_DEG = float(np.float32(math.pi / 180.0))
 
 _UNARY = [
     # name, kernel, gradient(F, x, y, g)
-    ("negative", lambda xp, x: xp.negative(x.astype(np.int64) if x.dtype == np.bool_ else x),
+    ("negative", lambda xp, x: xp.negative(x),
      lambda F, x, y, g: -g),
     ("abs", lambda xp, x: xp.abs(x), lambda F, x, y, g: g * F.sign(x)),
     ("sign", lambda xp, x: xp.nan_to_num(xp.sign(x), nan=0.0) if x.dtype.kind == "f" else xp.sign(x),
@@ -227,7 +233,9 @@ _UNARY = [
     ("floor", lambda xp, x: xp.floor(x), None),
     ("trunc", lambda xp, x: xp.trunc(x), None),
     ("fix", lambda xp, x: xp.trunc(x), None),
-    ("square", lambda xp, x: xp.square(x), lambda F, x, y, g: g * x * 2),
+    # integers square as floats (1.9.1: int32 46341 squares to INT_MIN, 4097 to 16785408)
+    ("square", lambda xp, x: xp.square(x) if x.dtype.kind == "f" else
+     xp.square(x.astype(np.float32)).astype(x.dtype), lambda F, x, y, g: g * x * 2),
     ("sqrt", _float_unary(lambda xp, x: xp.sqrt(x)), lambda F, x, y, g: g / (y * 2)),
     ("rsqrt", _float_unary(lambda xp, x: 1.0 / xp.sqrt(x)), lambda F, x, y, g: g * (-0.5 / (x * F.sqrt(x)))),
     ("cbrt", _float_unary(_f32_via_f64("cbrt")), lambda F, x, y, g: g / (y * y * 3)),
@@ -256,8 +264,11 @@ _UNARY = [
     ("arccosh", _float_unary(lambda xp, x: xp.arccosh(x)),
      lambda F, x, y, g: g * F.rsqrt(x * x - 1)),
     ("arctanh", _float_unary(lambda xp, x: xp.arctanh(x)), lambda F, x, y, g: g / (1 - x * x)),
-    ("degrees", _float_unary(lambda xp, x: xp.degrees(x)), lambda F, x, y, g: g * _DEG_PER_RAD),
-    ("radians", _float_unary(lambda xp, x: xp.radians(x)), lambda F, x, y, g: g * _RAD_PER_DEG),
+    # the forward multiplies by the same float32 constants (float64 degrees(-3) is -171.8873291...)
+    ("degrees", _float_unary(lambda xp, x: x * x.dtype.type(_DEG_PER_RAD), np.float32),
+     lambda F, x, y, g: g * _DEG_PER_RAD),
+    ("radians", _float_unary(lambda xp, x: x * x.dtype.type(_RAD_PER_DEG), np.float32),
+     lambda F, x, y, g: g * _RAD_PER_DEG),
     ("sigmoid", _float_unary(lambda xp, x: _sigmoid(xp, x)), lambda F, x, y, g: g * y * (1 - y)),
     ("relu", lambda xp, x: xp.maximum(x, x.dtype.type(0)), lambda F, x, y, g: g * (y > 0)),
     ("softsign", _float_unary(lambda xp, x: x / (1 + xp.abs(x))),
@@ -289,7 +300,14 @@ def _round_half_away(xp, x):
 
 def _make_grad(rule):
     def grad(F, attrs, inputs, outputs, og):
-        return [rule(F, inputs[0], outputs[0], og[0])]
+        x, y, g = inputs[0], outputs[0], og[0]
+        if getattr(x, "dtype", None) == np.float16 and getattr(g, "dtype", None) == np.float16:
+            # 1.9.1's half backward kernels: the derivative from float32 values, rounded once
+            # to float16, times the head gradient (not a float16 rounding after every step)
+            d = rule(F, x.astype("float32"), y.astype("float32"),
+                     F.ones_like(x).astype("float32"))
+            return [g * d.astype("float16")]
+        return [rule(F, x, y, g)]
     return grad
 
 
@@ -344,17 +362,26 @@ def _div(xp, a, b):
 
 def _mod(xp, a, b):
     if a.dtype.kind in "iub":
+        # 1.9.1 takes the remainder of the operands converted to double (int64 2**53 + 1 mod 3
+        # is 2); exact for every narrower integer type
+        dt = a.dtype if a.dtype != np.bool_ else np.dtype(np.int8)
+        if dt.itemsize == 8:
+            a, b = a.astype(np.float64), b.astype(np.float64)
         safe = xp.where(b == 0, b.dtype.type(1), b)
-        return xp.where(b == 0, a.dtype.type(0), xp.mod(a, safe))
+        return xp.where(b == 0, a.dtype.type(0), xp.mod(a, safe)).astype(dt, copy=False)
     out = xp.mod(a, b)
-    # a zero remainder keeps the dividend's sign in 1.9.1 (NumPy gives the divisor's)
-    out = xp.where((out == 0) & (a >= 0), xp.abs(out), out)
+    # 1.9.1 works on magnitudes: an exact zero remainder is -0 for a < 0 with b < 0 and for
+    # a = -0 with b > 0, else +0 (NumPy gives the divisor's sign)
+    neg = ((a < 0) & (b < 0)) | ((a == 0) & xp.signbit(a) & (b > 0))
+    out = xp.where(out == 0, xp.where(neg, out.dtype.type(-0.0), out.dtype.type(0)), out)
     return xp.where(b == 0, a.dtype.type(0), out)
 
 
 def _power(xp, a, b):
-    if a.dtype.kind in "iu":
-        return xp.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
+    if a.dtype.kind in "iu":   # 1.9.1: powf on the operands as floats (int32 16777217 ** 1 is
+        # 16777216, int64 3 ** 39 is 4052555218645155840); powf as below, float64 rounded once
+        p = xp.power(a.astype(np.float32).astype(np.float64), b.astype(np.float32))
+        return p.astype(np.float32).astype(a.dtype)
     if a.dtype == np.float32 and getattr(b, "dtype", None) == np.float32:
         if b.ndim == 0 and b == 2:   # x ** 2: the float32 product is already correctly rounded
             return xp.multiply(a, a)
@@ -385,7 +412,10 @@ _BINARY_KERNELS = {
     "power": _power,
     "maximum": lambda xp, a, b: xp.maximum(a, b),
     "minimum": lambda xp, a, b: xp.minimum(a, b),
-    "hypot": lambda xp, a, b: xp.hypot(a, b).astype(a.dtype, copy=False),
+    # integers as floats, as 1.9.1 (int32 hypot(2147483647, 2) is INT_MIN)
+    "hypot": lambda xp, a, b: (xp.hypot(a, b) if a.dtype.kind == "f" else
+                               xp.hypot(a.astype(np.float32), b.astype(np.float32))
+                               ).astype(a.dtype, copy=False),
     "equal": _cmp(np.equal),
     "not_equal": _cmp(np.not_equal),
     "greater": _cmp(np.greater),
@@ -396,6 +426,28 @@ _BINARY_KERNELS = {
     "logical_or": _logical(np.logical_or),
     "logical_xor": _logical(np.logical_xor),
 }
+
+
+def _is_half(*arrays):
+    return all(getattr(a, "dtype", None) == np.float16 for a in arrays)
+
+
+def _half_binary_grad(F, kind, rule, a, b, y, g):
+    """(lhs, rhs) gradients; for float16 arrays as 1.9.1's half backward kernels compute them:
+    each derivative from float32 values (power and hypot from their unrounded float32
+    results), rounded once to float16, times the head gradient. (mod keeps the float16 steps:
+    1.9.1 floors the float16 quotient.)"""
+    if kind == "mod" or not _is_half(a, b, g):
+        return rule(F, a, b, y, g)
+    a32, b32 = a.astype("float32"), b.astype("float32")
+    if kind == "power":
+        y32 = F.broadcast_power(a32, b32)
+    elif kind == "hypot":
+        y32 = F.broadcast_hypot(a32, b32)
+    else:
+        y32 = y.astype("float32")
+    da, db = rule(F, a32, b32, y32, F.ones_like(g).astype("float32"))
+    return g * da.astype("float16"), g * db.astype("float16")
 
 
 def _binary_grads(kind):
@@ -437,6 +489,8 @@ def _register_binary(kind, kernel):
 
     def compute_elem(rc, attrs, a, b, _k=kernel, _n=elem_name, out=None):
         same_dtype(_n, a, b)
+        if a.dtype == np.bool_:
+            raise shape_err(_n, "boolean inputs are not supported by 1.9.1's binary operators", a, b)
         if a.shape != b.shape:
             raise shape_err(_n, "inputs must have the same shape", a, b)
         if out is not None and ufunc is not None:
@@ -460,10 +514,10 @@ def _register_binary(kind, kernel):
             raise shape_err(_n, "operands could not be broadcast together", a, b) from None
 
     def grad_elem(F, attrs, ins, outs, og):
-        return list(rule(F, ins[0], ins[1], outs[0], og[0]))
+        return list(_half_binary_grad(F, kind, rule, ins[0], ins[1], outs[0], og[0]))
 
     def grad_bcast(F, attrs, ins, outs, og):
-        ga, gb = rule(F, ins[0], ins[1], outs[0], og[0])
+        ga, gb = _half_binary_grad(F, kind, rule, ins[0], ins[1], outs[0], og[0])
         return [F._reduce_to_shape_of(ga, ins[0]), F._reduce_to_shape_of(gb, ins[1])]
 
     aliases = {"add": ("_plus", "_add"), "sub": ("_minus", "_sub"), "mul": ("_mul",),
@@ -494,6 +548,10 @@ def _reduce_to_shape_of(rc, attrs, g, like):
     nd_extra = g.ndim - like.ndim
     axes = tuple(range(nd_extra)) + tuple(
         i + nd_extra for i, s in enumerate(like.shape) if s == 1 and g.shape[i + nd_extra] != 1)
+    if axes and g.dtype == np.float16 and rc.xp is np:
+        # 1.9.1's broadcast backward sums float16 with compensated float16 steps
+        from .reduce import _f16_sum
+        return _f16_sum(g, axes, True).reshape(like.shape)
     out = g.sum(axis=axes, keepdims=True) if axes else g
     return out.reshape(like.shape)
 
@@ -531,7 +589,15 @@ def _register_scalar(name, kernel, rule, reverse=False, ufunc=None):
             return _k(rc.xp, x, s)
 
     def grad(F, attrs, ins, outs, og):
-        return [rule(F, ins[0], attrs["scalar"], outs[0], og[0])]
+        x, y, g = ins[0], outs[0], og[0]
+        half_d = _HALF_SCALAR_D.get(name)
+        if half_d is not None and _is_half(x, g):
+            # 1.9.1's half kernels: the scalar as float16, the derivative from float32 values
+            # rounded once to float16, times the head gradient
+            d = half_d(F, x.astype("float32"), float(np.float16(attrs["scalar"])),
+                       y.astype("float32"))
+            return [g * d.astype("float16")]
+        return [rule(F, x, attrs["scalar"], y, g)]
 
     register(name, compute, params=_SCALAR_PARAMS, gradient=grad, infer_shape=_same_shape,
              infer_type=_scalar_type, inplace=((0, 0),), accepts_out=ufunc is not None)
@@ -551,6 +617,16 @@ def _scalar_kernel(kind):
 
 def _zero(F, x, s, y, g):
     return F.zeros_like(x)
+
+
+# float16 derivatives (x and y in float32, s the float16 scalar) where the rules below would
+# round to float16 more than once
+_HALF_SCALAR_D = {
+    "_rdiv_scalar": lambda F, x, s, y: -s / (x * x),
+    "_power_scalar": lambda F, x, s, y: (x ** (s - 1)) * s,
+    "_rpower_scalar": lambda F, x, s, y: y * math.log(s),
+    "_hypot_scalar": lambda F, x, s, y: x / F._hypot_scalar(x, scalar=s),
+}
 
 
 _SCALAR = [

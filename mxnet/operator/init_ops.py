@@ -42,7 +42,8 @@ def _full(rc, attrs, out=None):
     buf = _into(out, attrs["value"])
     if buf is not None:
         return buf
-    with np.errstate(over="ignore"):   # 1e5 in float16 is inf, without a NumPy warning
+    # 1e5 in float16 is inf, nan in an integer dtype INT_MIN: silent, as 1.9.1
+    with np.errstate(over="ignore", invalid="ignore"):
         return rc.xp.full(_shape_of(attrs), attrs["value"], dtype=dtype_np(attrs["dtype"]))
 
 
@@ -61,6 +62,13 @@ register("_full", _full, inputs=(), params=(Param("shape", "shape", ()),) + _CTX
     Param("value", "float"),), infer_shape=_const_shape, accepts_out=True)
 
 
+def _no_bool_range(opname, dtype):
+    """1.9.1's arange, linspace and eye have no boolean output ("Invalid Input: 'bool'")."""
+    if np.dtype(dtype) == np.bool_:
+        raise MXNetError(f"{opname}: dtype bool is not supported; expected one of bfloat16, "
+                         f"float16, float32, float64, int32, int64, int8, uint8")
+
+
 def arange_values(start, stop, step, repeat, dtype, xp=np):
     """MXNet's arange: ``stop=None`` means [0, start); each value repeated ``repeat`` times."""
     if stop is None:
@@ -71,8 +79,11 @@ def arange_values(start, stop, step, repeat, dtype, xp=np):
     if n < 0:
         n = 0
     dtype = np.dtype(dtype)
+    _no_bool_range("arange", dtype)
     if dtype.kind in "iub":  # 1.9.1 casts start and step to the integer dtype first
         start, step = float(np.array(start).astype(dtype)), float(np.array(step).astype(dtype))
+    elif dtype == np.float16:   # and truncates them to integers for float16 (a 1.9.1 quirk:
+        start, step = float(np.trunc(start)), float(np.trunc(step))   # arange(0, 2, 0.5) is 0s)
     if dtype == np.float32:   # 1.9.1 forms start + i * step in float32 arithmetic
         f32 = np.float32
         vals = f32(start) + xp.arange(n, dtype=f32) * f32(step)
@@ -101,6 +112,7 @@ register("_arange", _arange, inputs=(), params=(
 
 
 def _eye(rc, attrs):
+    _no_bool_range("eye", dtype_np(attrs["dtype"]))
     n = attrs["N"]
     m = attrs["M"] or n
     return rc.xp.eye(n, m, k=attrs["k"], dtype=dtype_np(attrs["dtype"]))
@@ -111,6 +123,7 @@ register("_eye", _eye, inputs=(), params=(
 
 
 def _linspace(rc, attrs):
+    _no_bool_range("linspace", dtype_np(attrs["dtype"]))
     return rc.xp.linspace(attrs["start"], attrs["stop"], attrs["num"], endpoint=attrs["endpoint"],
                           dtype=np.float64).astype(dtype_np(attrs["dtype"]))
 

@@ -144,10 +144,17 @@ def _out_dtype(dt):
 
 
 def _hs_line(x, attrs):
-    """alpha * x + beta in x's dtype, with alpha and beta rounded to float32 first."""
+    """alpha * x + beta in x's dtype, with alpha and beta rounded to float32 first (for
+    float16 data, as 1.9.1's half kernel: the product rounded to float16, the sum taken in
+    float32 with the float32 beta)."""
+    half = x.dtype == np.float16
+    if half:
+        x = x.astype(np.float32)
     a = x.dtype.type(_f32(attrs["alpha"]))
     b = x.dtype.type(_f32(attrs["beta"]))
     v = x * a
+    if half:
+        v = v.astype(np.float16).astype(np.float32)
     v += b
     return v, a
 
@@ -155,11 +162,13 @@ def _hs_line(x, attrs):
 def _hard_sigmoid(rc, attrs, x):
     _check_float("hard_sigmoid", "data", x)
     v, _ = _hs_line(x, attrs)
-    return rc.xp.clip(v, 0, 1, out=v)
+    return rc.xp.clip(v, 0, 1, out=v).astype(x.dtype, copy=False)
 
 
 def _backward_hard_sigmoid(rc, attrs, og, x):
     v, a = _hs_line(x, attrs)
+    if x.dtype == np.float16:   # 1.9.1: the head gradient times alpha rounded to float16
+        a = np.float32(np.float16(a))
     inside = (v > 0) & (v < 1)
     return rc.xp.where(inside, og * a, og.dtype.type(0)).astype(x.dtype, copy=False)
 
@@ -202,9 +211,10 @@ def _cumsum_dtype(attrs, in_dtype):
 def _cumsum(rc, attrs, a):
     axis = _cumsum_axis("cumsum", attrs["axis"], a.ndim)
     dt = _cumsum_dtype(attrs, a.dtype)
-    if axis is None:
-        return rc.xp.cumsum(a.reshape(-1), dtype=dt)
-    return rc.xp.cumsum(a, axis=axis, dtype=dt)
+    with np.errstate(all="ignore"):   # overflow to inf, nan cast to int: silent, as 1.9.1
+        if axis is None:
+            return rc.xp.cumsum(a.reshape(-1), dtype=dt)
+        return rc.xp.cumsum(a, axis=axis, dtype=dt)
 
 
 def _backward_cumsum(rc, attrs, og, a):
@@ -277,11 +287,19 @@ def _moments(rc, attrs, x):
     xp = rc.xp
     axes, kept, oshape = _moments_shapes(attrs, x.shape)
     n = _prod(x.shape[i] for i in axes)
-    if x.dtype.kind in "iub":  # integer data: C integer division, as 1.9.1
-        xi = x.astype(np.int64)
-        mean = _c_div(xp, xi.sum(axis=axes, keepdims=True), n)
-        d = xi - mean
-        var = _c_div(xp, (d * d).sum(axis=axes, keepdims=True), n)
+    if x.dtype == np.bool_:
+        raise MXNetError(f"moments: boolean input is not supported (1.9.1 has no bool kernel; "
+                         f"input shape {tuple(x.shape)}); cast it first")
+    if x.dtype.kind in "iu":
+        # integer data as 1.9.1: sums, deviations and squares wrap in the input dtype, the
+        # count is cast to it too, and the divisions are C integer divisions
+        nc = int(np.array(n).astype(x.dtype))
+        if nc == 0:
+            raise MXNetError(f"moments: the reduced element count {n} is 0 in {x.dtype}; "
+                             f"integer division by zero (input shape {tuple(x.shape)})")
+        mean = _c_div(xp, x.sum(axis=axes, keepdims=True, dtype=x.dtype), nc)
+        d = x - mean
+        var = _c_div(xp, (d * d).sum(axis=axes, keepdims=True, dtype=x.dtype), nc)
     elif x.dtype == np.float16 and xp is np:
         # 1.9.1: compensated float32 sums rounded to float16, divided by the float16 count;
         # the squared deviations are float16 products

@@ -37,8 +37,11 @@ import numpy as np
 from ..base import _BF16, MXNetError
 from ._batch_threads import run_parts
 from ._common import normalize_axis
+from ._onednn import (EMULATE_MAX, dnn_exp, dnn_log_softmax_backward, dnn_softmax,
+                      dnn_softmax_backward)
 from ._safe_acc import softmax_f16, softmax_grad_f16, warn_float16
 from .conv_kernels import scratch
+from .reduce import _f16_sum as _kahan_sum
 from .registry import Param, register
 from .special import erf as _erf
 
@@ -333,6 +336,12 @@ def _rrelu_mean(attrs):
     return float((_F32(attrs["lower_bound"]) + _F32(attrs["upper_bound"])) / _F32(2.0))
 
 
+def _half_or(x, value):
+    """``value`` rounded to float16 when ``x`` is float16 (1.9.1's half kernels cast their
+    float parameters to the data type), else unchanged."""
+    return float(np.float16(value)) if x.dtype == np.float16 else value
+
+
 def _leaky_into(xp, x, o, slope):
     """leaky/prelu into ``o``: ``x`` where positive, else ``x * slope`` (a scalar or an
     array broadcasting against ``x``). The mask is taken first: ``o`` may be ``x``."""
@@ -341,6 +350,17 @@ def _leaky_into(xp, x, o, slope):
     xp.copyto(o, x)
     xp.multiply(o, slope, out=o, where=neg)
     return o
+
+
+# prelu's gamma gradient over at most this many elements per channel takes 1.9.1's compensated
+# (Kahan) sum, element after element (a loop: ~5 us per element); larger ones NumPy's sum
+_PRELU_KAHAN_MAX = 1024
+
+
+def _onednn_elu(x):
+    """Whether 1.9.1's CPU build runs this elu in oneDNN (float32, 1 to 5 dimensions) and ours
+    emulates it (up to EMULATE_MAX elements)."""
+    return x.dtype == np.float32 and 1 <= x.ndim <= 5 and x.size <= EMULATE_MAX
 
 
 def _leaky_relu(rc, attrs, x, gamma=None, out=None):
@@ -362,11 +382,32 @@ def _leaky_relu(rc, attrs, x, gamma=None, out=None):
     xw = _work(x)
     dt = xw.dtype.type
     if kind == "leaky":
-        y = xp.where(x > 0, xw, xw * dt(_f32(attrs["slope"])))
-    elif kind == "elu":
-        y = xp.where(x > 0, xw, dt(_f32(attrs["slope"])) * xp.expm1(xp.minimum(xw, 0)))
+        # 1.9.1 rounds the slope to float16 for half data, and computes float64 data's
+        # negative part in float32 (leaky(-1e300) is -inf, leaky(-1e-300) is -0.0)
+        if x.dtype == np.float16:
+            y = xp.where(x > 0, xw, xw * dt(np.float16(_f32(attrs["slope"]))))
+        elif x.dtype == np.float64:
+            neg = x.astype(_F32) * _F32(_f32(attrs["slope"]))
+            y = xp.where(x > 0, x, neg.astype(np.float64))
+        else:
+            y = xp.where(x > 0, xw, xw * dt(_f32(attrs["slope"])))
+    elif kind == "elu" and _onednn_elu(x):   # slope * (exp(x) - 1) with oneDNN's exp
+        a = _F32(_f32(attrs["slope"]))
+        e = dnn_exp(xp, xp.minimum(x, _F32(0)))
+        e -= _F32(1)
+        e *= a
+        y = xp.where(x > 0, x, e)
+    elif kind == "elu":   # float16: the slope rounded to float16 (as 1.9.1)
+        y = xp.where(x > 0, xw, dt(_half_or(x, _f32(attrs["slope"])))
+                     * xp.expm1(xp.minimum(xw, 0)))
     elif kind == "selu":
-        y = dt(_SELU_LAMBDA) * xp.where(x > 0, xw, dt(_SELU_ALPHA) * xp.expm1(xp.minimum(xw, 0)))
+        neg = xp.minimum(xw, 0)   # float32: expm1 rounded once (glibc's expm1f nearly is)
+        em1 = xp.expm1(neg, dtype=np.float64).astype(_F32) if neg.dtype == _F32 and xp is np \
+            else xp.expm1(neg)
+        inner = dt(_SELU_ALPHA) * em1
+        if x.dtype == np.float16:   # 1.9.1: alpha * expm1 rounded to float16, lambda too
+            inner = inner.astype(np.float16).astype(xw.dtype)
+        y = dt(_half_or(x, _SELU_LAMBDA)) * xp.where(x > 0, xw, inner)
     elif kind == "gelu":
         y = _gelu_f32(xp, x)
     elif kind == "prelu":
@@ -395,10 +436,17 @@ def _leaky_backward(rc, attrs, og, x, y, extra=None):
     dt = yw.dtype.type
     if kind == "leaky":
         d = xp.where(y > 0, dt(1), dt(_f32(attrs["slope"])))
+    elif kind == "elu" and _onednn_elu(x):   # oneDNN's: slope * exp(x), from the input
+        e = dnn_exp(xp, xp.minimum(x, _F32(0)))
+        e *= _F32(_f32(attrs["slope"]))
+        d = xp.where(x > 0, _F32(1), e)
     elif kind == "elu":
-        d = xp.where(y > 0, dt(1), yw + dt(_f32(attrs["slope"])))
+        d = xp.where(y > 0, dt(1), yw + dt(_half_or(y, _f32(attrs["slope"]))))
     elif kind == "selu":
-        if SELU_GRAD_AS_1_9_1:
+        if SELU_GRAD_AS_1_9_1 and y.dtype == np.float16:   # y + alpha rounded to float16
+            inner = (yw + dt(_SELU_ALPHA)).astype(np.float16).astype(yw.dtype)
+            d = dt(_half_or(y, _SELU_LAMBDA)) * xp.where(y > 0, dt(1), inner)
+        elif SELU_GRAD_AS_1_9_1:
             d = dt(_SELU_LAMBDA) * xp.where(y > 0, dt(1), yw + dt(_SELU_ALPHA))
         else:
             d = xp.where(y > 0, dt(_SELU_LAMBDA), yw + dt(_SELU_LAMBDA * _SELU_ALPHA))
@@ -410,11 +458,18 @@ def _leaky_backward(rc, attrs, og, x, y, extra=None):
         xw = _work(x)
         dx = g * xp.where(x > 0, dt(1), gam)
         axes = tuple(i for i, s in enumerate(gshape) if s == 1)
-        dg = xp.sum(g * xp.where(x > 0, dt(0), xw), axis=axes, keepdims=True)
+        prod = g * xp.where(x > 0, dt(0), xw)
+        if xp is np and prod.dtype == np.float32 and \
+                math.prod(prod.shape[a] for a in axes) <= _PRELU_KAHAN_MAX:
+            dg = _kahan_sum(prod, axes, True, acc=np.float32)   # 1.9.1's compensated sum
+        else:
+            dg = xp.sum(prod, axis=axes, keepdims=True)
         return (dx.astype(x.dtype, copy=False),
                 dg.reshape(extra.shape).astype(extra.dtype, copy=False))
     else:                                                           # rrelu
         d = xp.where(y > 0, dt(1), _work(extra))
+    if kind in ("leaky", "elu", "selu") and x.dtype == np.float16:
+        d = d.astype(np.float16).astype(dt)   # 1.9.1's half kernel: the derivative in float16
     return (g * d).astype(x.dtype, copy=False)
 
 
@@ -503,8 +558,9 @@ def _out_dtype(attrs, x):
 
 def _length_mask(xp, opname, length, shape, axis):
     """Boolean mask of the positions each row's length keeps, shaped like data."""
-    if length.dtype.kind not in "iu":
-        raise MXNetError(f"{opname}: length must have an integer dtype, got {length.dtype}")
+    if length.dtype not in (np.int32, np.int64):   # 1.9.1 rejects int8, uint8 and bool too
+        raise MXNetError(f"{opname}: length must have an integer dtype (int32 or int64), got "
+                         f"{length.dtype}")
     want = tuple(s for i, s in enumerate(shape) if i != axis)
     if tuple(length.shape) != want:
         raise MXNetError(f"{opname}: length has shape {tuple(length.shape)} but data of shape "
@@ -515,28 +571,84 @@ def _length_mask(xp, opname, length, shape, axis):
     return pos < lim
 
 
+def _seq_sum(xp, a, axis):
+    """Sum along ``axis`` adding one element after another, as 1.9.1's generic CPU softmax
+    kernel does (NumPy's pairwise sum rounds differently); keeps the axis."""
+    n = a.shape[axis]
+    if n <= 2:
+        return xp.sum(a, axis=axis, keepdims=True)
+    if a.size == n:   # one row: NumPy would sum it pairwise
+        return xp.take(xp.cumsum(a, axis=axis), [n - 1], axis=axis)
+    # summing over the outer axis of a C-contiguous array adds row after row
+    if axis == a.ndim - 1:
+        cols = xp.ascontiguousarray(a.reshape(-1, n).T)
+        return xp.sum(cols, axis=0).reshape(a.shape[:-1] + (1,))
+    b = xp.ascontiguousarray(xp.moveaxis(a, axis, 0))
+    return xp.expand_dims(xp.sum(b, axis=0), axis)
+
+
+def _exp_f32(xp, z):
+    """exp rounded as glibc's expf (float64 rounded once) for float32; NumPy's otherwise."""
+    if z.dtype == np.float32 and xp is np:
+        return xp.exp(z, out=xp.empty(z.shape, np.float32), dtype=np.float64)
+    return xp.exp(z)
+
+
+def _log_f32(xp, z):
+    if z.dtype == np.float32 and xp is np:
+        return xp.log(z, out=xp.empty(z.shape, np.float32), dtype=np.float64)
+    return xp.log(z)
+
+
+# Emulating oneDNN's exp takes ~30 NumPy calls: ~35 us more per call than NumPy's float32 path
+# on a (32, 10) batch of class scores (a benchmark shape), so arrays smaller than this keep that
+# faster path (not bit-exact: ~60% of outputs match 1.9.1's bits there), as do arrays over
+# EMULATE_MAX elements (the emulation costs ~6x NumPy's softmax there).
+ONEDNN_SOFTMAX_MIN_SIZE = 1024
+
+
+def onednn_softmax(kind, x, axis, temperature, use_length, out_dtype):
+    """Whether 1.9.1's CPU build hands this softmax to oneDNN (float32 in and out, the last
+    axis of a 1- to 4-d array, no temperature given, no lengths): "exact" where ours emulates
+    its arithmetic, "fast" where ours takes NumPy's float32 path instead; else None."""
+    if kind == "softmin" or x.dtype != np.float32 or np.dtype(out_dtype) != np.float32 or \
+            temperature is not None or use_length or axis != x.ndim - 1 or \
+            not 1 <= x.ndim <= 4:
+        return None
+    return "exact" if ONEDNN_SOFTMAX_MIN_SIZE <= x.size <= EMULATE_MAX else "fast"
+
+
 def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, out_dtype=None,
-                    out=None):
+                    out=None, onednn=False):
     """Numerically stable softmax / log_softmax / softmin of ``x`` along ``axis``.
 
     Computes in the input's dtype (float16 in float32), then casts to ``out_dtype``, as 1.9.1
     does; ``mask`` (boolean, like ``x``) zeroes the positions it excludes. ``out``: an array
     to write the result into (used when no cast or mask is involved; same steps either way).
+    1.9.1's generic kernel (which ours follows bit for bit): e = expf((x - max) / t), the sum
+    taken in order, then e / sum or (x - max) / t - logf(sum). ``onednn`` (see
+    onednn_softmax): "exact" gives softmax as oneDNN's kernel computes it (bit for bit);
+    otherwise (and log_softmax: oneDNN's log is not emulated) NumPy's float32 exp, sum, log.
     """
     out_dtype = np.dtype(out_dtype or x.dtype)
     if x.size == 0:  # an empty array: nothing to normalise (max has no identity)
         return xp.zeros(x.shape, dtype=out_dtype)
     wdt = np.result_type(x.dtype, _F32)
-    if out is not None and mask is None and kind != "softmin" and x.dtype == wdt and \
-            out.dtype == out_dtype == wdt and out.shape == x.shape and \
-            (temperature is None or temperature == 1.0):
+    if onednn == "exact" and kind == "softmax":
+        res = dnn_softmax(xp, x)
+        if out is not None and out.shape == res.shape and out.dtype == res.dtype:
+            out[...] = res
+            return out
+        return res
+    if onednn and x.dtype == np.float32:
+        if out is None or out.dtype != np.float32 or out.shape != x.shape:
+            out = xp.empty(x.shape, np.float32)
         m = xp.max(x, axis=axis, keepdims=True)
         z = xp.subtract(x, m, out=out)
         if kind == "log_softmax":
             e = xp.exp(z, out=scratch(xp, "act.tmp", z.shape, z.dtype)) if xp is np else \
                 xp.exp(z)
-            s = xp.sum(e, axis=axis, keepdims=True)
-            z -= xp.log(s)
+            z -= xp.log(xp.sum(e, axis=axis, keepdims=True))
             return z
         xp.exp(z, out=z)
         z /= xp.sum(z, axis=axis, keepdims=True)
@@ -554,49 +666,56 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
     z = z - m
     if temperature is not None and temperature != 1.0:
         z = z / wdt.type(temperature)
-    e = xp.exp(z)
-    s = xp.sum(e, axis=axis, keepdims=True)
+    e = _exp_f32(xp, z)
+    s = _seq_sum(xp, e, axis)
     if kind == "log_softmax":
-        out = z - xp.log(s)
+        res = z - _log_f32(xp, s)
     else:
         if mask is not None:
             s = xp.where(s == 0, 1, s)
-        out = e / s
-    return out.astype(out_dtype, copy=False)
+        res = e / s
+    if out is not None and out.dtype == out_dtype and out.shape == res.shape:
+        out[...] = res
+        return out
+    return res.astype(out_dtype, copy=False)
 
 
-def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype=None, out=None):
+def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype=None, out=None,
+                     onednn=False):
     """The input gradient of softmax_forward from its output ``y`` and head gradient ``og``
-    (written into ``out`` when given and no cast is involved; same steps either way)."""
+    (written into ``out`` when given and no cast is involved; same steps either way). As
+    1.9.1's generic kernel: y * (og - sum(og * y)) or og - expf(y) * sum(og), the sums in
+    order, then divided by the temperature; ``onednn``: as oneDNN's kernel (bit for bit)."""
     if og.dtype == y.dtype == np.float16 and np.dtype(in_dtype or og.dtype) == np.float16 \
             and xp is np:
         return softmax_grad_f16(og, y, axis, temperature, kind)
     wdt = np.result_type(og.dtype, y.dtype, _F32)
-    if out is not None and kind != "softmin" and og.dtype == y.dtype == wdt and \
-            out.dtype == np.dtype(in_dtype or og.dtype) == wdt and out.shape == og.shape and \
-            (temperature is None or temperature == 1.0):
+    if onednn == "exact" and og.dtype == y.dtype == np.float32:
+        fn = dnn_log_softmax_backward if kind == "log_softmax" else dnn_softmax_backward
+        dx = fn(xp, og, y)
+    elif onednn and og.dtype == y.dtype == np.float32:   # NumPy's float32 path
         if kind == "log_softmax":
-            s = xp.sum(og, axis=axis, keepdims=True)
-            xp.exp(y, out=out)
-            out *= s
-            return xp.subtract(og, out, out=out)
-        gy = xp.multiply(og, y, out=out)
-        s = xp.sum(gy, axis=axis, keepdims=True)
-        gy -= xp.multiply(y, s, out=scratch(xp, "act.tmp", y.shape, y.dtype)) if xp is np \
-            else y * s
-        return gy
-    g = og.astype(wdt, copy=False)
-    yw = y.astype(wdt, copy=False)
-    if kind == "log_softmax":
-        dx = g - xp.exp(yw) * xp.sum(g, axis=axis, keepdims=True)
+            dx = og - xp.exp(y) * xp.sum(og, axis=axis, keepdims=True)
+        else:
+            dx = xp.multiply(og, y, out=out if out is not None and out.shape == og.shape and
+                             out.dtype == og.dtype else None)
+            dx -= y * xp.sum(dx, axis=axis, keepdims=True)
     else:
-        gy = g * yw
-        dx = gy - yw * xp.sum(gy, axis=axis, keepdims=True)
-        if kind == "softmin":
-            dx = -dx
-    if temperature is not None and temperature != 1.0:
-        dx = dx / wdt.type(temperature)
-    return dx.astype(in_dtype or og.dtype, copy=False)
+        g = og.astype(wdt, copy=False)
+        yw = y.astype(wdt, copy=False)
+        if kind == "log_softmax":
+            dx = g - _exp_f32(xp, yw) * _seq_sum(xp, g, axis)
+        else:
+            dx = yw * (g - _seq_sum(xp, g * yw, axis))
+            if kind == "softmin":
+                dx = -dx
+        if temperature is not None and temperature != 1.0:
+            dx = dx / wdt.type(temperature)
+    dt = np.dtype(in_dtype or og.dtype)
+    if out is not None and out.dtype == dt and out.shape == dx.shape:
+        out[...] = dx
+        return out
+    return dx.astype(dt, copy=False)
 
 
 def _make_softmax(kind):
@@ -610,16 +729,26 @@ def _make_softmax(kind):
         mask = None
         if attrs["use_length"]:
             mask = _length_mask(rc.xp, kind, length, x.shape, axis)
-        return softmax_forward(rc.xp, x, axis, attrs["temperature"], kind, mask,
-                               _out_dtype(attrs, x), out=out[0] if out else None)
+        od = _out_dtype(attrs, x)
+        dnn = onednn_softmax(kind, x, axis, attrs["temperature"], attrs["use_length"], od)
+        return softmax_forward(rc.xp, x, axis, attrs["temperature"], kind, mask, od,
+                               out=out[0] if out else None, onednn=dnn)
 
     def backward(rc, attrs, og, x, y, length=None, out=None):
         axis = normalize_axis(kind, attrs["axis"], x.ndim)
-        return softmax_backward(rc.xp, og, y, axis, attrs["temperature"], kind, x.dtype,
-                                out=out[0] if out else None)
+        # with dtype given, 1.9.1's backward takes the generic kernel (its forward, oneDNN's)
+        dnn = None if attrs["dtype"] else \
+            onednn_softmax(kind, x, axis, attrs["temperature"], attrs["use_length"], y.dtype)
+        dx = softmax_backward(rc.xp, og, y, axis, attrs["temperature"], kind, x.dtype,
+                              out=out[0] if out else None, onednn=dnn)
+        if attrs["use_length"]:   # 1.9.1 writes +0 past each row's length (y is 0 there)
+            rc.xp.copyto(dx, 0, where=y == 0)
+        return dx
 
     def gradient(F, attrs, ins, outs, og):
-        dx = getattr(F, f"_backward_{kind}")(og[0], ins[0], outs[0], **attrs)
+        # an unset dtype stays unset (mx.nd would read dtype=None as float64)
+        kw = {k: v for k, v in attrs.items() if k != "dtype" or v is not None}
+        dx = getattr(F, f"_backward_{kind}")(og[0], ins[0], outs[0], **kw)
         return [dx] + [None] * (len(ins) - 1)
 
     def infer_shape(attrs, ins, outs):

@@ -85,8 +85,16 @@ def _sigma_sq(attrs, dtype):
 
 def _smooth_l1(rc, attrs, x):
     xp = rc.xp
-    xw = x if x.dtype.kind == "f" else x.astype(np.float64)
-    bsq = _sigma_sq(attrs, xw.dtype)
+    if x.dtype == np.bool_:
+        raise MXNetError(f"smooth_l1: boolean input is not supported (1.9.1 has no bool kernel; "
+                         f"input shape {tuple(x.shape)}); cast it first")
+    if x.dtype == np.float16:   # 1.9.1: float16 sigma, everything else in float32
+        xw, bsq = x.astype(np.float32), np.float32(np.float16(attrs["scalar"])) ** 2
+    elif x.dtype.kind == "f":
+        xw, bsq = x, _sigma_sq(attrs, x.dtype)
+    else:   # 1.9.1: sigma cast to the integer type, the arithmetic in float32
+        xw = x.astype(np.float32)
+        bsq = np.float32(np.trunc(attrs["scalar"])) ** 2
     inv = xw.dtype.type(np.inf) if bsq == 0 else 1 / bsq
     ax = xp.abs(xw)
     half_inv = xw.dtype.type(0.5) / bsq if bsq != 0 else inv
@@ -96,10 +104,17 @@ def _smooth_l1(rc, attrs, x):
 
 def _smooth_l1_backward(rc, attrs, og, x):
     xp = rc.xp
-    xw = x if x.dtype.kind == "f" else x.astype(np.float64)
-    bsq = _sigma_sq(attrs, xw.dtype)
+    if x.dtype == np.float16:   # 1.9.1: float16 sigma squared in float32; the derivative
+        # and the product with the head gradient each rounded to float16
+        xw, og = x.astype(np.float32), og.astype(np.float32)
+        bsq = np.float32(np.float16(attrs["scalar"])) ** 2
+    else:
+        xw = x if x.dtype.kind == "f" else x.astype(np.float64)
+        bsq = _sigma_sq(attrs, xw.dtype)
     inv = xw.dtype.type(np.inf) if bsq == 0 else 1 / bsq
     d = xp.where(xw > inv, 1, xp.where(xw < -inv, -1, xw * bsq)).astype(xw.dtype, copy=False)
+    if x.dtype == np.float16:
+        d = d.astype(np.float16).astype(np.float32)
     return (og * d).astype(x.dtype, copy=False)
 
 

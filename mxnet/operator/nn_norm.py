@@ -112,6 +112,15 @@ def _chan_dot(xp, a, b):
 # BatchNorm and SyncBatchNorm
 
 
+# float32 BatchNorm inputs up to this many elements take 1.9.1's inference arithmetic step by
+# step: (x - mean) * (gamma / sqrt(var + eps)) + beta. Larger ones fold the mean into the shift
+# (one pass less). The batch statistics of a training forward are NumPy's (pairwise) sums at
+# every size: 1.9.1's oneDNN sums them in an order that depends on the memory layout its input
+# arrived in (a plain array and the blocked output of a convolution give different bits), so
+# no single order matches it, and sums taken element after element lose accuracy.
+_BN_EXACT_MAX = 65536
+
+
 def _bn_checks(opname, x, gamma, beta, mm, mv, axis):
     _check_float(opname, x)
     if x.ndim == 0:
@@ -168,6 +177,7 @@ def _make_bn_forward(opname, saved_is_var, axis_of):
         o = _big_out(out, 0, x)
         o3 = None if o is None else o.reshape(shp)
         eps = attrs["eps"]
+        exact = xp is np and x3.dtype == np.float32 and x.size <= _BN_EXACT_MAX
         if rc.is_train and not attrs["use_global_stats"]:
             n = x3.shape[0] * x3.shape[2]
             mean = _chan_sum(xp, x3) / n
@@ -179,10 +189,16 @@ def _make_bn_forward(opname, saved_is_var, axis_of):
             out += beta[:, None]
             saved = (mean, var if saved_is_var else invstd)
         else:
-            invstd = 1.0 / xp.sqrt(mv + eps)
-            scale = invstd if attrs["fix_gamma"] else gamma * invstd
-            out = xp.multiply(x3, scale[:, None], out=o3)
-            out += (beta - mm * scale)[:, None]
+            root = xp.sqrt(mv + eps)
+            invstd = 1.0 / root
+            scale = invstd if attrs["fix_gamma"] else gamma / root
+            if exact:   # 1.9.1's steps; larger inputs fold the mean into the shift (1 pass less)
+                out = xp.subtract(x3, mm[:, None], out=o3)
+                out *= scale[:, None]
+                out += beta[:, None]
+            else:
+                out = xp.multiply(x3, scale[:, None], out=o3)
+                out += (beta - mm * scale)[:, None]
             saved = (mm.copy(), mv.copy() if saved_is_var else invstd)
         out = o if o is not None else _as(out, x.dtype).reshape(x.shape)
         return out, _as(saved[0], acc), _as(saved[1], acc)
@@ -206,8 +222,8 @@ def _make_bn_backward(opname, saved_is_var, axis_of):
         eps = attrs["eps"]
         invstd = 1.0 / xp.sqrt(saved + eps) if saved_is_var else saved
         w = xp.ones_like(invstd) if attrs["fix_gamma"] else gamma
-        sum_g = _chan_sum(xp, g3)
         xc = x3 - mean[:, None]
+        sum_g = _chan_sum(xp, g3)
         dot = _chan_dot(xp, g3, xc)  # sum of g * (x - mean) per channel
         a = w * invstd
         if rc.is_train and not attrs["use_global_stats"]:
@@ -725,7 +741,12 @@ def _l2_normalization(rc, attrs, x):
             out = x3 / norm[:, None, :]
         return out.reshape(x.shape), norm.reshape(_l2_norm_shape(x.shape, attrs["mode"]))
     x3 = _as(x.reshape(_l2_view(x, attrs["mode"])), acc)
-    norm = xp.sqrt(xp.einsum("prq,prq->pq", x3, x3) + _f32(attrs["eps"]))
+    if xp is np:   # 1.9.1: a running sum of the squares that starts at eps, in order
+        sq = np.concatenate([np.full((x3.shape[0], 1, x3.shape[2]), _f32(attrs["eps"]), acc),
+                             x3 * x3], axis=1)
+        norm = np.sqrt(np.add.accumulate(sq, axis=1)[:, -1])
+    else:
+        norm = xp.sqrt(xp.einsum("prq,prq->pq", x3, x3) + _f32(attrs["eps"]))
     out = x3 / norm[:, None, :]
     return (_as(out, x.dtype).reshape(x.shape),
             _as(norm, x.dtype).reshape(_l2_norm_shape(x.shape, attrs["mode"])))

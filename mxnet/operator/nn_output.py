@@ -306,7 +306,8 @@ _register_regression(
     "Identity forward; backward is the squared-loss gradient ``out - label``.")
 _register_regression(
     "MAERegressionOutput", "mae_reg_out", lambda xp, x: x.copy(),
-    lambda xp, out, lab: xp.sign(out - lab),
+    # 1.9.1 takes +1 where out > label and -1 everywhere else, ties included (not sign(0) = 0)
+    lambda xp, out, lab: xp.where(out - lab > 0, 1, -1).astype(out.dtype, copy=False),
     "Identity forward; backward is the absolute-loss gradient ``sign(out - label)``.")
 _register_regression(
     "LogisticRegressionOutput", "logistic_reg_out",
@@ -349,8 +350,9 @@ def _svm_backward(rc, attrs, out, label):
     if attrs["use_linear"]:
         g = xp.where(hit, -(m > x).astype(x.dtype), (m > -x).astype(x.dtype)) * reg
     else:
-        at_label = xp.where(m > x, (m - x) * dt(-2), dt(0))
-        others = xp.where(m > -x, (m + x) * dt(2), dt(0))
+        # the zeros are -0.0 before scaling, so they print as 1.9.1's do (-0.0 for reg > 0)
+        at_label = xp.where(m > x, (m - x) * dt(-2), dt(-0.0))
+        others = xp.where(m > -x, (m + x) * dt(2), dt(-0.0))
         g = xp.where(hit, at_label, others) * reg
     return g.reshape(out.shape).astype(out.dtype, copy=False)
 

@@ -81,7 +81,7 @@ import weakref
 
 import numpy as np
 
-from ..base import _BF16, MXNetError, dtype_name, dtype_np
+from ..base import _BF16, MXNetError, dtype_name, dtype_np, native_log
 from ._batch_threads import map_batch
 from .conv_kernels import scratch
 from .registry import Param, register
@@ -1296,6 +1296,39 @@ def _lp_pow_scratch(x, p, cdt):
     return src if p == 2 else np.multiply(src, v, out=src)
 
 
+# 1.9.1 adds a window's taps one after another in row-major order (oneDNN's kernel and its
+# own); ours does that for inputs up to this many elements. Larger ones take the separable
+# sums (one spatial axis at a time), 1.7x (2x2 stride 2) to 3x (3x3 stride 2 pad 1) faster at
+# the batch-32 benchmark shapes, all of which are larger, but ~50% of outputs then differ from
+# 1.9.1's in the last bit.
+_EXACT_TAPS_MAX = 32768
+
+
+def _tap_sum(x, g, out, div=None):
+    """Window sums of x (N, C, *spatial) into ``out``, each window's taps added in turn in
+    row-major order (taps in the padding skipped). With ``div`` (broadcasting over the output
+    window grid), each tap is divided by its window's divisor before it is added, as 1.9.1's
+    own avg kernel does (oneDNN's divides the sum)."""
+    out[...] = 0
+    for taps in itertools.product(*(range(k) for k in g.kernel)):
+        osl, isl = [], []
+        for t, s, p, L, O in zip(taps, g.stride, g.pad, g.spatial, g.out):
+            lo = max(0, -((t - p) // s))            # first window whose tap t is in the input
+            hi = min(O, (L - 1 - t + p) // s + 1)   # one past the last
+            if hi <= lo:
+                break
+            osl.append(slice(lo, hi))
+            start = lo * s + t - p
+            isl.append(slice(start, start + (hi - lo - 1) * s + 1, s))
+        else:
+            dst = out[(Ellipsis, *osl)]
+            src = x[(Ellipsis, *isl)]
+            if div is not None:
+                src = src / (div if div.ndim == 0 else div[tuple(osl)])
+            np.add(dst, src, out=dst)
+    return out
+
+
 def _fast_forward(x, g, attrs, out):
     """The NumPy pooling of x (N, C, *spatial), not global, into ``out`` (contiguous)."""
     pt = attrs["pool_type"]
@@ -1304,7 +1337,23 @@ def _fast_forward(x, g, attrs, out):
     cdt = _compute_dtype(x.dtype)
     p = attrs["p_value"] if pt == "lp" else 1
     acc = out if out.dtype == cdt else _scratch("acc", out.shape, cdt)
-    _separable_sum(_lp_pow_scratch(x, p, cdt), g, acc)
+    src = _lp_pow_scratch(x, p, cdt)
+    if x.size <= _EXACT_TAPS_MAX:
+        div = None
+        if pt == "avg":
+            div, zero = _divisor(np, g, attrs["count_include_pad"] is not False, cdt)
+        # 1.9.1's own kernel (what oneDNN does not take: the "full" convention, channels-last
+        # layouts, dtypes other than float32) divides each tap when padding counts
+        own = attrs["pooling_convention"] == "full" or x.dtype != np.float32 or \
+            attrs["layout"] in _CHANNELS_LAST
+        if div is not None and own and attrs["count_include_pad"] is not False:
+            _tap_sum(src, g, acc, div)
+            if zero is not None:
+                np.copyto(acc, cdt.type(np.nan), where=zero)
+            return _into(np, out, acc)
+        _tap_sum(src, g, acc)
+    else:
+        _separable_sum(src, g, acc)
     if pt == "avg":
         div, zero = _divisor(np, g, attrs["count_include_pad"] is not False, cdt)
         _divide(acc, div, out=acc)
@@ -1750,12 +1799,39 @@ def _bf16_check(opname, attrs, dt):
     return True
 
 
+_SCORING_LOGGED = set()   # the oneDNN pooling primitives 1.9.1 has made (and logged) so far
+
+
+def _check_onednn_pad(attrs, dtype, g, dshape=None, is_train=False):
+    """1.9.1 hands float32 max / avg pooling in channels-first layouts to oneDNN ('full'
+    avg only where it gives the 'valid' shape), which refuses a pad as large as the kernel;
+    its own kernels (float16, float64, channels-last, sum and lp) take such pads. When
+    training, oneDNN's avg pooling that leaves the padding out of the count logs a line the
+    first time it is made for a shape."""
+    if g.is_global or dtype != np.float32 or g.channels_last or \
+            attrs["pool_type"] not in ("max", "avg"):
+        return
+    if attrs["pooling_convention"] == "full" and attrs["pool_type"] == "avg" and any(
+            (L + 2 * p - k) % s for L, k, s, p in zip(g.spatial, g.kernel, g.stride, g.pad)):
+        return
+    if any(p >= k for p, k in zip(g.pad, g.kernel)):
+        raise MXNetError(f"Pooling: pad {g.pad} must be smaller than the kernel {g.kernel} in "
+                         f"every dimension for {attrs['pool_type']} pooling of float32 data")
+    if is_train and attrs["pool_type"] == "avg" and attrs["count_include_pad"] is False:
+        key = (tuple(dshape), g.kernel, g.stride, g.pad)
+        if key not in _SCORING_LOGGED:
+            _SCORING_LOGGED.add(key)
+            native_log("../src/operator/nn/mkldnn/mkldnn_pooling.cc:58",
+                       "MKLDNN Pooling: training with prop_kind is forward_scoring")
+
+
 def _pooling(rc, attrs, data, out=None):
     check_float("Pooling", ["data"], [data], POOL_TYPES)
     if _bf16_check("Pooling", attrs, data.dtype):   # float32 kernel, rounded once
         return _pooling(rc, attrs, data.astype(np.float32)).astype(_BF16)
     xp = rc.xp
     g = pool_geometry("Pooling", attrs, data.shape)
+    _check_onednn_pad(attrs, data.dtype, g, data.shape, rc.is_train)
     dst = _given(out, g.out_shape(data.shape), data.dtype)
 
     def kernel(a, out=None):
@@ -1833,11 +1909,14 @@ def _pooling_shape(attrs, ins, outs):
         # 1.9.1 pools a partial shape whose unknown dims are only the batch and channel axes
         last = attrs.get("layout") in ("NWC", "NHWC", "NDHWC")
         free = (0, len(d) - 1) if last else (0, 1)
-        if any(x is None for i, x in enumerate(d) if i not in free):
+        # (a global pool's output is 1 along every spatial axis, known or not)
+        if not attrs["global_pool"] and any(x is None for i, x in enumerate(d)
+                                            if i not in free):
             return ins, outs, []
         full = tuple(1 if x is None else x for x in d)
         out = pool_geometry("Pooling", attrs, full).out_shape(full)
-        return ins, [tuple(None if d[i] is None else o for i, o in enumerate(out))], []
+        return ins, [tuple(None if d[i] is None and i in free else o
+                           for i, o in enumerate(out))], []
     if d is None:
         return ins, outs, []
     return ins, [pool_geometry("Pooling", attrs, d).out_shape(d)], []

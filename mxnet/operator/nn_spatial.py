@@ -201,7 +201,13 @@ def _backward_upsampling(rc, attrs, ograd, *xs):
         else:
             part = ograd[:, c0:c0 + c]
             c0 += c
-        grads.append(part.reshape(n, c, h, f, w, f).sum(axis=(3, 5)).astype(x.dtype, copy=False))
+        # 1.9.1 adds each block's f * f gradients to 0 in turn, row-major
+        blk = part.reshape(n, c, h, f, w, f)
+        acc = xp.zeros((n, c, h, w), dtype=blk.dtype)
+        for i in range(f):
+            for j in range(f):
+                acc += blk[:, :, :, i, :, j]
+        grads.append(acc.astype(x.dtype, copy=False))
     return grads[0] if len(grads) == 1 else tuple(grads)
 
 
@@ -480,6 +486,11 @@ def _backward_roi_pooling(rc, attrs, ograd, data, rois, maxidx):
     use = (arg >= 0) & ok[:, None, None, None]
     plane = (xp.clip(batch, 0, max(n - 1, 0))[:, None] * c + xp.arange(c)[None, :]) * (H * W)
     flat = xp.where(use, plane.reshape(R, c, 1, 1) + arg, 0).ravel()
+    if xp is np:   # 1.9.1: each input adds its bins' gradients in turn (region, channel, bin)
+        keep = use.ravel()
+        g = np.zeros(data.size, dtype=cdt)
+        np.add.at(g, flat[keep], ograd.astype(cdt, copy=False).ravel()[keep])
+        return g.reshape(data.shape).astype(data.dtype, copy=False)
     weights = xp.where(use, ograd.astype(cdt, copy=False), 0).ravel()
     g = xp.bincount(flat, weights=weights, minlength=data.size)
     return g.reshape(data.shape).astype(data.dtype)
@@ -694,14 +705,46 @@ def _corner_weights(wx, wy):
 
 
 def _sample(xp, data, grid):
+    """1.9.1's arithmetic: tl*wy*wx + tr*wy*(1-wx) + bl*(1-wy)*wx + br*(1-wy)*(1-wx), where
+    the factors 1 - w are C doubles, so every term but the first, and the sum, are float64
+    (rounded to the data type at the end); corners outside the data read 0."""
     n, c, H, W = data.shape
     flat = data.reshape(n, c, H * W)
     wx, wy, corners = _corners(xp, data, grid)
-    out = None
-    for (idx, ok), wgt in zip(corners, _corner_weights(wx, wy)):
-        v = _gather(xp, flat, idx, c) * xp.where(ok, wgt, 0)[:, None, :]
-        out = v if out is None else out + v
-    return out.reshape((n, c) + grid.shape[2:])
+    tl, tr, bl, br = (xp.where(ok[:, None, :], _gather(xp, flat, idx, c), 0)
+                      for idx, ok in corners)
+    wx, wy = wx[:, None, :], wy[:, None, :]
+    rx = 1.0 - wx.astype(np.float64)
+    ry = 1.0 - wy.astype(np.float64)
+    out = (tl * wy * wx).astype(np.float64)
+    out += (tr * wy) * rx
+    out += (bl * ry) * wx
+    out += (br * ry) * rx
+    return out.astype(data.dtype).reshape((n, c) + grid.shape[2:])
+
+
+# BilinearSampler's data gradient with at most this many (output position, corner) steps is
+# accumulated as 1.9.1 does it: in order of output position then corner, each float64 term
+# added to the float32 total and rounded (a loop over the steps); else summed in float64 once.
+_SAMPLER_EXACT_STEPS = 1024
+
+
+def _sample_backward_data(og, wx, wy, corners, shape):
+    """The data gradient (NumPy) in 1.9.1's order and rounding (see _SAMPLER_EXACT_STEPS)."""
+    n, c, H, W = shape
+    g = og.astype(np.float64)
+    a, b = wy[:, None, :], wx[:, None, :]
+    ra, rb = 1.0 - a.astype(np.float64), 1.0 - b.astype(np.float64)
+    terms = ((og * a) * b, (og * a) * rb, (g * ra) * b, (g * ra) * rb)   # (n, c, L) each
+    gflat = np.zeros((n, c, H * W), dtype=og.dtype)
+    chans = np.arange(c)[None, :]
+    for pos in range(og.shape[2]):
+        for (idx, ok), term in zip(corners, terms):
+            rows = np.nonzero(ok[:, pos])[0]
+            if rows.size:
+                at = (rows[:, None], chans, idx[rows, pos][:, None])
+                gflat[at] = (gflat[at] + term[rows, :, pos]).astype(og.dtype)
+    return gflat.reshape(shape)
 
 
 def _sample_backward(xp, ograd, data, grid):
@@ -711,6 +754,7 @@ def _sample_backward(xp, ograd, data, grid):
     flat = data.reshape(n, c, H * W)
     og = ograd.reshape(n, c, L)
     wx, wy, corners = _corners(xp, data, grid)
+    exact = xp is np and dt == np.float32 and 4 * L <= _SAMPLER_EXACT_STEPS
     vals, flat_idx, weights = [], [], []
     plane = (xp.arange(n * c, dtype=np.int64) * (H * W)).reshape(n, c, 1)
     for (idx, ok), wgt in zip(corners, _corner_weights(wx, wy)):
@@ -718,8 +762,11 @@ def _sample_backward(xp, ograd, data, grid):
         vals.append(xp.where(okf, _gather(xp, flat, idx, c), 0))
         flat_idx.append((plane + idx[:, None, :]).ravel())
         weights.append(xp.where(okf, og * wgt[:, None, :], 0).ravel())
-    gdata = xp.bincount(xp.concatenate(flat_idx), weights=xp.concatenate(weights),
-                        minlength=data.size).reshape(data.shape).astype(dt)
+    if exact:
+        gdata = _sample_backward_data(og, wx, wy, corners, data.shape)
+    else:
+        gdata = xp.bincount(xp.concatenate(flat_idx), weights=xp.concatenate(weights),
+                            minlength=data.size).reshape(data.shape).astype(dt)
     tl, tr, bl, br = vals
     cross = tl - tr - bl + br
     gy = -(og * (tr - br + cross * wx[:, None, :])).sum(axis=1)

@@ -71,9 +71,24 @@ def _true_div(xp, a, b):
 
 
 def _mod(xp, a, b):
+    dt = getattr(a, "dtype", None)
+    if dt is not None and dt.itemsize == 8 and dt.kind in "iu":
+        # 1.9.1 takes the remainder of doubles (int64 2**53 + 1 mod 3 is 2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = xp.mod(xp.asarray(a, dtype=np.float64), xp.asarray(b, dtype=np.float64))
+        return xp.where(xp.asarray(b) == 0, 0, r).astype(dt)
     out = xp.mod(a, b)
     if getattr(out, "dtype", np.dtype(np.int64)).kind == "f":
-        out = xp.where(xp.asarray(b) == 0, out.dtype.type(0), out)   # 1.9.1: x % 0 gives 0
+        # 1.9.1 works on magnitudes: a remainder r of |a| by |b| is negated for a < 0 and
+        # shifted by b when the signs differ and r != 0, so an exact zero is +0 except for
+        # a < 0 with b < 0 (-0) and a = -0 with b > 0 (-0); NumPy takes the divisor's sign
+        zero = out == 0
+        a = xp.asarray(a, dtype=out.dtype)
+        b = xp.asarray(b, dtype=out.dtype)
+        neg_zero = ((a < 0) & (b < 0)) | ((a == 0) & xp.signbit(a) & (b > 0))
+        signed = xp.where(neg_zero, out.dtype.type(-0.0), out.dtype.type(0))
+        out = xp.where(zero, signed, out)
+        out = xp.where(b == 0, out.dtype.type(0), out)   # 1.9.1: x % 0 gives 0
     return out
 
 
@@ -92,6 +107,13 @@ def _power(xp, a, b):
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out = xp.power(xp.asarray(a, dtype=np.float64), xp.asarray(b, dtype=np.float64))
             return _trunc_to_int(xp, out, dt)
+    if dt is not None and dt.kind in "iu":
+        # 1.9.1: powf of the operands as floats (int32 29 ** 6 is 594823296, 16777217 ** 1 is
+        # 16777216), taken here as the float64 power rounded once to float32
+        with np.errstate(over="ignore", invalid="ignore"):
+            p = xp.power(xp.asarray(a, dtype=np.float32).astype(np.float64),
+                         xp.asarray(b, dtype=np.float32))
+            return p.astype(np.float32).astype(dt)
     return xp.power(a, b)
 
 
@@ -438,7 +460,8 @@ def _make_reduction(kind, fn):
                 with np.errstate(invalid="ignore", divide="ignore"):
                     out = fn(xp, src, axes, attrs)
         else:
-            out = fn(xp, src, axes, attrs)
+            with np.errstate(all="ignore"):   # inf - inf gives NaN silently, as in 1.9.1
+                out = fn(xp, src, axes, attrs)
         if _kind in ("var", "std") and x.dtype.kind in "iu" and x.size:
             out = _int_var(xp, x, axes, attrs["ddof"], _kind == "std")
         if attrs["keepdims"]:
@@ -843,8 +866,9 @@ def _tensordot(rc, attrs, a, b):
                          f"b {b.shape} axes {ax_b}")
     dt = promote("tensordot", a.dtype, b.dtype)
     _no_cpu_half("tensordot", dt, rc)
-    return rc.xp.asarray(rc.xp.tensordot(a.astype(dt, copy=False), b.astype(dt, copy=False),
-                                         axes=(list(ax_a), list(ax_b))))
+    with np.errstate(all="ignore"):   # overflow to inf without NumPy's warning, as in 1.9.1
+        return rc.xp.asarray(rc.xp.tensordot(a.astype(dt, copy=False), b.astype(dt, copy=False),
+                                             axes=(list(ax_a), list(ax_b))))
 
 
 def _tensordot_grad(F, attrs, ins, outs, og):
@@ -1108,7 +1132,12 @@ def _arange(rc, attrs):
     if step == 0:
         raise MXNetError("arange: step must not be 0")
     n = max(int(np.ceil((stop - start) / step)), 0)
-    if np.dtype(attrs["dtype"]) == np.float32:   # 1.9.1 forms start + i * step in float32
+    dt = np.dtype(attrs["dtype"])
+    if dt.kind in "iub":   # as the legacy arange: start and step cast to the integer dtype
+        start, step = float(np.array(start).astype(dt)), float(np.array(step).astype(dt))
+    elif dt == np.float16:   # and truncated to integers for float16 (1.9.1's quirk)
+        start, step = float(np.trunc(start)), float(np.trunc(step))
+    if dt == np.float32:   # 1.9.1 forms start + i * step in float32
         f32 = np.float32
         return f32(start) + rc.xp.arange(n, dtype=f32) * f32(step)
     vals = start + step * rc.xp.arange(n, dtype=np.float64)
@@ -1256,16 +1285,31 @@ LOGICAL = ("_np_any", "_np_all", "_npi_isnan", "_npi_isinf", "_npi_isfinite", "_
 
 
 def _around(rc, attrs, x):
+    """1.9.1 scales by 10 one step at a time in the array's dtype (``decimals`` steps of
+    ``* 10``, or of ``/ 10`` when negative), rounds half to even, then undoes the scaling the
+    same way, each step rounded to the dtype: float32 ``round(0.81, 2)`` gives 0.81000006,
+    not NumPy's 0.81. Integers with negative ``decimals`` truncate towards zero (``-17`` to
+    ``-10`` at ``decimals=-1``); other integers come back unchanged."""
     xp, d = rc.xp, attrs["decimals"]
-    if x.dtype.kind in "iub" and d >= 0:
-        return x.copy()
-    out = xp.asarray(xp.around(x, d), dtype=x.dtype)
-    if x.dtype.kind == "f":
-        # 1.9.1 breaks a tie towards the even neighbour by adding one to the floor, so a
-        # scaled value of exactly -0.5 rounds to +0 (NumPy's rint gives -0)
-        scaled = x * x.dtype.type(10.0 ** d) if d >= 0 else x / x.dtype.type(10.0 ** -d)
-        out = xp.where(scaled == -0.5, x.dtype.type(0), out)
-    return out
+    if x.dtype.kind in "iub":
+        if d >= 0:
+            return x.copy()
+        p = 10 ** -d
+        wide = x.astype(np.uint64 if x.dtype.kind == "u" else np.int64)
+        q = xp.abs(wide) // p if x.dtype.kind != "u" else wide // p
+        if x.dtype.kind != "u":
+            q = xp.where(wide < 0, -q, q)
+        return (q * p).astype(x.dtype)
+    ten = x.dtype.type(10)
+    scaled = x
+    for _ in range(abs(d)):
+        scaled = scaled * ten if d > 0 else scaled / ten
+    # a tie goes to the even neighbour by adding one to the floor, so a scaled value of
+    # exactly -0.5 rounds to +0 (NumPy's rint gives -0)
+    out = xp.where(scaled == -0.5, x.dtype.type(0), xp.rint(scaled))
+    for _ in range(abs(d)):
+        out = out / ten if d > 0 else out * ten
+    return xp.asarray(out, dtype=x.dtype)
 
 
 register("_npi_around", _around, nd_hidden=True, params=(Param("decimals", "int", 0),),
@@ -1335,3 +1379,4 @@ register("_np_take_along", _take_along, inputs=("data", "indices"), nd_hidden=Tr
 
 from . import np_ops_extra  # noqa: E402,F401  (1.9.1's graph names and further mx.np operators)
 from . import np_random  # noqa: E402,F401  (the samplers, array-valued parameters too)
+from . import np_sym_extra  # noqa: E402,F401  (operators behind further mx.sym.np functions)

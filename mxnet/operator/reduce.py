@@ -161,6 +161,41 @@ def _f16_or(f16, other):
                                 else other(xp, x, a, k))
 
 
+# 1.9.1 sums float32 and float64 with compensated (Kahan) steps, element after element;
+# reductions of up to this many elements per output take the same steps (a loop over them,
+# 4 NumPy calls per element), longer ones NumPy's pairwise sum (then ~40-70% of float32 sums
+# differ from 1.9.1's in the last bit). The limit keeps the loop to a few tens of
+# microseconds: a mean over (32, 64) rows took 116 us with it at 64 (12 us pairwise).
+_KAHAN_MAX = 16
+
+
+def _kahan_sum(x, axes, keepdims):
+    """float32/float64 sum in 1.9.1's compensated steps (as _f16_sum, with fewer NumPy calls
+    per element when no partial sum can overflow)."""
+    m, axes = _f16_rows(x, axes)
+    with np.errstate(all="ignore"):
+        big = np.abs(m).max() if m.size else 0
+    if m.shape[0] == 1 or not np.isfinite(big) or big * m.shape[1] >= np.finfo(m.dtype).max:
+        return _f16_sum(x, axes, keepdims, acc=x.dtype.type)   # (keeps the infinity rule)
+    cols = np.ascontiguousarray(m.T)   # one contiguous row per reduced element
+    s = cols[0] + x.dtype.type(0)      # 0 + x0 (-0.0 becomes +0.0, as 1.9.1's start at 0)
+    c = np.zeros_like(s)
+    y, t = np.empty_like(s), np.empty_like(s)
+    for k in range(1, cols.shape[0]):
+        np.subtract(cols[k], c, out=y)
+        np.add(s, y, out=t)
+        np.subtract(t, s, out=c)
+        c -= y
+        s, t = t, s
+    return _f16_shape(x, axes, keepdims, s)
+
+
+def _float_sum(xp, x, axes, keepdims):
+    if xp is np and x.dtype in (np.float32, np.float64) and 2 < _count(x, axes) <= _KAHAN_MAX:
+        return _kahan_sum(x, axes, keepdims)
+    return x.sum(axis=axes, keepdims=keepdims)
+
+
 def _mean_kernel(xp, x, axes, keepdims):
     if x.dtype.kind in "iu":
         # 1.9.1 sums in the input dtype (wrapping), casts the count to that dtype too, and
@@ -179,24 +214,37 @@ def _mean_kernel(xp, x, axes, keepdims):
     if x.size == 0:   # NaN where nothing is averaged, without NumPy's "empty slice" warning
         with np.errstate(invalid="ignore", divide="ignore"):
             return xp.sum(x, axis=axes, keepdims=keepdims) / x.dtype.type(_count(x, axes))
+    n = _count(x, axes)
+    if xp is np and x.dtype in (np.float32, np.float64) and 2 < n <= _KAHAN_MAX:
+        return _float_sum(xp, x, axes, keepdims) / x.dtype.type(n)
     return xp.mean(x, axis=axes, keepdims=keepdims)
 
 
-_make_reduce("sum", _f16_or(_f16_sum, lambda xp, x, a, k: x.sum(axis=a, keepdims=k)),
+def _quiet(fn):
+    """``fn`` with NumPy's floating-point warnings off (its Python wrappers would report
+    overflow from NumPy's module, past the package's filter); 1.9.1 is silent."""
+    def k(xp, x, a, keep):
+        with np.errstate(all="ignore"):
+            return fn(xp, x, a, keep)
+    return k
+
+
+_make_reduce("sum", _f16_or(_f16_sum, _quiet(_float_sum)),
              lambda F, at, x, y, g: F.broadcast_like(g, x), aliases=("sum_axis",))
 # 1.9.1's sum of squares (the sparse-aware reduction its optimizers and norm use)
-_make_reduce("_square_sum", lambda xp, x, a, k: (x * x).sum(axis=a, keepdims=k),
+_make_reduce("_square_sum", _quiet(lambda xp, x, a, k: (x * x).sum(axis=a, keepdims=k)),
              lambda F, at, x, y, g: F.broadcast_like(g, x) * x * 2)
 # 1.9.1 divides the broadcast head gradient by the element count (in the gradient's dtype)
-_make_reduce("mean", _mean_kernel,
+_make_reduce("mean", _quiet(_mean_kernel),
              lambda F, at, x, y, g: F.broadcast_like(g, x) / float(x.size // max(y.size, 1)))
-_make_reduce("prod", _f16_or(_f16_prod, lambda xp, x, a, k: x.prod(axis=a, keepdims=k)),
-             lambda F, at, x, y, g: F.broadcast_like(g * y, x) / x)
+_make_reduce("prod", _f16_or(_f16_prod, _quiet(lambda xp, x, a, k: x.prod(axis=a, keepdims=k))),
+             # the derivative y / x first, then times the head gradient (1.9.1's order)
+             lambda F, at, x, y, g: F.broadcast_like(g, x) * (F.broadcast_like(y, x) / x))
 _make_reduce("nansum", _f16_or(lambda x, a, k: _f16_sum(x, a, k, True),
-                                lambda xp, x, a, k: xp.nansum(x, axis=a, keepdims=k)),
+                                _quiet(lambda xp, x, a, k: xp.nansum(x, axis=a, keepdims=k))),
              lambda F, at, x, y, g: F.broadcast_like(g, x) * (x == x))
 _make_reduce("nanprod", _f16_or(lambda x, a, k: _f16_prod(x, a, k, True),
-                                 lambda xp, x, a, k: xp.nanprod(x, axis=a, keepdims=k)),
+                                 _quiet(lambda xp, x, a, k: xp.nanprod(x, axis=a, keepdims=k))),
              lambda F, at, x, y, g: (F.broadcast_like(g * y, x)
                                      / F.where(x == x, x, F.ones_like(x)) * (x == x)))
 
@@ -276,6 +324,49 @@ def _f16_l2(x, axes, keep):
     return _f16_shape(x, axes, keep, out)
 
 
+# float32/float64 L2 norms over at most this many elements per output (the first for a single
+# output, the second for several) take 1.9.1's scaled steps (a Python loop over the elements,
+# ~0.2 us each for one output, ~8 NumPy calls each for several); longer ones use
+# sqrt(sum(x**2)), which differs from 1.9.1's result in the last bit now and then. The limits
+# keep the loop short: a 4096-element norm took 875 us in it (8 us otherwise).
+_L2_EXACT_MAX = (64, 8)
+
+
+def _scaled_l2(x, axes, keep):
+    """1.9.1's float32/float64 L2 norm on the CPU: the scaled sum of squares of _f16_l2 (the
+    scale the largest |x| so far), every step rounded to the input dtype, finished as
+    scale * sqrt(sum). norm([1, 2, 3, 4, 5, 6]) is 9.5393915 there, not 9.539392."""
+    t = x.dtype.type
+    m, axes = _f16_rows(x, axes)
+    one = t(1)
+    with np.errstate(all="ignore"):
+        if m.shape[0] == 1:   # one output: the same steps on NumPy scalars (much faster)
+            ss = sc = t(0)
+            for v in m[0]:
+                if v == 0:
+                    continue
+                a = abs(v)
+                if sc < a:
+                    r = sc / a
+                    ss = one + ss * r * r
+                    sc = a
+                else:
+                    r = a / sc
+                    ss = ss + r * r
+            return _f16_shape(x, axes, keep, np.array([sc * np.sqrt(ss)], x.dtype))
+        ss = np.zeros(m.shape[0], x.dtype)
+        sc = np.zeros(m.shape[0], x.dtype)
+        for k in range(m.shape[1]):
+            v = m[:, k]
+            a = np.abs(v)
+            up = sc < a
+            r_up, r_dn = sc / a, a / sc
+            new = np.where(up, one + ss * r_up * r_up, ss + r_dn * r_dn)
+            ss = np.where(v != 0, new, ss)
+            sc = np.where((v != 0) & up, a, sc)
+        return _f16_shape(x, axes, keep, sc * np.sqrt(ss))
+
+
 def _f16_lp(x, axes, keep, p, safe):
     """1.9.1's mx.np vector p-norm of float16 (p = 1 or 2): a scaled sum of |x / scale|**p
     with the scale the largest |x| so far; every step rounds to float16, finished as
@@ -302,6 +393,20 @@ def _f16_lp(x, axes, keep, p, safe):
     return _f16_shape(x, axes, keep, out)
 
 
+def _l2_rescaled(xp, x, axes, keep, out):
+    """Where the sum of squares overflowed but the data is finite, the norm taken as
+    max|x| * sqrt(sum((x / max|x|)^2)), as 1.9.1's scaled kernel gives (float64 norm of
+    [1e300, 1e300] is 1.414e300, not inf)."""
+    a = xp.abs(x)
+    scale = xp.max(a, axis=axes, keepdims=True)
+    with np.errstate(all="ignore"):
+        r = xp.sqrt(xp.sum(xp.square(a / scale), axis=axes, keepdims=True)) * scale
+    if not keep:
+        r = r.reshape(out.shape)
+        scale = scale.reshape(out.shape)
+    return xp.where(xp.isinf(out) & xp.isfinite(scale), r, out)
+
+
 def _norm(rc, attrs, x):
     xp = rc.xp
     ord_ = attrs["ord"]
@@ -324,10 +429,15 @@ def _norm(rc, attrs, x):
         out = _f16_l2(x, axes, keep)
     elif ord_ == 2 and x.dtype.kind in "iu":
         out = _int_l2(xp, x, axes, keep)
+    elif ord_ == 2 and xp is np and x.dtype in (np.float32, np.float64) and x.size \
+            and _count(x, axes) <= _L2_EXACT_MAX[_count(x, axes) != x.size]:
+        out = _scaled_l2(x, axes, keep)
     elif ord_ == 2:
         warn_float16("LpNorm", x.dtype)
         out = xp.sqrt(xp.sum(xp.square(x.astype(np.float32) if x.dtype == np.float16 else x),
                              axis=axes, keepdims=keep))
+        if x.dtype != np.float16 and x.size and bool(xp.isinf(out).any()):
+            out = _l2_rescaled(xp, x, axes, keep, out)
     else:
         raise MXNetError(f"norm: ord must be 1 or 2, got {ord_}")
     return _finish(out, xp, x.dtype)
@@ -364,8 +474,15 @@ register("norm", _norm, params=(Param("ord", "int", 2), Param("axis", "shape", N
 
 # --- argmax / argmin --------------------------------------------------------------------------
 
+def _reject_bool_index(name, x):
+    if x.dtype == np.bool_:   # 1.9.1: "Unknown type enum 7"
+        raise MXNetError(f"{name}: boolean input is not supported (1.9.1 has no bool kernel; "
+                         f"input shape {tuple(x.shape)}); cast it first")
+
+
 def _arg(fn, name):
     def compute(rc, attrs, x):
+        _reject_bool_index(name, x)
         xp = rc.xp
         axis = attrs["axis"]
         if axis is None:
@@ -386,6 +503,7 @@ for _name, _fn in (("argmax", np.argmax), ("argmin", np.argmin)):
 
 
 def _argmax_channel(rc, attrs, x):
+    _reject_bool_index("argmax_channel", x)
     if x.ndim < 2:
         raise MXNetError(f"argmax_channel: input must have at least 2 dims (the channel axis "
                          f"is 1), got shape {x.shape}")

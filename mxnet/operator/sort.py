@@ -60,7 +60,14 @@ def _select(xp, x, axis, k, ascend):
 # ---------------------------------------------------------------------------------------------
 # topk
 
+def _no_bool(opname, data):
+    if data.dtype == np.bool_:   # 1.9.1: "Unknown type enum 7"
+        raise MXNetError(f"{opname}: boolean input is not supported (1.9.1 has no bool kernel; "
+                         f"input shape {tuple(data.shape)}); cast it first")
+
+
 def _topk(rc, attrs, data):
+    _no_bool("topk", data)
     xp = rc.xp
     x, axis = _flat_axis("topk", data, attrs["axis"])
     ret = attrs["ret_typ"]
@@ -167,6 +174,7 @@ register("_backward_topk", _backward_topk, inputs=("ograd", "indices", "data"),
 def _sort(rc, attrs, data):
     if data.dtype == np.float16:
         raise MXNetError("sort: float16 input is not supported (as in 1.9.1); cast it first")
+    _no_bool("sort", data)
     xp = rc.xp
     x, axis = _flat_axis("sort", data, attrs["axis"])
     vals, pos = _select(xp, x, axis, x.shape[axis], attrs["is_ascend"])
@@ -200,6 +208,7 @@ register("sort", _sort, params=(Param("axis", "int", -1, optional=True),
 def _argsort(rc, attrs, data):
     if data.dtype == np.float16:
         raise MXNetError("argsort: float16 input is not supported (as in 1.9.1); cast it first")
+    _no_bool("argsort", data)
     x, axis = _flat_axis("argsort", data, attrs["axis"])
     return _order(rc.xp, x, axis, attrs["is_ascend"]).astype(dtype_np(attrs["dtype"]))
 

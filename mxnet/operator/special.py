@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .elemwise import _same_shape, _same_type
+from .elemwise import _reject_bool, _same_shape, _same_type
 from .registry import register
 
 __all__ = ["lgamma", "gamma", "digamma", "erf", "erfc", "erfinv"]
@@ -293,6 +293,7 @@ def _kernel(fn, nan_to_zero=False):
     """
     def compute(rc, attrs, x):
         xp = rc.xp
+        _reject_bool(compute.__name__, x)
         out = fn(xp, x.astype(_F64, copy=False))
         if out.dtype == x.dtype:
             return out
@@ -323,7 +324,13 @@ def _gammaln_grad(F, attrs, inputs, outputs, og):
 
 
 def _erf_grad(F, attrs, inputs, outputs, og):
-    return [og[0] * F.exp(-F.square(inputs[0])) * _ERF_GRAD_C]
+    x, g = inputs[0], og[0]
+    if getattr(x, "dtype", None) == np.float16 and getattr(g, "dtype", None) == np.float16:
+        # 1.9.1's half kernel: x * x in float16, the exp and the constant in float32, the
+        # derivative rounded once to float16, then times the head gradient
+        d = F.exp(-F.square(x).astype("float32")) * _ERF_GRAD_C
+        return [g * d.astype("float16")]
+    return [g * F.exp(-F.square(x)) * _ERF_GRAD_C]
 
 
 def _erfinv_grad(F, attrs, inputs, outputs, og):
@@ -343,8 +350,25 @@ _SPECIAL = [
      "the gradients of gamma and gammaln."),
 ]
 
+def _half_grad(grad):
+    """``grad`` as 1.9.1's half backward kernels compute it for float16: the derivative from
+    float32 values, rounded once to float16, times the head gradient."""
+    if grad is None:
+        return None
+
+    def g16(F, attrs, inputs, outputs, og):
+        x, g = inputs[0], og[0]
+        if getattr(x, "dtype", None) == np.float16 and getattr(g, "dtype", None) == np.float16:
+            d = grad(F, attrs, [x.astype("float32")], [outputs[0].astype("float32")],
+                     [F.ones_like(x).astype("float32")])[0]
+            return [g * d.astype("float16")]
+        return grad(F, attrs, inputs, outputs, og)
+    return g16
+
+
 for _name, _fn, _grad, _nan0, _doc in _SPECIAL:
     _compute = _kernel(_fn, _nan0)
     _compute.__name__ = _name
-    register(_name, _compute, gradient=_grad, infer_shape=_same_shape, infer_type=_same_type,
+    register(_name, _compute, gradient=_grad if _name == "erf" else _half_grad(_grad),
+             infer_shape=_same_shape, infer_type=_same_type,
              inplace=((0, 0),), doc=_doc)
