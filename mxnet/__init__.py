@@ -49,7 +49,8 @@ _LAZY = {"np": "numpy", "numpy": "numpy", "npx": "numpy_extension",
          "numpy_extension": "numpy_extension", "onnx": "onnx", "contrib": "contrib"}
 # the small modules 1.9.1 imports with mxnet (mx.misc and mx.space need an import, as there)
 _LAZY.update({m: m for m in ("runtime", "log", "error", "notebook", "executor_manager",
-                             "library", "rtc", "tvmop", "torch", "libinfo", "rnn")}, th="torch")
+                             "library", "rtc", "tvmop", "torch", "libinfo", "rnn")}, th="torch",
+             rnd="random", img="image")
 
 
 # mx.np / mx.npx / mx.onnx / mx.contrib load on first use, keeping ``import mxnet`` fast

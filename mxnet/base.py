@@ -195,3 +195,95 @@ def native_log(source, message):
     import sys
     import time
     sys.stderr.write(f"[{time.strftime('%H:%M:%S')}] {source}: {message}\n")
+
+
+# -- small helpers 1.9.1's mxnet.base also offers ---------------------------------------------
+
+def py_str(x):
+    """Bytes from the native library as a str (UTF-8)."""
+    return x.decode("utf-8") if isinstance(x, (bytes, bytearray)) else str(x)
+
+
+def c_str(string):
+    """``string`` as a ``ctypes.c_char_p`` (UTF-8)."""
+    import ctypes
+    return ctypes.c_char_p(string.encode("utf-8"))
+
+
+def c_str_array(strings):
+    """A ctypes array of ``c_char_p`` holding ``strings`` (UTF-8)."""
+    import ctypes
+    arr = (ctypes.c_char_p * len(strings))()
+    arr[:] = [s.encode("utf-8") for s in strings]
+    return arr
+
+
+class classproperty:  # noqa: N801  (1.9.1's name)
+    """A read-only property of the class (also seen through its instances)."""
+
+    def __init__(self, func):
+        self.func = func
+
+    def __get__(self, obj, owner=None):
+        return self.func(owner if owner is not None else type(obj))
+
+
+def with_metaclass(meta, *bases):
+    """A base class made with ``meta``: ``class C(with_metaclass(Meta, Base))``."""
+    class _Temporary(meta):
+        def __new__(cls, name, this_bases, d):
+            return meta(name, bases, d)
+    return type.__new__(_Temporary, "temporary_class", (), {})
+
+
+def build_param_doc(arg_names, arg_types, arg_descs, remove_dup=True):
+    """The numpydoc "Parameters" section for the given names, type strings and descriptions
+    (a repeated name is listed once unless ``remove_dup`` is False)."""
+    seen, lines = set(), []
+    for name, typ, desc in zip(arg_names, arg_types, arg_descs):
+        if remove_dup and name in seen:
+            continue
+        seen.add(name)
+        entry = f"{name} : {typ}"
+        if desc:
+            entry += "\n    " + desc
+        lines.append(entry)
+    return "Parameters\n----------\n" + "\n".join(lines) + "\n"
+
+
+def add_fileline_to_docstring(module, incursive=True):
+    """Append "From:file:line" to the docstrings of ``module``'s functions and classes (and of
+    its submodules with ``incursive``), as 1.9.1 does for its generated docs."""
+    import inspect
+    import sys
+
+    def _add(obj):
+        try:
+            fname = inspect.getsourcefile(obj)
+            line = inspect.getsourcelines(obj)[-1]
+        except (TypeError, OSError):
+            return
+        if obj.__doc__ is not None and "From:" not in obj.__doc__:
+            try:
+                obj.__doc__ += f"\n\nFrom:{fname}:{line}"
+            except (AttributeError, TypeError):
+                pass
+
+    if isinstance(module, str):
+        module = sys.modules[module]
+    for _, obj in inspect.getmembers(module):
+        if inspect.isbuiltin(obj):
+            continue
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            _add(obj)
+        elif inspect.ismodule(obj) and incursive and obj.__name__.startswith(
+                module.__name__ + "."):
+            add_fileline_to_docstring(obj, False)
+
+
+def __getattr__(name):
+    # mxnet.error builds on this module: its registry is reached lazily
+    if name in ("register_error", "error_types"):
+        from . import error
+        return getattr(error, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

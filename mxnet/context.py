@@ -8,7 +8,28 @@ from .base import MXNetError, MXNetKeyError
 __all__ = ["Context", "cpu", "gpu", "cpu_pinned", "current_context", "num_gpus", "gpu_memory_info"]
 
 
-class Context:
+_DEFAULT_CTX_WARNING = ("Context.default_ctx has been deprecated. Please use "
+                        "Context.current_context() instead. Please use "
+                        "test_utils.set_default_context to set a default context")
+
+
+class _ContextMeta(type):
+    """Gives the class 1.9.1's deprecated ``Context.default_ctx`` (read and assigned)."""
+
+    @property
+    def default_ctx(cls):
+        import warnings
+        warnings.warn(_DEFAULT_CTX_WARNING, DeprecationWarning, stacklevel=2)
+        return current_context()
+
+    @default_ctx.setter
+    def default_ctx(cls, ctx):
+        import warnings
+        warnings.warn(_DEFAULT_CTX_WARNING, DeprecationWarning, stacklevel=2)
+        default_context_override(ctx)
+
+
+class Context(metaclass=_ContextMeta):
     """A device: a kind (``cpu``, ``gpu``, ``cpu_pinned``, ``cpu_shared``) and an id.
 
     Distinct CPU ids count as distinct devices, so code written for several devices

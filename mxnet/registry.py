@@ -8,7 +8,11 @@ from __future__ import annotations
 import json
 import warnings
 
-__all__ = ["Registry", "get_register_func", "get_alias_func", "get_create_func"]
+__all__ = ["Registry", "get_register_func", "get_alias_func", "get_create_func",
+           "get_registry"]
+
+
+_ALL: list = []   # every Registry made (modules keep their own, e.g. mx.init's)
 
 
 class Registry:
@@ -18,6 +22,7 @@ class Registry:
         self.base = base
         self.nickname = nickname
         self.table: dict = {}
+        _ALL.append(self)
 
     def register(self, klass, name=None):
         """Register ``klass`` under ``name`` (default: its lower-cased class name); usable as a
@@ -95,3 +100,11 @@ def get_alias_func(base_class, nickname):
 def get_create_func(base_class, nickname):
     """The ``create`` function of the registry for ``base_class``."""
     return _registry(base_class, nickname).create
+
+
+def get_registry(base_class):
+    """A copy of the {name: class} table registered for ``base_class`` ({} when none)."""
+    reg = _REGISTRIES.get(base_class)
+    if reg is None:
+        reg = next((r for r in _ALL if r.base is base_class), None)
+    return dict(reg.table) if reg is not None else {}

@@ -173,3 +173,83 @@ def get_gpu_memory(gpu_dev_id):
     """``(free, total)`` bytes of GPU ``gpu_dev_id`` (``mx.context.gpu_memory_info``)."""
     from .context import gpu_memory_info
     return gpu_memory_info(gpu_dev_id)
+
+
+def set_module(module):
+    """A decorator that sets a function's or class's ``__module__`` to ``module``."""
+    def deco(obj):
+        if module is not None:
+            obj.__module__ = module
+        return obj
+    return deco
+
+
+def get_cuda_compute_capability(ctx):
+    """The CUDA compute capability of GPU context ``ctx`` as an int (e.g. 70 for 7.0)."""
+    if getattr(ctx, "device_type", None) != "gpu":
+        raise ValueError("Expecting a gpu context to get cuda compute capability, while "
+                         f"received ctx {ctx}")
+    from .backend import get_backend
+    dev = get_backend(ctx).xp.cuda.Device(ctx.device_id)
+    major, minor = dev.compute_capability[:-1], dev.compute_capability[-1]
+    return int(major) * 10 + int(minor)
+
+
+_UFUNC_CASTING = ("no", "equiv", "safe", "same_kind", "unsafe")
+_UFUNC_DTYPES = ("int8", "uint8", "int32", "int64", "float16", "float32", "float64", "bool")
+
+
+def np_ufunc_legal_option(key, value):
+    """Whether ``value`` is a value NumPy's ufuncs accept for the keyword ``key`` (where,
+    casting, order, dtype or subok); False for any other keyword."""
+    if key == "where":
+        return True
+    if key == "casting":
+        return value in _UFUNC_CASTING
+    if key == "order":
+        return isinstance(value, str)
+    if key == "dtype":
+        import numpy as _np
+        if value is None or value is int or value is float or value is bool:
+            return False
+        try:
+            return _np.dtype(value).name in _UFUNC_DTYPES
+        except TypeError:
+            return False
+    if key == "subok":
+        return isinstance(value, bool)
+    return False
+
+
+# the ufunc keywords mx.np's functions take, with the only value they support
+_UFUNC_DEFAULTS = {"where": True, "casting": "same_kind", "order": "K", "dtype": None,
+                   "subok": True}
+
+
+def _check_ufunc_kwargs(func, kwargs, name_op):
+    for key, value in kwargs.items():
+        if key not in _UFUNC_DEFAULTS:
+            raise TypeError(f"{key} is an invalid keyword to function '{func.__name__}'")
+        if value != _UFUNC_DEFAULTS[key] or (key == "dtype" and value is not None):
+            where = f" for operator {func.__name__}" if name_op else ""
+            raise NotImplementedError(f"{key}={value} is not implemented yet{where}")
+
+
+def wrap_np_unary_func(func):
+    """A decorator for a one-argument ``mx.np`` function: it accepts NumPy's ufunc keywords
+    (where, casting, order, dtype, subok) at their defaults only, raising
+    NotImplementedError for other values and TypeError for unknown keywords."""
+    @functools.wraps(func)
+    def wrapper(x, out=None, **kwargs):
+        _check_ufunc_kwargs(func, kwargs, True)
+        return func(x, out=out)
+    return wrapper
+
+
+def wrap_np_binary_func(func):
+    """As :func:`wrap_np_unary_func`, for a two-argument ``mx.np`` function."""
+    @functools.wraps(func)
+    def wrapper(x1, x2, out=None, **kwargs):
+        _check_ufunc_kwargs(func, kwargs, False)
+        return func(x1, x2, out=out)
+    return wrapper

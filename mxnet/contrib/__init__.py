@@ -14,7 +14,7 @@ Submodules load on first use, so ``import mxnet`` stays fast and needs no onnx.
 from .._lazy import lazy_submodules
 
 _SUBMODULES = {"onnx": "onnx", "ndarray": "ndarray", "nd": "ndarray", "symbol": "symbol",
-               "sym": "symbol", "quantization": "quantization"}
+               "sym": "symbol", "quantization": "quantization", "quant": "quantization"}
 _SUBMODULES.update({"amp": "amp", "text": "text", "io": "io", "autograd": "autograd",
                     "svrg_optimization": "svrg_optimization", "tensorboard": "tensorboard"})
 

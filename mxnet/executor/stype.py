@@ -102,10 +102,15 @@ def _cast(attrs, ins):
     return attrs.get("stype", DEFAULT)
 
 
+def _retain(attrs, ins):
+    return RSP if ins[0] == RSP else DEFAULT
+
+
 _FORWARD = {
     "elemwise_add": _same_sparse, "elemwise_sub": _same_sparse, "elemwise_mul": _mul,
     "add_n": _add_n, "_mul_scalar": _keep, "_div_scalar": _keep, "_copy": _keep,
     "zeros_like": _keep, "dot": _dot, "_square_sum": _square_sum, "cast_storage": _cast,
+    "_sparse_retain": _retain,
 }
 for _n in ZERO_PRESERVING:
     _FORWARD.setdefault(_n, _keep)

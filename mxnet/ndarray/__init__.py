@@ -5,6 +5,8 @@ import functools
 import sys
 import types
 
+import numpy as _numpy
+
 from .. import operator as _operator  # noqa: F401  (registers every operator)
 from ..base import MXNetTypeError, dtype_np
 from ..context import Context, current_context
@@ -100,7 +102,7 @@ def ones(shape, ctx=None, dtype=None, **kwargs):
                   out=kwargs.get("out"))
 
 
-def full(shape, val, ctx=None, dtype=None, out=None):
+def full(shape, val, ctx=None, dtype=_numpy.float32, out=None):
     """An array filled with ``val``."""
     if isinstance(val, (str, bytes)):
         raise MXNetTypeError(f"full: val must be a number, got {type(val).__name__} {val!r}")
@@ -115,9 +117,11 @@ def full(shape, val, ctx=None, dtype=None, out=None):
                                         "dtype": dt.name}, ctx=_ctx(ctx), out=out)
 
 
-def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dtype=None):
+def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None,
+           dtype=_numpy.float32):
     """Evenly spaced values in [start, stop), each repeated ``repeat`` times."""
     ctx = _ctx(ctx)
+    dtype = "float64" if dtype is None else dtype  # as 1.9.1's np.dtype(None)
     from ..backend import get_backend
     vals = arange_values(float(start), None if stop is None else float(stop), float(step),
                          int(repeat), dtype_np(dtype), get_backend(ctx).xp)
@@ -133,8 +137,9 @@ def eye(N, M=0, k=0, ctx=None, dtype=None, **kwargs):
                                        "dtype": dtype_np(dtype).name}, ctx=_ctx(ctx))
 
 
-def linspace(start, stop, num, endpoint=True, ctx=None, dtype=None):
+def linspace(start, stop, num, endpoint=True, ctx=None, dtype=_numpy.float32):
     """``num`` evenly spaced values from start to stop."""
+    dtype = "float64" if dtype is None else dtype  # as 1.9.1's np.dtype(None)
     return invoke(get_op("_linspace"), [], {"start": float(start), "stop": float(stop),
                                             "num": int(num), "endpoint": bool(endpoint), "ctx": "",
                                             "dtype": dtype_np(dtype).name}, ctx=_ctx(ctx))
@@ -172,9 +177,13 @@ def histogram(a, bins=10, range=None):  # noqa: A002  (1.9.1's argument name)
         return _internal._histogram(a, bins)
     if isinstance(bins, int):
         if range is None:
+            # reported from here (once, as 1.9.1's warning is), not from the caller's line
             warnings.warn("range is not specified, using numpy's result to ensure consistency "
-                          "with numpy", stacklevel=2)
-            counts, edges = _np.histogram(a.asnumpy(), bins=bins)
+                          "with numpy", stacklevel=1)
+            data = a.asnumpy()
+            if data.dtype.kind == "f":   # float64 edges (then float32), as 1.9.1's NumPy gave
+                data = data.astype(_np.float64)
+            counts, edges = _np.histogram(data, bins=bins)
             return array(counts), array(edges)
         return _internal._histogram(a, bin_cnt=bins, range=range)
     raise ValueError("bins argument should be either an integer or an NDArray")
@@ -263,6 +272,51 @@ def _broadcast_to_method(self, shape):
 
 NDArray.broadcast_to = _broadcast_to_method
 
+
+# fluent methods whose 1.9.1 signatures differ from their operator's: ``inplace=True`` gives a
+# reshaped view (sharing the memory), and broadcast_like names its argument ``other``
+def _expand_dims_method(self, axis, inplace=False):
+    """Fluent expand_dims; with ``inplace`` a view of the same memory."""
+    if not inplace:
+        return _public["expand_dims"](self, axis=axis)
+    ax = axis + self.ndim + 1 if axis < 0 else axis
+    shape = list(self.shape)
+    shape.insert(ax, 1)
+    return self.reshape(shape)
+
+
+def _squeeze_method(self, axis=None, inplace=False):
+    """Fluent squeeze; with ``inplace`` a view of the same memory."""
+    if not inplace:
+        return _public["squeeze"](self, axis=axis)
+    if axis is None:
+        drop = {i for i, d in enumerate(self.shape) if d == 1}
+    else:
+        drop = {a % self.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
+        if any(self.shape[a] != 1 for a in drop):
+            from ..base import MXNetError
+            raise MXNetError(f"squeeze: cannot select an axis to squeeze out which has size "
+                             f"not equal to one (axis={axis}, shape={tuple(self.shape)})")
+    return self.reshape([d for i, d in enumerate(self.shape) if i not in drop] or [1])
+
+
+def _flatten_method(self, inplace=False):
+    """Fluent flatten; with ``inplace`` a view of the same memory."""
+    if not inplace:
+        return _public["flatten"](self)
+    return self.reshape((self.shape[0], -1) if self.ndim else (1, 1))
+
+
+def _broadcast_like_method(self, other):
+    """Fluent broadcast_like: ``self`` broadcast to the shape of ``other``."""
+    return _public["broadcast_like"](self, other)
+
+
+for _name, _method in (("expand_dims", _expand_dims_method), ("squeeze", _squeeze_method),
+                       ("flatten", _flatten_method), ("broadcast_like", _broadcast_like_method)):
+    _method.__name__, _method.__qualname__ = _name, f"NDArray.{_name}"
+    setattr(NDArray, _name, _method)
+
 for _name in _FLUENT:
     _fn = _public.get(_name) or globals().get(_name)
     if _fn is not None and not hasattr(NDArray, _name):
@@ -326,7 +380,8 @@ from .index_helpers import (  # noqa: E402,F401  (1.9.1's helpers in mxnet.ndarr
 for _k in ("get_indexing_dispatch_code", "get_oshape_of_gather_nd_op",
            "indexing_key_expand_implicit_axes"):
     setattr(sys.modules[f"{__name__}.ndarray"], _k, getattr(_index_helpers, _k))
-_GEN_MODULES = ("gen_op", "gen__internal", "gen_contrib", "gen_image", "gen_linalg", "gen_sparse")
+_GEN_MODULES = ("gen_op", "gen__internal", "gen_contrib", "gen_image", "gen_linalg", "gen_sparse",
+                "gen_random")
 
 
 def _to_stype(dense_front):
@@ -339,6 +394,16 @@ def _to_stype(dense_front):
 
 
 cast_storage = _to_stype(cast_storage)  # noqa: F821  (made from the registry above)
+
+# 1.9.1 defines these front ends in mxnet.ndarray.ndarray itself (from ... import works too)
+_nd_module = sys.modules[f"{__name__}.ndarray"]
+for _n in ("add", "arange", "concatenate", "divide", "equal", "eye", "full", "greater",
+           "greater_equal", "histogram", "imdecode", "lesser", "lesser_equal", "linspace",
+           "logical_and", "logical_or", "logical_xor", "maximum", "minimum", "modulo", "moveaxis",
+           "multiply", "not_equal", "onehot_encode", "ones", "power", "split_v2", "subtract",
+           "to_dlpack_for_read", "to_dlpack_for_write", "true_divide", "zeros"):
+    if _n in globals() and not hasattr(_nd_module, _n):
+        setattr(_nd_module, _n, globals()[_n])
 
 
 def __getattr__(name):

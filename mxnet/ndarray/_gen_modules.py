@@ -9,7 +9,8 @@ imported. :func:`names` gives each module's names as they appear in 1.9.1:
 * ``gen__internal``: underscore names outside the ``_contrib_`` / ``_linalg_`` / ``_image_``
   / ``_random_`` / ``_sparse_`` namespaces and the NumPy-interface ``_np*`` operators
   (``_sample_*`` stays here, as in 1.9.1);
-* ``gen_contrib`` / ``gen_linalg`` / ``gen_image``: the namespace's operators, prefix removed;
+* ``gen_contrib`` / ``gen_linalg`` / ``gen_image`` / ``gen_random``: the namespace's operators,
+  prefix removed (``gen_random``: the ``_random_`` ones);
 * ``gen_sparse``: the operators 1.9.1 registers with a ``_sparse_`` alias (those with sparse
   storage support); here they are the ordinary functions, which hand sparse arguments to the
   mx.nd.sparse front ends (``retain`` and ``adagrad_update``, which exist only there, come
@@ -51,6 +52,8 @@ def names(kind, package=None):
             fns.update((n, getattr(sparse, n)) for n in _SPARSE
                        if n not in fns and hasattr(sparse, n))
         return fns
+    if kind == "random":  # the ``_random_`` operators only (``_sample_`` ones are internal)
+        return {n[len("_random_"):]: f for n, f in every.items() if n.startswith("_random_")}
     return dict(_subs[kind])
 
 

@@ -665,6 +665,8 @@ class NDArray:
         raise TypeError(f"type {type(other).__name__} not supported for NDArray arithmetic")
 
     def __neg__(self):
+        if self.dtype == np.bool_:   # 1.9.1's -x is x * -1.0 (int64); nd.negative rejects bool
+            return self._binary(-1.0, "broadcast_mul", "_mul_scalar")
         return invoke(get_op("negative"), [self], _EMPTY)
 
     def __abs__(self):
@@ -821,6 +823,13 @@ def array(source_array, ctx=None, dtype=None):
                 raise TypeError(f"array: source_array must be array like, got a ragged or "
                                 f"invalid {type(source_array).__name__}: {e}") from None
             dt = dtype_np(dtype) if dtype is not None else np.dtype(np.float32)
+            if src.dtype == object and dt.kind == "f":
+                # Python ints beyond int64 made an object array; 1.9.1 converts the list
+                # straight into the float dtype (nd.array([1, 2**64]) is float32)
+                try:
+                    src = np.array(source_array, dtype=dt)
+                except (TypeError, ValueError, OverflowError):
+                    pass
             if dt.kind in "iu" and src.dtype.kind == "f" and src.size and not (
                     np.abs(src) < 2.0 ** 63).all():
                 # 1.9.1 converts lists through NumPy into the integer dtype: NaN, inf and
@@ -855,8 +864,9 @@ def empty(shape, ctx=None, dtype=None):
     return _new(get_backend(ctx).xp.zeros(tuple(shape), dtype=dt), ctx)
 
 
-def from_numpy(ndarray, zero_copy=True):
-    """An NDArray over a NumPy array (sharing memory when it is C-contiguous)."""
+def from_numpy(ndarray, zero_copy=True, array_cls=NDArray):
+    """An NDArray over a NumPy array (sharing memory when it is C-contiguous); ``array_cls``
+    (zero-copy only, as in 1.9.1) picks the result's class, e.g. ``mx.np.ndarray``."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy: expected a numpy.ndarray, got {type(ndarray).__name__}")
     if ndarray.dtype.name not in _FROM_NUMPY_DTYPES:   # 1.9.1's DLPack type table
@@ -874,7 +884,7 @@ def from_numpy(ndarray, zero_copy=True):
         data = _writable(data) if _numpy_owned(data) else data.copy()
     # as 1.9.1: the NDArray now owns the memory, so the NumPy array is made read-only
     ndarray.flags.writeable = False
-    return _new(data, Context("cpu", 0))
+    return _new(data, Context("cpu", 0), cls=array_cls)
 
 
 def _wrap_host(arr):

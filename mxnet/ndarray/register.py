@@ -72,6 +72,16 @@ def _parse_ctx(text):
     return Context(kind, int(rest.rstrip(")") or 0))
 
 
+def _input_slots(op: OpDef, kwargs):
+    """The input (and auxiliary) names of an operator whose inputs depend on its attributes,
+    for the attributes given as keywords; None when they cannot be parsed."""
+    try:
+        attrs = op.parse_attrs({k: v for k, v in kwargs.items() if k in op.params})
+        return op.input_names(attrs) + op.aux_names(attrs)
+    except Exception:  # noqa: BLE001 - the call itself reports bad attributes later
+        return None
+
+
 def make_function(op: OpDef, public_name: str):
     """The ``mx.nd`` function for one operator."""
     param_order = [p for p in op.params if p != op.variadic]
@@ -80,6 +90,9 @@ def make_function(op: OpDef, public_name: str):
         list(op._inputs) + list(op._aux))
     n_static = len(static_inputs) if static_inputs is not None else 0
     sampler = op.name.startswith(("_random_", "_sample_")) and "dtype" in op.params
+    # 1.9.1's generated functions turn a given ``dtype`` into ``np.dtype(dtype).name``, so an
+    # explicit None means float64; its NumPy-interface ones (``_np*``) pass None on as unset
+    none_dtype = None if public_name.startswith("_np") or "dtype" not in op.params else "float64"
 
     def fn(*args, out=None, name=None, **kwargs):
         if (not kwargs and static_inputs is not None and len(args) == n_static
@@ -118,9 +131,11 @@ def make_function(op: OpDef, public_name: str):
                                                              args[i] is None):
                 nd_pos.append(args[i])
                 i += 1
-            if i < min(len(args), n_static):
+            slots = static_inputs if static_inputs is not None else (
+                _input_slots(op, kwargs) if i < len(args) else None)
+            if slots is not None and i < min(len(args), len(slots)):
                 # as 1.9.1: a positional argument in an input's place must be an NDArray
-                raise MXNetAssertionError(f"Argument {static_inputs[i]} must have NDArray type, "
+                raise MXNetAssertionError(f"Argument {slots[i]} must have NDArray type, "
                                           f"but got {args[i]}")
         kw_inputs = {}
         attrs_kw = {}
@@ -157,6 +172,8 @@ def make_function(op: OpDef, public_name: str):
         no_inputs = not nd_pos and not kw_inputs
         if no_inputs and out is not None and "shape" in op.params and attrs_kw.get("shape") is None:
             attrs_kw["shape"] = out.shape
+        if none_dtype and "dtype" in attrs_kw and attrs_kw["dtype"] is None:
+            attrs_kw["dtype"] = none_dtype
         if sampler and out is not None and attrs_kw.get("dtype") is None and isinstance(
                 out, NDArray):
             # a sampler's unset dtype is inferred from out=, as 1.9.1's type inference does

@@ -60,7 +60,15 @@ multiply = _make("multiply", "mul", pyfn=_pyop.mul)
 divide = _make("divide", "div", False, rname="_rdiv_scalar", pyfn=_pyop.truediv)
 true_divide = divide
 modulo = _make("modulo", "mod", False, rname="_rmod_scalar", pyfn=_pyop.mod)
-power = _make("power", "power", False, rname="_rpower_scalar", pyfn=_pyop.pow)
+_power = _make("power", "power", False, rname="_rpower_scalar", pyfn=_pyop.pow)
+
+
+def power(base, exp):
+    """Elementwise ``base ** exp`` of two NDArrays (with broadcasting), of an NDArray and a
+    scalar, or of two scalars (1.9.1's keyword names)."""
+    return _power(base, exp)
+
+
 maximum = _make("maximum", "maximum", pyfn=max)
 minimum = _make("minimum", "minimum", pyfn=min)
 hypot = _make("hypot", "hypot", pyfn=np.hypot)

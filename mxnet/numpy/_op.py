@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import builtins
+import inspect
 
 import numpy as _onp
 
@@ -159,12 +160,40 @@ def _make_reduce(public, opname, has_dtype=True, has_ddof=False):
         elif ddof:
             raise MXNetTypeError(f"{public}: unexpected argument 'ddof'")
         return _with_out(_call(opname, [a], **kw), out)
-    fn.__name__ = fn.__qualname__ = public
-    fn.__doc__ = (f"``{public}`` over ``axis`` (an int, a tuple, or None for all axes); a "
-                  f"full reduction gives a zero-dim array.")
-    return fn
+    # 1.9.1's positional order differs between the reductions (max: keepdims before out;
+    # std/var: ddof before keepdims; sum: keepdims, initial, then out)
+    order = _REDUCE_ORDER[public]
+
+    def front(a, *args, **kwargs):
+        if len(args) > len(order):
+            raise TypeError(f"{public}() takes at most {len(order) + 1} positional arguments "
+                            f"({len(args) + 1} given)")
+        for name, v in zip(order, args):
+            if name in kwargs:
+                raise TypeError(f"{public}() got multiple values for argument '{name}'")
+            kwargs[name] = v
+        return fn(a, **kwargs)
+    P = inspect.Parameter
+    defaults = {"axis": None, "dtype": None, "out": None, "keepdims": False, "ddof": 0,
+                "initial": None}
+    front.__signature__ = inspect.Signature(
+        [P("a", P.POSITIONAL_OR_KEYWORD)] +
+        [P(n, P.POSITIONAL_OR_KEYWORD, default=defaults[n]) for n in order])
+    front.__name__ = front.__qualname__ = public
+    front.__doc__ = (f"``{public}`` over ``axis`` (an int, a tuple, or None for all axes); a "
+                     f"full reduction gives a zero-dim array.")
+    return front
 
 
+_REDUCE_ORDER = {
+    "sum": ("axis", "dtype", "keepdims", "initial", "out"),
+    "mean": ("axis", "dtype", "out", "keepdims"),
+    "prod": ("axis", "dtype", "out", "keepdims"),
+    "max": ("axis", "keepdims", "out"),
+    "min": ("axis", "keepdims", "out"),
+    "std": ("axis", "dtype", "out", "ddof", "keepdims"),
+    "var": ("axis", "dtype", "out", "ddof", "keepdims"),
+}
 sum = _make_reduce("sum", "_npi_sum")  # noqa: A001
 mean = _make_reduce("mean", "_npi_mean")
 prod = _make_reduce("prod", "_np_prod")
@@ -251,8 +280,10 @@ def matmul(a, b, out=None):
 
 # --- shape ----------------------------------------------------------------------------------
 
-def reshape(a, newshape, order="C"):
+def reshape(a, newshape, order="C", out=None):
     """The data in a new shape (one -1 is inferred): a new array, as 1.9.1's operator gives."""
+    if out is not None:
+        return _with_out(reshape(a, newshape, order), out)
     _arr(a, "reshape")
     if order != "C":
         raise NotImplementedError(f"reshape: order={order!r} is not supported; use 'C'")
@@ -291,10 +322,10 @@ def expand_dims(a, axis):
     return _call("_npi_expand_dims", [a], axis=int(axis))
 
 
-def squeeze(a, axis=None):
+def squeeze(a, axis=None, out=None):
     """Remove size-1 axes (all of them, or those in ``axis``)."""
     _arr(a, "squeeze")
-    return _call("_np_squeeze", [a], axis=_axis(axis))
+    return _with_out(_call("_np_squeeze", [a], axis=_axis(axis)), out)
 
 
 def broadcast_to(array, shape):
@@ -410,13 +441,13 @@ def ndim(a):
 
 # --- logical, rounding, flip, sorting, joins ----------------------------------------------
 
-def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def any(a, axis=None, keepdims=False, out=None):  # noqa: A001
     """Whether any element (along ``axis``) is nonzero; a bool array."""
     _arr(a, "any")
     return _with_out(_call("_np_any", [a], axis=_axis(axis), keepdims=bool(keepdims)), out)
 
 
-def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def all(a, axis=None, keepdims=False, out=None):  # noqa: A001
     """Whether every element (along ``axis``) is nonzero; a bool array."""
     _arr(a, "all")
     return _with_out(_call("_np_all", [a], axis=_axis(axis), keepdims=bool(keepdims)), out)
@@ -472,9 +503,9 @@ def hstack(arrays):
     return concatenate(arrays, axis=1)
 
 
-def vstack(arrays):
+def vstack(arrays, out=None):
     """Join along the first axis, 1-D arrays becoming rows."""
-    return concatenate([_atleast(_arr(a, "vstack"), 2) for a in arrays], axis=0)
+    return _with_out(concatenate([_atleast(_arr(a, "vstack"), 2) for a in arrays], axis=0), out)
 
 
 def outer(a, b):

@@ -117,14 +117,14 @@ def triu(m, k=0):
     return _call("_npi_tril", [_arr(m, "triu")], k=int(k), lower=False)
 
 
-def diag(v, k=0):
-    """The k-th diagonal of a 2-d array, or a 2-d array with ``v`` on its k-th diagonal."""
-    return _call("_np_diag", [_arr(v, "diag")], k=int(k))
+def diag(array, k=0):
+    """The k-th diagonal of a 2-d array, or a 2-d array with ``array`` on its k-th diagonal."""
+    return _call("_np_diag", [_arr(array, "diag")], k=int(k))
 
 
-def diagflat(v, k=0):
-    """A 2-d array with the flattened ``v`` on its k-th diagonal."""
-    return diag(reshape(_arr(v, "diagflat"), (-1,)), k)
+def diagflat(array, k=0):
+    """A 2-d array with the flattened ``array`` on its k-th diagonal."""
+    return diag(reshape(_arr(array, "diagflat"), (-1,)), k)
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
@@ -152,6 +152,7 @@ def indices(dimensions, dtype=_onp.int32, ctx=None):
     """A grid of index arrays, shape (len(dimensions), *dimensions)."""
     dims = tuple(int(d) for d in dimensions)
     op = get_op("_npi_indices")
+    dtype = _onp.int32 if dtype is None else dtype  # 1.9.1 leaves a None dtype to the op's
     return invoke(op, [], op.parse_attrs({"dimensions": dims, "dtype": _onp.dtype(dtype).name}),
                   ctx=_ctx(ctx), cls=ndarray)
 
@@ -499,7 +500,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return res
 
 
-def sometrue(a, axis=None, out=None, keepdims=False):
+def sometrue(a, axis=None, keepdims=False, out=None):
     """Whether any element is true (as ``any``)."""
     from ._op import any as _any
     return _any(a, axis=axis, out=out, keepdims=keepdims)

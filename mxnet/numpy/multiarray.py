@@ -165,7 +165,10 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
     def __format__(self, spec):
         if self.ndim == 0:
             return format(self.item(), spec)
-        return format(str(self), spec)
+        if spec:   # as 1.9.1 (and NumPy): only 0-d arrays take a format spec
+            raise TypeError(f"ndarray.__format__: format spec {spec!r} applies only to 0-d "
+                            f"arrays, got an array of shape {self.shape}")
+        return str(self)
 
     def __len__(self):
         if self.ndim == 0:
@@ -376,6 +379,11 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
         shape = tuple(int(s) for s in args)
         return reshape(self, shape, order=order)
 
+    def reshape_view(self, *shape, **kwargs):
+        """A view of the same memory in ``shape`` (one -1 is inferred): writes to either
+        show in the other, as 1.9.1's."""
+        return NDArray.reshape(self, *shape, **kwargs).as_np_ndarray()
+
     def transpose(self, *axes):
         """The array with permuted axes (reversed when none are given)."""
         if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
@@ -445,16 +453,20 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
         return argmin(self, axis, out=out)
 
     def any(self, axis=None, out=None, keepdims=False):
-        return any(self, axis, out, keepdims)
+        return any(self, axis=axis, out=out, keepdims=keepdims)
 
     def all(self, axis=None, out=None, keepdims=False):
-        return all(self, axis, out, keepdims)
+        return all(self, axis=axis, out=out, keepdims=keepdims)
 
-    def sort(self, axis=-1):
+    def sort(self, axis=-1, kind=None, order=None):  # noqa: ARG002  (kind: the sort is stable)
         """Sort in place along ``axis``."""
+        if order is not None:
+            raise NotImplementedError("order not supported here")
         self._assign(sort(self, axis)._data)
 
-    def argsort(self, axis=-1):
+    def argsort(self, axis=-1, kind=None, order=None):  # noqa: ARG002
+        if order is not None:
+            raise NotImplementedError("order not supported here")
         return argsort(self, axis)
 
     def round(self, decimals=0, out=None):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..context import Context, cpu, cpu_pinned, current_context, gpu, num_gpus  # noqa: F401
 from ..util import (is_np_array, is_np_shape, np_array, np_shape, reset_np, set_np,  # noqa: F401
                     set_np_shape, use_np, use_np_array, use_np_shape)
+from ..util import get_cuda_compute_capability  # noqa: F401
 from . import random  # noqa: F401
 from ._op import *  # noqa: F401,F403
 from ._op import __all__ as _op_all

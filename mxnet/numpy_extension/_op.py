@@ -96,7 +96,7 @@ def log_softmax(data=None, axis=-1, temperature=None, dtype=None, use_length=Fal
         kwargs, axis=axis, temperature=temperature, dtype=dtype), out)
 
 
-def pick(data, index, axis=-1, mode="clip", keepdims=False):
+def pick(data, index, axis=-1, keepdims=False, mode="clip"):
     """The elements of ``data`` at positions ``index`` along ``axis``."""
     _check("pick", data, index)
     if index.dtype != data.dtype:
@@ -105,21 +105,21 @@ def pick(data, index, axis=-1, mode="clip", keepdims=False):
                                                 "keepdims": keepdims})
 
 
-def one_hot(data, depth, on_value=1.0, off_value=0.0, dtype="float32"):
-    """One-hot rows of length ``depth`` for the integer indices in ``data``."""
-    return _run("one_hot", "one_hot", [data], {"depth": depth, "on_value": on_value,
-                                               "off_value": off_value, "dtype": dtype})
+def one_hot(indices, depth, on_value=1.0, off_value=0.0, dtype="float32"):
+    """One-hot rows of length ``depth`` for the integer ``indices``."""
+    return _run("one_hot", "one_hot", [indices], {"depth": depth, "on_value": on_value,
+                                                  "off_value": off_value, "dtype": dtype})
 
 
-def batch_dot(a, b, transpose_a=False, transpose_b=False, forward_stype="default"):  # noqa: ARG001
+def batch_dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype="default"):  # noqa: ARG001
     """Batched matrix product of two 3-d (or higher) arrays."""
-    return _run("batch_dot", "batch_dot", [a, b], {"transpose_a": transpose_a,
-                                                  "transpose_b": transpose_b})
+    return _run("batch_dot", "batch_dot", [lhs, rhs], {"transpose_a": transpose_a,
+                                                      "transpose_b": transpose_b})
 
 
-def batch_flatten(x):
+def batch_flatten(data):
     """Flatten every axis but the first."""
-    return _run("batch_flatten", "Flatten", [x], {})
+    return _run("batch_flatten", "Flatten", [data], {})
 
 
 def reshape(a, newshape, reverse=False, order="C"):
@@ -132,7 +132,7 @@ def reshape(a, newshape, reverse=False, order="C"):
                                                  "reverse": reverse, "order": order})
 
 
-def fully_connected(x, weight, bias=None, num_hidden=None, no_bias=False, flatten=True):
+def fully_connected(data, weight, bias=None, num_hidden=None, no_bias=False, flatten=True):
     """x @ weight.T + bias (``no_bias=True``: no bias; 1.9.1's default is to add one)."""
     if num_hidden is None:
         num_hidden = weight.shape[0]
@@ -142,7 +142,7 @@ def fully_connected(x, weight, bias=None, num_hidden=None, no_bias=False, flatte
     if no_bias and bias is not None:
         raise MXNetError("npx.fully_connected: a bias array was given with no_bias=True "
                          "(1.9.1 rejects the extra input); drop one of them")
-    return _run("fully_connected", "FullyConnected", [x, weight, None if no_bias else bias],
+    return _run("fully_connected", "FullyConnected", [data, weight, None if no_bias else bias],
                 {"num_hidden": num_hidden, "no_bias": no_bias, "flatten": flatten})
 
 
@@ -154,11 +154,12 @@ def convolution(data, weight, bias=None, kernel=None, stride=None, dilate=None, 
     return _run("convolution", "Convolution", [data, weight, None if no_bias else bias], kw)
 
 
-def pooling(data, kernel=None, stride=None, pad=None, pool_type="max", global_pool=False,
-            **kwargs):
-    """Max / average / sum / lp pooling."""
+def pooling(data, kernel=None, pool_type="max", global_pool=False, cudnn_off=False,
+            pooling_convention="valid", stride=None, pad=None, **kwargs):
+    """Max / average / sum / lp pooling (1.9.1's positional order)."""
     kw = dict(kwargs, kernel=kernel, stride=stride, pad=pad, pool_type=pool_type,
-              global_pool=global_pool)
+              global_pool=global_pool, cudnn_off=cudnn_off,
+              pooling_convention=pooling_convention)
     return _run("pooling", "Pooling", [data], kw)
 
 
@@ -175,12 +176,12 @@ def embedding(data, weight, input_dim=None, output_dim=None, dtype="float32", **
     return _run("embedding", "Embedding", [data, weight], kw)
 
 
-def batch_norm(x, gamma, beta, running_mean, running_var, eps=1e-3, momentum=0.9,
+def batch_norm(data, gamma, beta, moving_mean, moving_var, eps=1e-3, momentum=0.9,
                fix_gamma=True, use_global_stats=False, axis=1, **kwargs):
     """Batch normalisation (the registered BatchNorm operator)."""
     kw = dict(kwargs, eps=eps, momentum=momentum, fix_gamma=fix_gamma,
               use_global_stats=use_global_stats, axis=axis)
-    return _run("batch_norm", "BatchNorm", [x, gamma, beta, running_mean, running_var], kw)
+    return _run("batch_norm", "BatchNorm", [data, gamma, beta, moving_mean, moving_var], kw)
 
 
 def layer_norm(data, gamma, beta, axis=-1, eps=1e-5, output_mean_var=False):

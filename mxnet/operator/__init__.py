@@ -13,7 +13,7 @@ _FAMILIES = ("indexing_ops", "sort", "linalg", "random_ops", "shape_ops", "speci
              "contrib_optim", "contrib_signal", "contrib_proposal", "contrib_roi_pool",
              "contrib_deformable", "control_flow_ops", "contrib_quantize",
              "contrib_quantized", "contrib_quantized_rnn", "contrib_extra", "image_ops",
-             "contrib_graph")
+             "contrib_graph", "sparse_retain", "legacy_ops")
 for _mod in _FAMILIES:
     try:
         __import__(f"{__name__}.{_mod}")
@@ -24,3 +24,5 @@ for _mod in _FAMILIES:
 # the public custom-operator API (mx.operator.register is the CustomOpProp decorator, as in 1.9.1)
 from .custom import (CustomOp, CustomOpProp, OperatorArguments,  # noqa: E402,F401,F811
                      get_all_registered_operators, get_operator_arguments, register)
+# the deprecated Python operators of the first releases (1.9.1 still has them)
+from .legacy_python_op import NDArrayOp, NumpyOp, PythonOp  # noqa: E402,F401

@@ -10,6 +10,7 @@ from .contrib import GroupAdaGrad
 from .lamb import LAMB
 from .optimizer import Optimizer, Updater, create, get_updater, register
 from .sgd import DCASGD, LARS, LBSGD, NAG, SGD, SGLD, Signum, Test, ccSGD
+from ..ndarray import abs as NDabs  # noqa: E402,F401,N812  (a name 1.9.1's module offers)
 
 __all__ = ["AdaDelta", "AdaGrad", "Adam", "Adamax", "DCASGD", "FTML", "Ftrl", "LARS", "NAG",
            "LBSGD", "Nadam", "Optimizer", "RMSProp", "SGD", "SGLD", "Signum", "LAMB", "Test", "Updater",

@@ -204,11 +204,27 @@ make_loss mean negative norm radians relu rint round rsqrt sgd_mom_update sgd_up
 sign sin sinh slice sqrt square stop_gradient sum tan tanh trunc where zeros_like""".split()
 
 
+def _sparse_adagrad_update(weight=None, grad=None, history=None, lr=None, epsilon=None, wd=None,
+                           rescale_grad=None, clip_gradient=None, name=None, attr=None,
+                           out=None, **kwargs):
+    """``mx.sym.sparse.adagrad_update``: 1.9.1 lists it but cannot compose it (its operator
+    takes the history as a state the symbol API cannot pass), so it always raises here too;
+    use ``mx.nd.sparse.adagrad_update`` or the AdaGrad optimizer."""
+    raise _MXNetError("Not enough argument to call operator _sparse_adagrad_update "
+                      "(mx.sym.sparse.adagrad_update cannot be composed in 1.9.1 either; use "
+                      "mx.nd.sparse.adagrad_update)")
+
+
+_sparse_adagrad_update.__name__ = _sparse_adagrad_update.__qualname__ = "adagrad_update"
+
+
 def _fill_sparse():
     mod = globals()["sparse"]
     for name in _SPARSE_NAMES:
         if not hasattr(mod, name) and hasattr(op, name):
             setattr(mod, name, getattr(op, name))
+    if not hasattr(mod, "adagrad_update"):
+        mod.adagrad_update = _sparse_adagrad_update
 
 
 if "sparse" in globals():
@@ -376,6 +392,8 @@ def _reshape(self, *args, **kwargs):
 
 def _astype(self, *args, **kwargs):
     """Fluent :func:`mxnet.symbol.cast`."""
+    if args and args[0] is None:  # a positional None is the dtype (float64, as np.dtype(None))
+        args, kwargs = args[1:], dict(kwargs, dtype=None)
     return _op_fn("cast")(self, *args, **kwargs)
 
 
@@ -414,11 +432,19 @@ Symbol.split_v2 = _split_v2_method
 
 del _k, _v, _sub, _fns, _m, _name
 
+# 1.9.1 defines these front ends in mxnet.symbol.symbol itself (from ... import works too)
+_sym_module = _sys.modules[f"{__name__}.symbol"]
+for _n in ("arange", "eye", "full", "histogram", "hypot", "linspace", "load", "load_json",
+           "maximum", "minimum", "ones", "pow", "power", "split_v2", "zeros"):
+    if _n in globals() and not hasattr(_sym_module, _n):
+        setattr(_sym_module, _n, globals()[_n])
+
 _NP_SUBMODULES = {"np": "numpy", "numpy": "numpy", "npx": "numpy_extension",
                   "numpy_extension": "numpy_extension"}
 # 1.9.1's generated operator modules, built on first use
 _NP_SUBMODULES.update((f"gen_{k}", f"gen_{k}")
-                      for k in ("op", "_internal", "contrib", "image", "linalg", "sparse"))
+                      for k in ("op", "_internal", "contrib", "image", "linalg", "sparse",
+                                "random"))
 
 
 # mx.sym.np / mx.sym.npx / mx.sym.gen_* load on first use, keeping ``import mxnet`` light

@@ -579,8 +579,10 @@ class Symbol:
     def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
              shared_exec=None):
         """An Executor over given argument arrays (list in list_arguments order, or dict)."""
-        from ..executor.executor import Executor
-        return Executor(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec)
+        from ..executor.executor import Executor, subgraph_log
+        ex = Executor(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec)
+        subgraph_log(ctx, 2072)
+        return ex
 
     def simple_bind(self, ctx, grad_req="write", type_dict=None, stype_dict=None, group2ctx=None,
                     shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
@@ -844,8 +846,11 @@ def create_node(op_name, args, kwargs, params=None, name=None, attr=None, hint=N
             else:
                 entries.append((Node(None, f"{name}_{nm}", dict(attrs)), 0))
         node.inputs = entries
+        # a Custom op's auxiliary states get no initializer mark (1.9.1 sets one only for the
+        # built-in operators that ask for it, BatchNorm's moving_mean for instance)
         for nm, (src, _) in zip(names, entries):
-            if nm in aux and src.op is None and nm in _AUX_INIT and "__init__" not in src.attrs:
+            if nm in aux and src.op is None and nm in _AUX_INIT and "__init__" not in src.attrs \
+                    and op_name != "Custom":
                 src.attrs["__init__"] = _AUX_INIT[nm]
     given = {id(s._outputs[0][0]) for s in list(args) + list(kwargs.values())}
     made = [src for src, _ in node.inputs if src.op is None and id(src) not in given]
@@ -906,11 +911,12 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
 Variable = var
 
 
-def Group(symbols):
-    """One symbol whose outputs are the outputs of every symbol in ``symbols``."""
+def Group(symbols, create_fn=Symbol):
+    """One symbol whose outputs are the outputs of every symbol in ``symbols``; ``create_fn``
+    (a Symbol class) makes the result."""
     if not symbols or any(not isinstance(s, Symbol) for s in symbols):
         raise TypeError("Expected a list of symbols as input")
     outs = []
     for s in symbols:
         outs.extend(s._outputs)
-    return Symbol(outs)
+    return create_fn(outs)

@@ -11,3 +11,7 @@ from ...onnx import export_model  # noqa: F401
 from ._import import get_model_metadata, import_model, import_to_gluon  # noqa: F401
 
 __all__ = ["import_model", "get_model_metadata", "import_to_gluon", "export_model"]
+
+# 1.9.1 also offers each under a trailing-underscore name
+export_model_, import_model_ = export_model, import_model
+get_model_metadata_, import_to_gluon_ = get_model_metadata, import_to_gluon

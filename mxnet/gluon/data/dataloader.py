@@ -376,3 +376,16 @@ class DataLoader:
         finalizer = getattr(self, "_finalizer", None)
         if finalizer is not None:
             finalizer()
+
+
+class DataLoaderV1(DataLoader):
+    """1.9.1's earlier loader (``mxnet.gluon.data.dataloader.DataLoaderV1``): the same batches
+    as :class:`DataLoader`, without its prefetch, thread-pool and timeout options."""
+
+    def __init__(self, dataset, batch_size=None, shuffle=False, sampler=None, last_batch=None,
+                 batch_sampler=None, batchify_fn=None, num_workers=0, pin_memory=False,
+                 pin_device_id=0):
+        super().__init__(dataset, batch_size=batch_size, shuffle=shuffle, sampler=sampler,
+                         last_batch=last_batch, batch_sampler=batch_sampler,
+                         batchify_fn=batchify_fn, num_workers=num_workers,
+                         pin_memory=pin_memory, pin_device_id=pin_device_id)

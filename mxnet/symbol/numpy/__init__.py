@@ -7,6 +7,8 @@ arrays (``shape``, ``meshgrid`` ...) are not here, as in 1.9.1.
 """
 from __future__ import annotations
 
+import inspect
+
 import numpy as _onp
 
 from ...base import MXNetError
@@ -110,13 +112,37 @@ _export(clip)
 
 # --- reductions ---------------------------------------------------------------------------
 
+# 1.9.1's positional order after the array, per reduction
+_REDUCE_ORDER = {"sum": ("axis", "dtype", "keepdims", "initial"),
+                 "prod": ("axis", "dtype", "keepdims", "initial"),
+                 "product": ("axis", "dtype", "keepdims", "initial"),
+                 "max": ("axis", "keepdims", "initial"), "amax": ("axis", "keepdims", "initial"),
+                 "min": ("axis", "keepdims", "initial"), "amin": ("axis", "keepdims", "initial"),
+                 "any": ("axis", "keepdims"), "all": ("axis", "keepdims"),
+                 "sometrue": ("axis", "keepdims")}
+
+
 def _generated(public, opname, doc):
     """A front end that writes only the parameters it is given (1.9.1's generated ones)."""
-    def fn(a, axis=UNSET, dtype=UNSET, out=None, keepdims=UNSET, **kwargs):  # noqa: ARG001
-        params = given(axis=axis, keepdims=keepdims, **kwargs)
+    order = _REDUCE_ORDER[public]
+
+    def fn(a, *args, out=None, **kwargs):  # noqa: ARG001
+        if len(args) > len(order):
+            raise TypeError(f"{public}() takes at most {len(order) + 1} positional arguments")
+        for k, v in zip(order, args):
+            if k in kwargs:
+                raise TypeError(f"{public}() got multiple values for argument '{k}'")
+            kwargs[k] = v
+        dtype = kwargs.pop("dtype", UNSET)
+        params = given(**kwargs)
         if dtype is not UNSET and dtype is not None:
             params["dtype"] = _onp.dtype(dtype).name
         return node(opname, [a], params, hint=public)
+    P = inspect.Parameter
+    fn.__signature__ = inspect.Signature(
+        [P("a", P.POSITIONAL_OR_KEYWORD)]
+        + [P(k, P.POSITIONAL_OR_KEYWORD, default=None) for k in order]
+        + [P("out", P.KEYWORD_ONLY, default=None)])
     fn.__doc__ = doc
     return _export(fn, public)
 
@@ -219,9 +245,9 @@ def expand_dims(a, axis):
     return node("expand_dims", [a], {"axis": axis}, hint="expand_dims")
 
 
-def squeeze(x, axis=UNSET):
+def squeeze(a, axis=UNSET):
     """Symbolic removal of size-1 axes."""
-    return node("_np_squeeze", [x], given(axis=axis), hint="squeeze")
+    return node("_np_squeeze", [a], given(axis=axis), hint="squeeze")
 
 
 def broadcast_to(array, shape):
@@ -260,13 +286,17 @@ def around(x, decimals=0, out=None):  # noqa: ARG001
     return node("_npi_around", [x], {"decimals": decimals}, hint="around")
 
 
-def sort(a, axis=-1):
+def sort(a, axis=-1, kind=None, order=None):  # noqa: ARG001  (kind: the sort is stable)
     """Symbolic sort (the legacy sort operator, as 1.9.1 builds it)."""
+    if order is not None:
+        raise NotImplementedError("order not supported here")
     return node("sort", [a], {"axis": axis, "is_ascend": True}, hint="sort")
 
 
-def argsort(a, axis=-1):
+def argsort(a, axis=-1, kind=None, order=None):  # noqa: ARG001
     """Symbolic argsort (int64 indices)."""
+    if order is not None:
+        raise NotImplementedError("order not supported here")
     return node("argsort", [a], {"axis": axis, "dtype": "int64", "is_ascend": True},
                 hint="argsort")
 
@@ -387,10 +417,12 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return node("_linspace", [], params, hint="linspace")
 
 
-def eye(N, M=None, k=0, dtype=None, ctx=None):
+def eye(N, M=None, k=0, dtype=_onp.float32, ctx=None):
     """A 2-d symbol with ones on the k-th diagonal."""
-    return node("_npi_eye", [], {"M": M, "N": N, "ctx": _ctx_str(ctx), "dtype": _dt(dtype),
-                                 "k": k}, hint="eye")
+    params = {"M": M, "N": N, "ctx": _ctx_str(ctx), "k": k}
+    if dtype is not None:   # 1.9.1 leaves a None dtype out (the operator's float32)
+        params["dtype"] = _dt(dtype)
+    return node("_npi_eye", [], params, hint="eye")
 
 
 def identity(n, dtype=None, ctx=None):
@@ -583,8 +615,10 @@ def bitwise_not(x, out=None):  # noqa: ARG001
 
 def indices(dimensions, dtype="int32", ctx=None):
     """A symbolic grid of index arrays."""
-    return node("_npi_indices", [], {"ctx": _ctx_str(ctx), "dimensions": tuple(dimensions),
-                                     "dtype": _dt(dtype)}, hint="indices")
+    attrs = {"ctx": _ctx_str(ctx), "dimensions": tuple(dimensions)}
+    if dtype is not None:  # 1.9.1 leaves a None dtype out (the op's default, int32)
+        attrs["dtype"] = _dt(dtype)
+    return node("_npi_indices", [], attrs, hint="indices")
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
@@ -622,9 +656,11 @@ def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation="lin
 
 
 def _window(name):
-    def fn(M, dtype=None, ctx=None):
-        return node(f"_npi_{name}", [], {"M": M, "ctx": _ctx_str(ctx), "dtype": _dt(dtype)},
-                    hint=name)
+    def fn(M, dtype=_onp.float32, ctx=None):
+        params = {"M": M, "ctx": _ctx_str(ctx)}
+        if dtype is not None:   # 1.9.1 leaves a None dtype out (the operator's float32)
+            params["dtype"] = _dt(dtype)
+        return node(f"_npi_{name}", [], params, hint=name)
     fn.__doc__ = f"The symbolic {name} window of M points."
     return fn
 
@@ -645,5 +681,122 @@ for _b in ("hypot", "arctan2", "copysign", "ldexp", "lcm", "bitwise_and", "bitwi
     _export((lambda nm: lambda x1, x2, out=None: node(f"_npi_{nm}", [x1, x2], hint=nm))(_b), _b)
 for _u in ("isposinf", "isneginf"):
     _unary_fn(_u, f"_npi_{_u}")
+
+
+# --- functions whose 1.9.1 graphs name operators of their own (mxnet/operator/np_sym_extra.py)
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """Symbolic n-th discrete difference along ``axis`` (no prepend/append on symbols)."""
+    if prepend is not None or append is not None:
+        raise NotImplementedError("prepend and append options are not supported yet")
+    return node("_npi_diff", [a], {"axis": axis, "n": n}, hint="diff")
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """Symbolic differences of consecutive elements of the flattened array."""
+    inputs = [ary]
+    params = {"to_begin_arr_given": isinstance(to_begin, Symbol),
+              "to_end_arr_given": isinstance(to_end, Symbol),
+              "to_begin_scalar": None if isinstance(to_begin, Symbol) else to_begin,
+              "to_end_scalar": None if isinstance(to_end, Symbol) else to_end}
+    inputs += [v for v in (to_begin, to_end) if isinstance(v, Symbol)]
+    return node("_npi_ediff1d", inputs, params, hint="ediff1d")
+
+
+def polyval(p, x):
+    """Symbolic polynomial with coefficients ``p`` (highest power first) at ``x``."""
+    return node("_npi_polyval", [p, x], hint="polyval")
+
+
+def average(a, axis=None, weights=None, returned=False, out=None):  # noqa: ARG001
+    """Symbolic (weighted) average along ``axis``; with ``returned`` also the weights' sum."""
+    if weights is None:
+        res = node("_npi_average", [a], {"axis": axis, "returned": returned, "weighted": False},
+                   hint="average")
+    else:
+        res = node("_npi_average", [a, weights], {"axis": axis, "returned": returned},
+                   hint="average")
+    return [res[0], res[1]] if returned else res
+
+
+def _split_like(opname, hint, ary, indices_or_sections, axis):
+    if isinstance(indices_or_sections, (int, _onp.integer)):
+        params = {"axis": axis, "indices": [], "sections": int(indices_or_sections),
+                  "squeeze_axis": False}
+        n = int(indices_or_sections)
+    elif isinstance(indices_or_sections, (list, tuple)):
+        params = {"axis": axis, "indices": [0] + list(indices_or_sections), "sections": 0,
+                  "squeeze_axis": False}
+        n = len(indices_or_sections) + 1
+    else:
+        raise ValueError(f"{hint}: indices_or_sections must be an int or a tuple of ints")
+    res = node(opname, [ary], params, hint=hint)
+    return [res[i] for i in range(n)] if n > 1 else [res]
+
+
+def hsplit(ary, indices_or_sections):
+    """Symbolic split along the second axis."""
+    return _split_like("_npi_hsplit", "hsplit", ary, indices_or_sections, 1)
+
+
+def dsplit(ary, indices_or_sections):
+    """Symbolic split along the third axis."""
+    return _split_like("_npi_dsplit", "dsplit", ary, indices_or_sections, 2)
+
+
+def diag_indices_from(arr):
+    """Symbolic (ndim, n) int64 index rows of a square array's diagonal."""
+    return node("_npi_diag_indices_from", [arr], hint="diag_indices_from")
+
+
+def shares_memory(a, b, max_work=None):  # noqa: ARG001
+    """Symbolic: whether the two bound arrays share memory (a bool scalar)."""
+    return node("_npi_share_memory", [a, b], hint="share_memory")
+
+
+def may_share_memory(a, b, max_work=None):  # noqa: ARG001
+    """Symbolic: whether the two bound arrays may share memory (a bool scalar)."""
+    return node("_npi_share_memory", [a, b], hint="share_memory")
+
+
+def histogram(a, bins=10, range=None, normed=None, weights=None, density=None):  # noqa: A002
+    """Symbolic histogram: (counts, bin edges), 1.9.1's ``_histogram`` operator."""
+    if normed is not None or weights is not None or density is not None:
+        raise NotImplementedError("histogram: normed, weights and density are not supported "
+                                  "on symbols")
+    if isinstance(bins, Symbol):
+        res = node("_histogram", [a, bins], {}, hint="histogram")
+    else:
+        if range is None:
+            raise ValueError("histogram: range must be given when bins is an integer")
+        res = node("_histogram", [a], {"bin_cnt": bins, "range": range}, hint="histogram")
+    return [res[0], res[1]]
+
+
+def _fallback(op_type, inputs, params):
+    from ...operator import registry as _registry
+    _registry._load_np_ops()   # registers the Python operators with the NumPy-interface ones
+    return node("Custom", inputs, dict(params, op_type=op_type), hint="custom")
+
+
+def resize(a, new_shape):
+    """Symbolic resize (repeating the data to fill ``new_shape``): 1.9.1's Python operator."""
+    return _fallback("resize_fallback", [a], {"new_shape": new_shape})
+
+
+def unravel_index(indices, shape, order="C"):  # noqa: ARG001
+    """Symbolic unravel_index of integer flat indices: 1.9.1's Python operator."""
+    return _fallback("unravel_index_fallback", [indices], {"shape": shape})
+
+
+def empty_like(prototype, dtype=None, order="C", subok=False, shape=None):
+    """Symbolic array shaped like ``prototype`` (zeros here; uninitialised in 1.9.1)."""
+    return _fallback("empty_like_fallback", [prototype],
+                     {"dtype": dtype, "order": order, "subok": subok, "shape": shape})
+
+
+for _f in (diff, ediff1d, polyval, average, hsplit, dsplit, diag_indices_from, shares_memory,
+           may_share_memory, histogram, resize, unravel_index, empty_like):
+    _export(_f)
 
 __all__ += ["linalg", "random"]

@@ -216,6 +216,9 @@ class _Symbol(Symbol):
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):  # noqa: ARG002
         """Cast to ``dtype`` (the legacy Cast operator, as 1.9.1 builds it)."""
+        if dtype is None:   # as 1.9.1: the Cast node is left without its required dtype
+            raise MXNetError('Required parameter dtype of int is not presented, in operator '
+                             'Cast(name="")')
         return node("Cast", [self], {"dtype": _onp.dtype(dtype).name}, hint="cast")
 
     def flatten(self, order="C"):
@@ -242,6 +245,16 @@ class _Symbol(Symbol):
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):  # noqa: ARG002
         return self._reduce("_np_sum", "sum", axis, keepdims, dtype)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        """Symbolic running sums (see :func:`mxnet.symbol.numpy.cumsum`)."""
+        from . import cumsum
+        return cumsum(self, axis=axis, dtype=dtype, out=out)
+
+    @property
+    def num_outputs(self):
+        """The number of outputs of this symbol."""
+        return len(self._outputs)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):  # noqa: ARG002
         return self._reduce("_npi_mean", "mean", axis, keepdims, dtype)

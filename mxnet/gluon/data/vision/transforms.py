@@ -354,6 +354,9 @@ class RandomBrightness(_RandomFactor):
 
     _op = "random_brightness"
 
+    def __init__(self, brightness):  # 1.9.1's keyword name
+        super().__init__(brightness)
+
 
 class RandomContrast(_RandomFactor):
     """Blend with the image's mean gray level by a factor drawn from
@@ -361,17 +364,26 @@ class RandomContrast(_RandomFactor):
 
     _op = "random_contrast"
 
+    def __init__(self, contrast):  # 1.9.1's keyword name
+        super().__init__(contrast)
+
 
 class RandomSaturation(_RandomFactor):
     """Blend with a gray value by a factor drawn from [max(0, 1 - saturation), 1 + saturation]."""
 
     _op = "random_saturation"
 
+    def __init__(self, saturation):  # 1.9.1's keyword name
+        super().__init__(saturation)
+
 
 class RandomHue(_RandomFactor):
     """Rotate the hue by a factor drawn from [max(0, 1 - hue), 1 + hue] turns."""
 
     _op = "random_hue"
+
+    def __init__(self, hue):  # 1.9.1's keyword name
+        super().__init__(hue)
 
 
 class RandomColorJitter(_ImageTransform):
