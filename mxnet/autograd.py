@@ -773,6 +773,8 @@ class Function:
         self._used = True
         with pause(train_mode=_mode.training):
             outputs = self.forward(*inputs)
+        if not _mode.recording:  # 1.9.1 hands back whatever forward returned, unchecked
+            return outputs
         single = isinstance(outputs, NDArray)
         outs = [outputs] if single else list(outputs)
         if _mode.recording:

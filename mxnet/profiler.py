@@ -282,8 +282,9 @@ def _check_server():
 
 def _check_process(profile_process):
     if profile_process not in ("worker", "server"):
-        raise MXNetError(f"Invalid Input: '{profile_process}', valid values are: "
-                         "{'server', 'worker'}")
+        # 1.9.1 looks the name up in a dict here, so the error is a KeyError
+        raise MXNetKeyError(f"profile_process must be 'worker' or 'server', got "
+                            f"{profile_process!r}")
     if profile_process == "server":
         _check_server()
         return False
@@ -541,11 +542,13 @@ def dumps(reset=False, format="table", sort_by="total", ascending=False):  # noq
     if sort_by not in _SORT_KEYS:
         raise MXNetAssertionError(f"Invalid value provided for sort_by: {sort_by}. "
                          "Support: 'total', 'avg', 'min', 'max', 'count'")
-    if not isinstance(ascending, (bool, int)) or not isinstance(reset, bool):
-        # 1.9.1 takes an int ``ascending`` (as its truth value) but not an int ``reset``
-        raise MXNetError("dumps: ascending must be a bool or int and reset a bool, got "
-                         f"ascending={ascending!r}, reset={reset!r}")
+    # 1.9.1 asserts ``value in (False, True)``: 0, 1 and 1.0 pass, 2, None and strings do not
+    for name, value in (("ascending", ascending), ("reset", reset)):
+        if isinstance(value, str) or value not in (False, True):
+            raise MXNetAssertionError(f"Invalid value provided for {name}: {value}. "
+                                      "Support: False, True")
     ascending = bool(ascending)
+    reset = bool(reset)
     if not _P.config["aggregate_stats"] and not _P.stats and not _P.mem_stats:
         return ""
     with _P.lock:

@@ -177,6 +177,13 @@ class Block:
                         f"Overriding Parameter attribute {name} is not allowed. To share "
                         "parameters between blocks, pass 'params' when constructing the block.")
                 self._reg_params[name] = value
+        elif isinstance(value, (Block, Parameter)):
+            # as 1.9.1: without Block.__init__ (super().__init__() not called) there is no
+            # registry to put a child block or a parameter in
+            missing = "_children" if isinstance(value, Block) else "_reg_params"
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{missing}' "
+                                 f"(did {type(self).__name__}.__init__ call "
+                                 "super().__init__()?)")
         super().__setattr__(name, value)
 
     @property
@@ -650,6 +657,11 @@ class HybridBlock(Block):
         self._cached = None
         super().cast(dtype)
 
+    def _clear_cached_op(self):
+        """Drop the traced graph so the next call traces again (1.9.1's private method, which
+        libraries call after changing what ``hybrid_forward`` reads)."""
+        self._cached = None
+
     # -- tracing -------------------------------------------------------------------------------
     def _get_graph(self, *args):
         """Trace ``hybrid_forward`` on Symbols. As 1.9.1, the graph is traced once and kept
@@ -695,18 +707,17 @@ class HybridBlock(Block):
     def _sym_params(self):
         cache = getattr(_TRACE, "vars", None)
         if cache is None:
-            params = {name: p.var() for name, p in self._reg_params.items()}
+            params = {name: p._new_var() for name, p in self._reg_params.items()}
         else:   # one variable node per parameter within a trace (see _one_var_per_param)
             params = {}
             for name, p in self._reg_params.items():
                 hit = cache.get(id(p))
                 if hit is None:
-                    v = getattr(p, "_kept_var", None) if getattr(_TRACE, "kept", False) else None
-                    if v is None:
-                        v = p.var()
+                    if getattr(_TRACE, "kept", False):
+                        v = p.var()   # the parameter's kept variable (made once)
+                    else:
+                        v = p._new_var()
                         v._outputs[0][0].version = getattr(p, "_var_version", 0)
-                        if getattr(_TRACE, "kept", False):
-                            p._kept_var = v
                     hit = cache[id(p)] = (p, v)
                 params[name] = hit[1]
         if _util.is_np_array():
@@ -1031,9 +1042,14 @@ class SymbolBlock(HybridBlock):
         self._params = ParameterDict("")
         if isinstance(inputs, Symbol):
             inputs = [inputs] if len(inputs) == 1 else list(inputs)
+        elif not isinstance(inputs, (list, tuple)):
+            inputs = [inputs]
         if isinstance(outputs, (list, tuple)):
             outputs = _sym.Group(list(outputs))
         for i in inputs:  # as 1.9.1: inputs are plain variables (an assertion there)
+            if not isinstance(i, Symbol):   # a ValueError in 1.9.1, e.g. for a name string
+                raise MXNetValueError(f"SymbolBlock: inputs must be (a list of) Symbol "
+                                      f"variables, but got {i} of type {type(i)}")
             if len(i) != 1 or i._outputs[0][0].op is not None:
                 raise MXNetAssertionError(f"SymbolBlock: input symbols must be variables, but {i} "
                                            "is an output of operators")

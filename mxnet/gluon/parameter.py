@@ -47,6 +47,11 @@ class Parameter:
                  wd_mult=1.0, init=None, allow_deferred_init=False, differentiable=True,
                  stype="default", grad_stype="default"):
         self.name = name
+        for kind, value in (("stype", stype), ("grad_stype", grad_stype)):
+            if value not in ("default", "row_sparse", "csr"):   # as 1.9.1's assertion
+                raise MXNetAssertionError(
+                    f"{kind} for Parameter '{name}' must be one of 'default', 'row_sparse', or "
+                    f"'csr', but got '{value}'")
         self._shape = None if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
         self.dtype = dtype   # sets _dtype (the NumPy type, used inside) and the form shown
         self.lr_mult = lr_mult
@@ -172,6 +177,12 @@ class Parameter:
         init = init if init is not None else self.init
         # as 1.9.1: without NumPy shape semantics, () is an unknown shape, not a scalar
         scalar = self._shape == () and not _util.is_np_shape()
+        unknown = -1 if _util.is_np_shape() else 0
+        for d in self._shape or ():
+            if d is not None and d < unknown:   # an assertion in 1.9.1
+                raise MXNetAssertionError(
+                    f"shape dimension size cannot be less than {unknown}, while received {d} "
+                    f"(Parameter '{self.name}' of shape {self._shape})")
         if not _shape_known(self._shape) or scalar:
             if self.allow_deferred_init:
                 self._deferred_init = (init, ctxs, default_init)
@@ -313,15 +324,15 @@ class Parameter:
         """The gradient buffer on ``ctx``."""
         self._check_initialized()
         if self._grad_req == "null":
-            raise MXNetError(f"Cannot get gradient array for Parameter '{self.name}' because "
-                             "grad_req='null'")
+            raise RuntimeError(f"Cannot get gradient array for Parameter '{self.name}' because "
+                               "grad_req='null'")
         return self._data[self._index(ctx)]._grad
 
     def list_grad(self):
         self._check_initialized()
         if self._grad_req == "null":
-            raise MXNetError(f"Cannot get gradient array for Parameter '{self.name}' because "
-                             "grad_req='null'")
+            raise RuntimeError(f"Cannot get gradient array for Parameter '{self.name}' because "
+                               "grad_req='null'")
         return [d._grad for d in self._data]
 
     def list_ctx(self):
@@ -470,10 +481,21 @@ class Parameter:
                     d._grad[:] = g.astype(dtype)   # as 1.9.1: the gradients are cast, not reset
 
     def var(self):
-        """A Symbol variable for this parameter, with its dtype and multipliers and the shape
-        it had at the first call: 1.9.1 makes the variable once and keeps it, so a block
-        traced before its shapes were inferred exports them as unknown, ``(5, 0)``. (Each
-        call gives a fresh variable node, so tracing twice counts mutations once per
+        """The Symbol variable of this parameter. As in 1.9.1 it is made once and kept: every
+        call (and every call of a block on Symbols) gives the same node, so a graph that uses
+        it next to a block's output has one argument of this name."""
+        v = self.__dict__.get("_kept_var")
+        if v is None:
+            v = self._new_var()
+            v._outputs[0][0].version = getattr(self, "_var_version", 0)
+            self._kept_var = v
+        return v
+
+    def _new_var(self):
+        """A new Symbol variable for this parameter, with its dtype and multipliers and the
+        shape it had at the first call: 1.9.1 makes the variable once and keeps it, so a block
+        traced before its shapes were inferred exports them as unknown, ``(5, 0)``. (A
+        hybridize trace takes a fresh node, so tracing twice counts mutations once per
         graph.)"""
         from ..symbol import var
         from ..util import is_np_shape
@@ -576,6 +598,12 @@ class ParameterDict:
             param = Parameter(name, **kwargs)
             self._params[name] = param
         else:
+            def mismatch(k, v, existing):
+                # 1.9.1's wording for an existing parameter that does not fit the request
+                return MXNetAssertionError(
+                    f"Cannot retrieve Parameter '{name}' because desired attribute does not "
+                    f"match with stored for attribute '{k}': desired '{v}' vs stored "
+                    f"'{existing}'.")
             for k, v in kwargs.items():
                 if k == "shape" and v is not None:
                     old = param._shape
@@ -583,6 +611,9 @@ class ParameterDict:
                         # as 1.9.1: a request with unknown (0) dims for a known dim is a
                         # match (weight tying: Dense(params=embedding.params) asks (V, 0))
                         v = tuple(b if a in (0, None, -1) else a for a, b in zip(v, old))
+                    if old is not None and (len(old) != len(v) or any(
+                            a not in (0, None, -1) and a != b for a, b in zip(old, v))):
+                        raise mismatch(k, kwargs[k], param.shape)
                     param.shape = v
                 elif k == "init" and v is not None and param.init is None:
                     param.init = v   # as 1.9.1: an init asked for later fills an unset one
@@ -590,14 +621,11 @@ class ParameterDict:
                     existing = getattr(param, k)
                     if k == "dtype":
                         if np.dtype(existing) != np.dtype(v):
-                            raise MXNetAssertionError(f"Parameter {name}: dtype {v} conflicts "
-                                                       f"with {existing}")
+                            raise mismatch(k, v, existing)
                     elif (existing is not None and existing != v
                           and k in ("lr_mult", "wd_mult", "grad_req")):
                         # as 1.9.1: an existing parameter is not silently changed
-                        raise MXNetAssertionError(
-                            f"ParameterDict.get: Parameter '{name}' exists with {k}="
-                            f"{existing!r}, which does not match the requested {k}={v!r}")
+                        raise mismatch(k, v, existing)
                     elif existing != v and k not in ("allow_deferred_init",):
                         setattr(param, k, v)
         return param
@@ -685,11 +713,12 @@ class ParameterDict:
                     f"ParameterDict.load: restore_prefix is {restore_prefix!r} but the name of "
                     f"Parameter '{name}' does not start with it")
         if not allow_missing:
+            from .utils import _brief_print_list   # a long list is shortened, as in 1.9.1
             for name in self._params:
                 if name not in loaded:
                     raise MXNetAssertionError(
                         f"Parameter '{name}' is missing in {source}, which contains "
-                        f"parameters: {', '.join(repr(k) for k in loaded)}. Check that the source "
+                        f"parameters: {_brief_print_list(loaded)}. Check that the source "
                         "and target networks use the same prefix, or set allow_missing=True.")
         for name, arr in loaded.items():
             if name not in self._params:

@@ -30,8 +30,11 @@ def _convert_key(key, xp):
         arr = xp.asarray(key)
         # 1.9.1 truncates float index lists to integers, as it does float NDArray indices
         return arr.astype(np.int64) if arr.dtype.kind in "bf" else arr
-    if isinstance(key, float):
+    if isinstance(key, (float, np.floating)):
         raise ValueError(f"NDArray indexing: float index {key} is not supported; use an integer")
+    if isinstance(key, np.bool_):
+        raise ValueError(f"NDArray indexing: key {key!r} of type numpy.bool_ is not supported; "
+                         f"use integers, slices, None, Ellipsis or integer arrays")
     if isinstance(key, (str, bytes, dict, set)):
         # 1.9.1 raises ValueError for keys of these types
         raise ValueError(f"NDArray indexing: key {key!r} of type {type(key).__name__} is not "
@@ -137,6 +140,12 @@ def getitem(arr: NDArray, key):
     """Read ``arr[key]``."""
     xp = get_backend(arr._ctx).xp
     k = _convert_key(key, xp)
+    # 1.9.1 reads a Python bool as the integer 0 or 1 when reading (x[True] is x[1]); writes
+    # keep NumPy's meaning
+    if isinstance(k, bool):
+        k = int(k)
+    elif isinstance(k, tuple) and any(isinstance(p, bool) for p in k):
+        k = tuple(int(p) if isinstance(p, bool) else p for p in k)
     for part in (k if isinstance(k, tuple) else (k,)):
         if isinstance(part, slice) and part.step == 0:
             raise ValueError("NDArray indexing: slice step cannot be zero")
@@ -145,7 +154,9 @@ def getitem(arr: NDArray, key):
             _check_bounds(k, arr.shape)
         except IndexError as e:
             raise IndexError(f"NDArray indexing: {e} (array shape {arr.shape})") from None
-    if _mode.recording:
+    # while recording, 1.9.1 still hands out views of an array outside the graph, so writes
+    # through them land (e.g. ``alphas[0][0] = 0`` in a CRF's forward pass)
+    if _mode.recording and arr._node is not None and not arr._node[0].freed:
         return invoke(_INDEX, [arr], {"key": k})
     if arr._var is not None and (arr._var.npending or arr._var.exc is not None):
         _sync(arr)

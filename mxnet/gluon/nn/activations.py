@@ -1,6 +1,7 @@
 """Activation layers: Activation, LeakyReLU, PReLU, ELU, SELU, Swish, GELU."""
 from __future__ import annotations
 
+from ... import util as _util
 from ..block import HybridBlock
 from ._common import children_repr
 
@@ -72,7 +73,8 @@ class ELU(HybridBlock):
         self._alpha = alpha
 
     def hybrid_forward(self, F, x):
-        return F.LeakyReLU(x, act_type="elu", slope=self._alpha)
+        leaky_relu = F.npx.leaky_relu if _util.is_np_array() else F.LeakyReLU  # node names
+        return leaky_relu(x, act_type="elu", slope=self._alpha)
 
     def __repr__(self):
         return children_repr(self)
@@ -106,6 +108,8 @@ class Swish(HybridBlock):
         self._beta = beta
 
     def hybrid_forward(self, F, x):
+        if _util.is_np_array():   # 1.9.1: npx.sigmoid (``_npx_sigmoid`` in a graph)
+            return x * F.npx.sigmoid(self._beta * x)
         return x * F.sigmoid(self._beta * x, name="fwd")
 
     def __repr__(self):

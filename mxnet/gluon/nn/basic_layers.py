@@ -7,6 +7,7 @@ import numpy as np
 
 from ... import ndarray as _nd
 from ... import symbol as _sym
+from ... import util as _util
 from ..block import Block, HybridBlock
 from ._common import children_repr
 from .activations import Activation
@@ -120,6 +121,8 @@ class Dropout(HybridBlock):
     def hybrid_forward(self, F, x):
         if self._rate > 0:
             return F.Dropout(x, p=self._rate, axes=self._axes, name="fwd", cudnn_off=False)
+        if _util.is_np_array():   # 1.9.1 copies with np.copy here (``_np_copy`` in a graph)
+            return F.np.copy(x)
         return F.identity(x)
 
     def __repr__(self):
@@ -209,6 +212,8 @@ class Flatten(HybridBlock):
         super().__init__(**kwargs)
 
     def hybrid_forward(self, F, x):
+        if _util.is_np_array():   # the node is named batch_flatten<N>, as in 1.9.1
+            return F.npx.batch_flatten(x)
         return F.flatten(x)
 
     def __repr__(self):
@@ -267,7 +272,8 @@ class LayerNorm(HybridBlock):
         _scale_shift_params(self, in_channels, center, scale, beta_initializer, gamma_initializer)
 
     def hybrid_forward(self, F, data, gamma, beta):
-        return F.LayerNorm(data, gamma=gamma, beta=beta, axis=self._axis, eps=self._epsilon)
+        layer_norm = F.npx.layer_norm if _util.is_np_array() else F.LayerNorm  # node names
+        return layer_norm(data, gamma=gamma, beta=beta, axis=self._axis, eps=self._epsilon)
 
     def __repr__(self):
         return _norm_repr(self)

@@ -308,7 +308,8 @@ class RNNCell(_GatedCell):
     def __init__(self, hidden_size, activation="tanh", i2h_weight_initializer=None,
                  h2h_weight_initializer=None, i2h_bias_initializer="zeros",
                  h2h_bias_initializer="zeros", input_size=0, prefix=None, params=None):
-        self._activation = activation
+        # set before Block.__init__ and past __setattr__: an activation block is not a child
+        object.__setattr__(self, "_activation", activation)
         super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
                          i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
 

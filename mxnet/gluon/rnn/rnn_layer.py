@@ -22,6 +22,7 @@ from ... import util as _util
 from ...ndarray import NDArray
 from ...operator import rnn_param_concat as _rnn_param_concat  # noqa: F401  (registers the op)
 from ...symbol import Symbol
+from ...symbol.numpy._symbol import node as _np_node
 from ..block import HybridBlock
 
 __all__ = ["RNN", "LSTM", "GRU"]
@@ -227,7 +228,11 @@ class _RNNLayer(HybridBlock):
         # otherwise the concat flattens the pieces itself: imperatively that saves a copy per
         # parameter, and while shapes are inferred an input-to-hidden weight whose input size
         # is unknown can take it from the packed total (Reshape infers only forwards)
-        params = F._internal._rnn_param_concat(*pieces, dim=0)
+        if F is _sym and _util.is_np_array():   # 1.9.1 names this node rnn_param_concat<N>
+            params = _np_node("_rnn_param_concat", pieces, {"dim": 0, "num_args": len(pieces)},
+                              hint="rnn_param_concat")
+        else:
+            params = F._internal._rnn_param_concat(*pieces, dim=0)
         args = list(states)
         if self._use_sequence_length:
             args.append(sequence_length)
