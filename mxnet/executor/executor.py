@@ -43,12 +43,14 @@ result, with the rows 1.9.1 keeps. An all-dense graph skips all of this after on
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from .. import engine
 from .._mode import mode as _mode
 from ..backend import get_backend
-from ..base import MXNetError, MXNetKeyError, MXNetValueError
+from ..base import MXNetError, MXNetKeyError, MXNetValueError, native_log
 from ..context import Context
 from ..ndarray import NDArray, zeros
 from ..ndarray import ndarray as _ndm
@@ -959,13 +961,23 @@ def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shar
     for k, v in shapes.items():
         if not isinstance(v, tuple):
             raise TypeError(f"Argument shapes must be tuples, but '{k}' is {type(v)}")
-    sres = infer_shapes(sym, shapes)
+    # 1.9.1 reports a failed shape inference as "simple_bind error. Arguments:", one
+    # "name: shape" line per given shape, then the reason
+    given = "".join(f"{k}: {v}\n" for k, v in shapes.items())
+    try:
+        sres = infer_shapes(sym, shapes)
+    except MXNetError as e:   # (keeping the error's class: it may also be a ValueError ...)
+        msg = f"simple_bind error. Arguments:\n{given}{e}"
+        try:
+            err = type(e)(msg)
+        except TypeError:
+            err = MXNetError(msg)
+        raise err from None
     names, aux_names = sym.list_arguments(), sym.list_auxiliary_states()
     if not sres.complete:
-        lines = [f"  {k}: {v}" for k, v in shapes.items()]
         unknown = [n for n, s in zip(names, sres.arg_shapes) if not s or 0 in s]
-        raise MXNetError("simple_bind error. Arguments:\n" + "\n".join(lines) +
-                         f"\ncannot infer the shapes of {unknown}")
+        raise MXNetError(f"simple_bind error. Arguments:\n{given}"
+                         f"cannot infer the shapes of {unknown}")
     known_types = {k: v for k, v in (type_dict or {}).items() if v is not None}
     tres = infer_types(sym, known_types)
     if not tres.complete:
@@ -1042,7 +1054,23 @@ def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shar
             aux.append(zeros(s, ctx=var_ctx.get(n, ctx), dtype=t))
     ex = Executor(sym, ctx, args, grads, reqs, aux, group2ctx, shared_exec)
     ex._grad_req = grad_req
+    subgraph_log(ctx, 1991)
     return ex
+
+
+def subgraph_log(ctx, line):
+    """The line 1.9.1's CPU build writes to stderr for every graph it binds (``line`` is that of
+    its bind / simple_bind path): it partitions the graph for the MKLDNN subgraph backend, or
+    says it does not when ``MXNET_SUBGRAPH_BACKEND=NONE``."""
+    if getattr(ctx, "device_type", "cpu") != "cpu":
+        return
+    backend = os.environ.get("MXNET_SUBGRAPH_BACKEND", "MKLDNN")
+    if backend == "NONE":
+        native_log("../src/executor/graph_executor.cc:60",
+                   "MXNET_SUBGRAPH_BACKEND=NONE is detected, subgraph backend is not in use")
+    else:
+        native_log(f"../src/executor/graph_executor.cc:{line}",
+                   f"Subgraph backend {backend} is activated.")
 
 
 # -- the training listing of debug_str ---------------------------------------------------------------

@@ -124,6 +124,9 @@ def imresize(src, w, h, interp=1, out=None):
     arr = _numpy(src)
     if arr.ndim != 3:
         raise MXNetError(f"imresize: expected an (H, W, C) image, got shape {arr.shape}")
+    if (h, w) == arr.shape[:2] and arr.size:
+        # OpenCV copies an image resized to its own size before it looks at ``interp``
+        return _wrap(arr.copy(), like=src, out=out)
     try:
         res = _image.resize(arr, int(w), int(h), int(interp))
     except ValueError as e:

@@ -22,12 +22,11 @@ whole slot. Random draws (the augmenters, the shuffled order) come from generato
 """
 from __future__ import annotations
 
-import logging
 import os
 
 import numpy as np
 
-from ..base import MXNetError
+from ..base import MXNetError, native_log
 from . import _det_augment as _aug
 from ._native import (RawBatch, _literal, parse_bool, parse_float, parse_int, parse_shape,
                       parse_str, required)
@@ -200,7 +199,7 @@ class _DetLoader:
 
     def compute_mean(self, source):
         """The mean of the (augmented, unnormalised) data slots over one pass of ``source``."""
-        total = np.zeros(self.p["data_shape"], np.float64)
+        total = np.zeros(self.p["data_shape"], np.float32)   # 1.9.1 adds up in float32
         buf = np.zeros(self.p["data_shape"], np.float32)
         rng = np.random.default_rng([self.p["seed"] & 0xFFFFFFFF, 1 << 31])
         count = 0
@@ -216,7 +215,7 @@ class _DetLoader:
         if count == 0:
             raise MXNetError("ImageDetRecordIter: cannot compute mean_img: the record file holds "
                              "no image")
-        return (total / count).astype(np.float32)
+        return total * (np.float32(1) / np.float32(count))   # as 1.9.1: times 1.0f / count
 
     def before_first(self):
         self.batcher.before_first()
@@ -439,7 +438,8 @@ class ImageDetRecordIter(MXDataIter):
         else:
             pad_width = widest
         if verbose:
-            logging.info("ImageDetRecordIOParser: %s, label padding width: %d", path, pad_width)
+            native_log("../src/io/iter_image_det_recordio.cc:339",
+                       f"ImageDetRecordIOParser: {path}, label padding width: {pad_width}")
         batcher = _RecordBatcher(source, p["batch_size"],
                                  parse_bool(get("round_batch", True), "round_batch"))
         loader = _DetLoader(p, batcher, labels, pad_width)
@@ -462,6 +462,8 @@ class ImageDetRecordIter(MXDataIter):
         from ..ndarray import load as nd_load
         from ..ndarray import save as nd_save
         if os.path.isfile(path):
+            if verbose:
+                native_log("../src/io/./iter_normalize.h:272", f"Load mean image from {path}")
             try:
                 loaded = nd_load(path)
             except Exception as e:  # noqa: BLE001 - any unreadable file
@@ -475,15 +477,15 @@ class ImageDetRecordIter(MXDataIter):
             if mean.shape != tuple(data_shape):
                 raise MXNetError(f"ImageDetRecordIter: mean_img {path!r} has shape "
                                  f"{mean.shape}, expected data_shape {tuple(data_shape)}")
-            if verbose:
-                logging.info("ImageDetRecordIter: load mean image from %s", path)
             return mean
         if verbose:
-            logging.info("ImageDetRecordIter: cannot find %s, computing the mean image over one "
-                         "pass", path)
+            native_log("../src/io/./iter_normalize.h:382", f"Cannot find {path}: create mean "
+                       "image, this will take some time...")
         mean = loader.compute_mean(source)
         source.passes = 0   # the first pass again (the same shuffled order)
         source.before_first()
+        if verbose:
+            native_log("../src/io/./iter_normalize.h:408", f"Save mean image to {path}..")
         nd_save(path, {"mean_img": nd_array(mean)})
         return mean
 

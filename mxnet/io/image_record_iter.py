@@ -560,12 +560,16 @@ def _parse_aug(kwargs, name):
     return out
 
 
-def _mean_image(path, p, make_batcher, name):
+def _mean_image(path, p, make_batcher, name, verbose=False):
     """Load the mean image saved at ``path``, or compute it over one pass of the records (the
-    augmented crops, before normalisation) and save it there, as 1.9.1 does."""
+    augmented crops, before normalisation) and save it there, as 1.9.1 does (with its log
+    lines when ``verbose``)."""
     from .. import ndarray as nd
     shape = tuple(p["data_shape"])
+    src = "../src/io/iter_image_recordio_2.cc"
     if os.path.isfile(path):
+        if verbose:
+            native_log(f"{src}:235", f"Load mean image from {path}")
         loaded = nd.load(path)
         arrays = list(loaded.values()) if isinstance(loaded, dict) else list(loaded)
         if isinstance(loaded, dict) and "mean_img" in loaded:
@@ -576,10 +580,15 @@ def _mean_image(path, p, make_batcher, name):
         if mean.shape != shape:
             raise MXNetError(f"{name}: mean_img {path!r} has shape {mean.shape}, expected "
                              f"data_shape {shape}")
+        if verbose:
+            native_log(f"{src}:253", f"Load mean image from {path} completed")
         return mean
+    if verbose:
+        native_log(f"{src}:662", f"Cannot find {path}: create mean image, this will take some "
+                   "time...")
     aug = _Augmenter(p)   # 1.9.1 averages what the iterator would output without the mean
     batcher = make_batcher()
-    total = np.zeros(shape, np.float64)
+    total = np.zeros(shape, np.float32)   # 1.9.1 adds up in float32
     count = 0
     rng = np.random.default_rng([p["seed_aug"] & 0xFFFFFFFF, 0x6D65616E])
     slot = np.zeros(shape, np.float32)
@@ -593,13 +602,17 @@ def _mean_image(path, p, make_batcher, name):
     batcher.source.close()
     if count == 0:
         raise MXNetError(f"{name}: cannot compute mean_img, the record file is empty")
-    mean = (total / count).astype(np.float32)
+    mean = total * (np.float32(1) / np.float32(count))   # as 1.9.1: times 1.0f / count
+    if verbose:
+        native_log(f"{src}:700", f"Save mean image to {path}..")
     nd.save(path, {"mean_img": nd.array(mean)})
     return mean
 
 
 def _read_imglist(path, label_width):
+    """({image id: labels}, the number of records read) from an image list file."""
     labels = {}
+    count = 0
     with open(path) as f:
         for line in f:
             parts = line.strip().split("\t")
@@ -607,7 +620,8 @@ def _read_imglist(path, label_width):
                 continue
             labels[int(float(parts[0]))] = np.array([float(v) for v in parts[1:1 + label_width]],
                                                     np.float32)
-    return labels
+            count += 1
+    return labels, count
 
 
 class ImageRecordIter(MXDataIter):
@@ -701,7 +715,15 @@ class ImageRecordIter(MXDataIter):
         shuffle = parse_bool(get("shuffle", False), "shuffle")
         path_idx = parse_str(get("path_imgidx", ""), "path_imgidx")
         round_batch = parse_bool(get("round_batch", True), "round_batch")
-        if parse_bool(get("verbose", True), "verbose"):
+        verbose = parse_bool(get("verbose", True), "verbose")
+        imglist = parse_str(get("path_imglist", ""), "path_imglist")
+        labels = None
+        if imglist:   # 1.9.1 reads the list (and logs it) before it makes the parser
+            labels, count = _read_imglist(imglist, p["label_width"])
+            if verbose:
+                native_log("../src/io/./image_iter_common.h:76",
+                           f"Loaded ImageList from {imglist} {count} Image records")
+        if verbose:
             decoding_log("../src/io/iter_image_recordio_2.cc:177", "ImageRecordIOParser2", path,
                          p["preprocess_threads"])
 
@@ -711,9 +733,7 @@ class ImageRecordIter(MXDataIter):
         batcher = make_batcher()
         mean_img = parse_str(get("mean_img", ""), "mean_img")
         if mean_img:
-            p["mean_img_array"] = _mean_image(mean_img, p, make_batcher, name)
-        imglist = parse_str(get("path_imglist", ""), "path_imglist")
-        labels = _read_imglist(imglist, p["label_width"]) if imglist else None
+            p["mean_img_array"] = _mean_image(mean_img, p, make_batcher, name, verbose)
         loader = _ImageRecordLoader(p, batcher, labels)
         prefetch = max(1, parse_int(get("prefetch_buffer", 4), "prefetch_buffer"))
         super().__init__(loader, data_name=get("data_name", "data"),

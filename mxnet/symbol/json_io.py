@@ -349,10 +349,18 @@ def _load_graph(doc, legacy, where):
         if not isinstance(nd, dict) or "op" not in nd or "name" not in nd:
             raise MXNetError(f"{where}: node {i} lacks 'op' or 'name'")
         attrs = {}
-        for key in ("param", "attr", "attrs"):  # pre-1.0 files split params and attributes
+        for key in ("attr", "attrs"):  # pre-1.0 files split params and attributes
             part = nd.get(key)
             if isinstance(part, dict):
                 attrs.update({str(k): str(v) for k, v in part.items()})
+        param = nd.get("param")
+        if isinstance(param, dict) and param:
+            # 1.9.1 reads 'param' into a hash map of its own and then inserts that map's
+            # entries (in its iteration order) after the 'attr'/'attrs' ones
+            from .symbol import _attr_hash_order
+            staged = Node(None, "", {str(k): str(v) for k, v in param.items()})
+            for k in _attr_hash_order(staged)[0]:
+                attrs.setdefault(k, staged.attrs[k])
         if legacy:
             attrs = _upgrade_hidden(attrs)
         inputs, versions = [], []

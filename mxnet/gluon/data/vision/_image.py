@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
+import warnings
 
 import numpy as np
 
@@ -323,7 +324,9 @@ def imdecode(buf, flag=1, to_rgb=True):
     if im.mode == "CMYK":
         arr = _cmyk_to_rgb(np.asarray(im), "adobe" in im.info)
     else:
-        arr = np.asarray(im.convert("RGB"), dtype=np.uint8)
+        with warnings.catch_warnings():   # Pillow's advice on palette transparency; 1.9.1 is silent
+            warnings.simplefilter("ignore")
+            arr = np.asarray(im.convert("RGB"), dtype=np.uint8)
     if flag == 0:
         return _png_gray(arr) if im.format == "PNG" else to_gray(arr)
     if not to_rgb:
