@@ -8,6 +8,7 @@ import numpy as np
 
 __all__ = [
     "MXNetError", "MXNetAssertionError", "MXNetValueError", "MXNetKeyError", "MXNetTypeError",
+    "MXNetIndexError",
     "DTYPE_TO_CODE",
     "CODE_TO_DTYPE", "dtype_np", "dtype_name",
     "dtype_code", "parse_attr", "attr_str", "string_types", "numeric_types",
@@ -38,6 +39,10 @@ class MXNetKeyError(MXNetError, KeyError):
 
 class MXNetTypeError(MXNetError, TypeError):
     """An MXNetError that is also the TypeError 1.9.1 raises (e.g. NumPy's, for a bad dtype)."""
+
+
+class MXNetIndexError(MXNetError, IndexError):
+    """An MXNetError that is also the IndexError 1.9.1 raises (e.g. for an unsupported index)."""
 
 
 class NotImplementedForSymbol(MXNetError):

@@ -779,8 +779,9 @@ def _scalar_attrs(value):
     key = (type(value), value)
     attrs = _scalar_cache.get(key)
     if attrs is None:
-        is_int = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-        attrs = {"scalar": float(value), "is_int": is_int}
+        # 1.9.1's mx.nd operators leave is_int at its default (True) for every scalar; a
+        # float scalar with is_int=False would make an integer array's result float64
+        attrs = {"scalar": float(value), "is_int": True}
         if len(_scalar_cache) < 4096:
             _scalar_cache[key] = attrs
     return attrs

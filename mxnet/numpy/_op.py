@@ -34,10 +34,32 @@ def _arr(x, fname):
 
 # --- binary ---------------------------------------------------------------------------------
 
+# NumPy ufunc keywords that 1.9.1's arithmetic functions accept at their default values
+_UFUNC_DEFAULTS = {"where": True, "casting": "same_kind", "order": "K", "dtype": None,
+                   "subok": True}
+
+
+def _check_ufunc_kwargs(public, kwargs, unary=False):
+    """As 1.9.1: a NumPy ufunc keyword at its default value is accepted (and ignored), any
+    other value raises NotImplementedError, and an unknown keyword raises TypeError."""
+    for k, v in kwargs.items():
+        if k not in _UFUNC_DEFAULTS:
+            raise TypeError(f"{k} is an invalid keyword to function '{public}'")
+        default = _UFUNC_DEFAULTS[k]
+        if not (v is default or (isinstance(v, (str, bool)) and v == default)):
+            where = f" for operator {public}" if unary else ""
+            raise NotImplementedError(f"{k}={v} is not implemented yet{where}")
+
+
 def _make_binary(public, kind, pyfn, reflect=None, doc=""):
+    cmp = kind in ("equal", "not_equal", "greater", "greater_equal", "less", "less_equal")
+
     def fn(x1, x2, out=None, **kwargs):
         if kwargs:
-            raise TypeError(f"{public}: unsupported keyword arguments {sorted(kwargs)}")
+            if cmp:   # 1.9.1's comparisons take no ufunc keywords at all
+                raise TypeError(f"{public}() got an unexpected keyword argument "
+                                f"'{next(iter(kwargs))}'")
+            _check_ufunc_kwargs(public, kwargs)
         return _binary(kind, x1, x2, out=out, reflect=reflect, pyfn=pyfn)
     fn.__name__ = fn.__qualname__ = public
     fn.__doc__ = doc or (f"Elementwise ``{public}`` with broadcasting; arrays of different "
@@ -75,7 +97,7 @@ less_equal = _make_binary("less_equal", "less_equal", _onp.less_equal,
 def _make_unary(public, opname):
     def fn(x, out=None, **kwargs):
         if kwargs:
-            raise TypeError(f"{public}: unsupported keyword arguments {sorted(kwargs)}")
+            _check_ufunc_kwargs(public, kwargs, unary=True)
         if not isinstance(x, NDArray):
             if isinstance(x, (int, float, _onp.generic)) and not isinstance(x, bool):
                 return getattr(_onp, public if public != "fix" else "fix")(x)

@@ -533,7 +533,8 @@ def average(a, axis=None, weights=None, returned=False, out=None):
     from ._op import broadcast_to, mean
     _arr(a, "average")
     if weights is None:
-        avg = mean(a, axis=axis)
+        # integers: 1.9.1 sums in a's dtype (wrapping) and divides rounding toward zero
+        avg = mean(a, axis=axis, dtype=a.dtype if a.dtype.kind in "iu" else None)
         # 1.9.1 gives the count as a zero-dim array, whatever the shape of the average
         wsum = full((), a.size / builtins.max(avg.size, 1), dtype=avg.dtype, ctx=a.ctx)
     else:

@@ -43,7 +43,11 @@ def _is_scalar(v):
     return isinstance(v, (numbers.Number, _onp.generic)) and not isinstance(v, _onp.ndarray)
 
 
-def _scalar_kw(v):
+def _scalar_kw(v, arr=None):
+    if arr is not None and arr.dtype.kind in "iub" and isinstance(v, numbers.Real):
+        # 1.9.1's imperative calls keep an integer/bool array's integer type with a float
+        # scalar (the scalar is cast); the operator with is_int=False would give float64
+        return {"scalar": float(v), "is_int": True}
     if isinstance(v, (bool, _onp.bool_)):
         return {"scalar": float(v), "is_int": True}
     if isinstance(v, (numbers.Integral, _onp.integer)):
@@ -65,10 +69,10 @@ def _binary(fname, x1, x2, out=None, reflect=None, pyfn=None):
     if a1 and a2:
         return _with_out(_call(f"_npi_{fname}", [x1, x2]), out)
     if a1 and _is_scalar(x2):
-        return _with_out(_call(f"_npi_{fname}_scalar", [x1], **_scalar_kw(x2)), out)
+        return _with_out(_call(f"_npi_{fname}_scalar", [x1], **_scalar_kw(x2, x1)), out)
     if a2 and _is_scalar(x1):
         rname = reflect or f"_npi_r{fname}_scalar"
-        return _with_out(_call(rname, [x2], **_scalar_kw(x1)), out)
+        return _with_out(_call(rname, [x2], **_scalar_kw(x1, x2)), out)
     if _is_scalar(x1) and _is_scalar(x2) and pyfn is not None:
         return pyfn(x1, x2)
     raise _type_error(fname, x1, x2)
@@ -297,6 +301,8 @@ class ndarray(NDArray):  # noqa: N801  (1.9.1's class name)
         return self
 
     def __neg__(self):
+        if self.dtype == _onp.bool_:   # 1.9.1: -x of a bool array is x * -1 in int64
+            return _call("_npi_multiply_scalar", [self], scalar=-1.0, is_int=True)
         return _call("_npi_negative", [self])
 
     def __abs__(self):

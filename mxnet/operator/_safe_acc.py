@@ -19,20 +19,23 @@ _warned: set = set()
 _F16_EXACT_MAX = 4096
 _SRC = {"softmax": "../src/operator/nn/./../../common/utils.h:472",
         "LpNorm": "../src/operator/tensor/./.././../common/utils.h:472",
-        "LayerNorm": "../src/operator/nn/../../common/utils.h:472"}
+        "LayerNorm": "../src/operator/nn/../../common/utils.h:472",
+        # np.linalg.norm along given axes (its flattened norm logs nothing)
+        "npLpNorm": "../src/operator/numpy/linalg/./../../tensor/../../common/utils.h:472"}
 
 
-def warn_float16(family, dtype):
+def warn_float16(family, dtype, site=None):
     """Log 1.9.1's recommendation for ``family`` ('softmax', 'LpNorm' or 'LayerNorm') on
-    float16 input."""
-    if dtype != np.float16 or family in _warned:
+    float16 input, once per ``site`` (a key of _SRC; ``family`` by default)."""
+    site = site or family
+    if dtype != np.float16 or site in _warned:
         return
     if safe_acc_on():
         return
-    _warned.add(family)
+    _warned.add(site)
     what = ("float16 inputs for LayerNorm" if family == "LayerNorm"
             else f"{family} with float16 inputs")
-    native_log(_SRC[family], f"MXNET_SAFE_ACCUMULATION=1 is recommended for {what}. "
+    native_log(_SRC[site], f"MXNET_SAFE_ACCUMULATION=1 is recommended for {what}. "
                "See https://mxnet.apache.org/api/faq/env_var for more details.")
 
 

@@ -242,10 +242,11 @@ _UNARY = [
     ("rcbrt", _float_unary(_rcbrt),
      lambda F, x, y, g: g * (-1.0 / (F.cbrt(x) * 3 * x))),
     ("exp", _float_unary(_f32_via_f64("exp")), lambda F, x, y, g: g * y),
-    ("log", _float_unary(_f32_via_f64("log")), lambda F, x, y, g: g / x),
+    # 1.9.1: log and log1p gradients are g times a reciprocal (g / x differs in ~20%)
+    ("log", _float_unary(_f32_via_f64("log")), lambda F, x, y, g: g * (1.0 / x)),
     ("log10", _float_unary(_f32_via_f64("log10")), lambda F, x, y, g: g * (_LOG10E / x)),
     ("log2", _float_unary(_f32_via_f64("log2")), lambda F, x, y, g: g * (_LOG2E / x)),
-    ("log1p", _float_unary(lambda xp, x: xp.log1p(x)), lambda F, x, y, g: g / (x + 1)),
+    ("log1p", _float_unary(lambda xp, x: xp.log1p(x)), lambda F, x, y, g: g * (1.0 / (x + 1))),
     ("expm1", _float_unary(_f32_via_f64("expm1")), lambda F, x, y, g: g * F.exp(x)),
     ("reciprocal", _float_unary(lambda xp, x: 1.0 / x), lambda F, x, y, g: g * (-1.0 / (x * x))),
     ("sin", _float_unary(lambda xp, x: xp.sin(x)), lambda F, x, y, g: g * F.cos(x)),
@@ -571,8 +572,7 @@ def _register_scalar(name, kernel, rule, reverse=False, ufunc=None):
     # 1.9.1 computes scalar ops on boolean arrays in int64
     if reverse:
         def compute(rc, attrs, x, _k=kernel, out=None):
-            if x.dtype == np.bool_:
-                x = x.astype(np.int64)
+            x = _scalar_input(attrs, x)
             s = cast_scalar(attrs["scalar"], x.dtype)
             o = _float_out(out, x) if ufunc is not None else None
             if o is not None and o.shape == x.shape:
@@ -580,8 +580,7 @@ def _register_scalar(name, kernel, rule, reverse=False, ufunc=None):
             return _k(rc.xp, s, x)
     else:
         def compute(rc, attrs, x, _k=kernel, out=None):
-            if x.dtype == np.bool_:
-                x = x.astype(np.int64)
+            x = _scalar_input(attrs, x)
             s = cast_scalar(attrs["scalar"], x.dtype)
             o = _float_out(out, x) if ufunc is not None else None
             if o is not None and o.shape == x.shape:
@@ -603,9 +602,20 @@ def _register_scalar(name, kernel, rule, reverse=False, ufunc=None):
              infer_type=_scalar_type, inplace=((0, 0),), accepts_out=ufunc is not None)
 
 
+def _scalar_input(attrs, x):
+    """The array a scalar operator computes on: an integer or bool array with is_int=False
+    (what mx.np's graphs write for a float scalar; mx.nd / mx.sym leave the default True)
+    becomes float64, as in 1.9.1; otherwise a boolean array becomes int64."""
+    if not attrs.get("is_int", True) and x.dtype.kind in "iub":
+        return x.astype(np.float64)
+    return x.astype(np.int64) if x.dtype == np.bool_ else x
+
+
 def _scalar_type(attrs, in_types, out_types):
-    # as computed: a boolean input gives an int64 output
+    # as computed: a boolean input gives an int64 output (float64 with is_int=False)
     t = in_types[0]
+    if t is not None and np.dtype(t).kind in "iub" and not attrs.get("is_int", True):
+        return [t], [np.dtype(np.float64)], []
     if t is not None and np.dtype(t) == np.bool_:
         return [t], [np.dtype(np.int64)], []
     return _same_type(attrs, in_types, out_types)

@@ -551,6 +551,12 @@ def _group_view(opname, x, groups):
     return n, c, _prod(x.shape[2:])
 
 
+# GroupNorm takes 1.9.1's float32 steps (bit-exact) up to this many elements: its sums are
+# float64-accumulated, and the steps add passes; on (16, 64, 32, 32) the forward took 2.2x and
+# the backward 3.5-5x the time of the einsum path that larger inputs keep
+_GN_EXACT_MAX = 1 << 16
+
+
 def _group_norm(rc, attrs, x, gamma, beta):
     xp = rc.xp
     _check_float("GroupNorm", x)
@@ -570,6 +576,18 @@ def _group_norm(rc, attrs, x, gamma, beta):
             std = np.sqrt(var + h(attrs["eps"]))
             out = (d / std) * gamma[None, :, None] + beta[None, :, None]
         return out.reshape(x.shape), mean.reshape(n, g), std.reshape(n, g)
+    if x.dtype == gamma.dtype == beta.dtype == np.float32 and 0 < x.size <= _GN_EXACT_MAX:
+        # 1.9.1: the sums accumulated in float64 and rounded, then float32 steps (bit-exact)
+        x3 = x.reshape(n, g, (c // g) * m)
+        k = np.float32(x3.shape[2])
+        mean = x3.sum(axis=2, keepdims=True, dtype=np.float64).astype(np.float32) / k
+        d = x3 - mean
+        var = (d * d).sum(axis=2, keepdims=True, dtype=np.float64).astype(np.float32)
+        std = xp.sqrt(var / k + np.float32(attrs["eps"]))
+        d /= std
+        d *= gamma[None, :, None]
+        d += beta[None, :, None]
+        return d.reshape(x.shape), mean.reshape(n, g), std.reshape(n, g)
     acc = _acc(x.dtype)
     eps = _f32(attrs["eps"])
     xhat, mean, var, _ = _moments(xp, _as(x.reshape(n * g, (c // g) * m, 1), acc), eps)
@@ -587,10 +605,27 @@ def _backward_group_norm(rc, attrs, og, x, gamma, mean, std):
     n, c, m = _group_view("GroupNorm", x, g)
     acc = _acc(x.dtype)
     k = (c // g) * m
+    g3 = _as(og.reshape(n, g, k), acc)
+    if x.dtype == gamma.dtype == np.float32 and xp is np and 0 < x.size <= _GN_EXACT_MAX:
+        # 1.9.1's steps (bit-exact): with xn = (x - mean) / std and o = og * gamma / std,
+        # dx = (o - mean(o)) - xn * mean(o * xn); every sum accumulated in float64, rounded,
+        # then divided by the float32 count
+        def fsum(a, axis):
+            return a.sum(axis=axis, keepdims=axis == 2, dtype=np.float64).astype(np.float32)
+        s3 = std.reshape(n, g, 1)
+        nd = (x.reshape(n, g, k) - mean.reshape(n, g, 1)) / s3
+        cnt = np.float32(k)
+        dgamma, dbeta = fsum(g3 * nd, (0, 2)), fsum(g3, (0, 2))
+        o = g3 * gamma[:, None]
+        o /= s3
+        dx = o - fsum(o, 2) / cnt
+        o *= nd
+        nd *= fsum(o, 2) / cnt
+        dx -= nd
+        return dx.reshape(x.shape), dgamma, dbeta
     rstd = 1.0 / _as(std.reshape(n * g, 1, 1), acc)
     xhat = _as(x.reshape(n * g, k, 1), acc) - _as(mean.reshape(n * g, 1, 1), acc)
     xhat *= rstd
-    g3 = _as(og.reshape(n, g, k), acc)
     xh3 = xhat.reshape(n, g, k)
     dgamma = xp.einsum("ngk,ngk->g", g3, xh3)
     dbeta = xp.einsum("ngk->g", g3)
@@ -643,6 +678,17 @@ def _instance_norm(rc, attrs, x, gamma, beta):
                          f"shape {tuple(x.shape)}")
     n, c, m = x.shape[0], x.shape[1], _prod(x.shape[2:])
     _check_affine("InstanceNorm", x, gamma, beta, c)
+    if x.dtype == np.float32 and xp is np and m and x.size <= _IN_EXACT_MAX:
+        # 1.9.1's steps: sums added in order, times 1/m; out = gamma * (x - mean) / std + beta
+        x3 = x.reshape(n, c, m)
+        inv = np.float32(1) / np.float32(m)
+        mean = _in_sum(x3) * inv
+        d = x3 - mean
+        var = _in_sum(d * d) * inv
+        out = d * gamma[:, None]
+        out /= np.sqrt(var + np.float32(attrs["eps"]))
+        out += beta[:, None]
+        return out.reshape(x.shape), mean.reshape(n, c), var.reshape(n, c)
     acc = _acc(x.dtype)
     xhat, mean, var, _ = _moments(xp, _as(x.reshape(n * c, m, 1), acc), _f32(attrs["eps"]))
     out = xhat.reshape(n, c, m)
@@ -652,8 +698,53 @@ def _instance_norm(rc, attrs, x, gamma, beta):
             _as(var, x.dtype).reshape(n, c))
 
 
+# InstanceNorm takes 1.9.1's float32 steps (bit-exact) up to this many elements: its in-order
+# sums run as NumPy accumulations, ~20x slower than a pairwise sum per element (a (16, 64, 32,
+# 32) forward + backward took 4x, (4, 16, 32, 32) 6x longer); larger inputs keep the einsum
+# path
+_IN_EXACT_MAX = 1 << 12
+
+
+def _in_sum(a):
+    """Sum over the last axis, element after element (keeping it as size 1)."""
+    return np.add.accumulate(a, axis=-1)[..., -1:]
+
+
+def _in_chan_sum(a):
+    """Per-channel sum of an (n, c, m) array, samples then positions in order."""
+    return np.add.accumulate(a.transpose(1, 0, 2).reshape(a.shape[1], -1), axis=1)[:, -1]
+
+
+def _backward_instance_norm_f32(attrs, og, x, gamma, mean, var):
+    """1.9.1's InstanceNorm backward step by step (float32; sums in order; var + eps raised
+    to -1.5 with powf, here a rounded float64 power)."""
+    f32 = np.float32
+    n, c, m = x.shape[0], x.shape[1], _prod(x.shape[2:])
+    x3, g3 = x.reshape(n, c, m), og.reshape(n, c, m)
+    inv = f32(1) / f32(m)
+    d = x3 - mean.reshape(n, c, 1)
+    ve = var.reshape(n, c, 1) + f32(attrs["eps"])
+    std = np.sqrt(ve)
+    gg = g3 * gamma[:, None]
+    t = gg * d
+    t *= f32(-0.5)
+    t *= (ve.astype(np.float64) ** -1.5).astype(f32)
+    gvar = _in_sum(t)
+    gmean = _in_sum(gg) * (f32(-1) / std) + inv * _in_sum(f32(-2) * d) * gvar
+    dgamma = _in_chan_sum((g3 * d) / std)
+    dbeta = _in_chan_sum(g3)
+    gg *= f32(1) / std
+    gvar *= inv
+    gvar *= f32(2)
+    gg += gvar * d
+    gg += gmean * inv
+    return gg.reshape(x.shape), dgamma, dbeta
+
+
 def _backward_instance_norm(rc, attrs, og, x, gamma, mean, var):
     xp = rc.xp
+    if x.dtype == np.float32 and xp is np and 0 < x.size <= _IN_EXACT_MAX:
+        return _backward_instance_norm_f32(attrs, og, x, gamma, mean, var)
     n, c, m = x.shape[0], x.shape[1], _prod(x.shape[2:])
     acc = _acc(x.dtype)
     rstd = 1.0 / xp.sqrt(_as(var.reshape(n * c, 1, 1), acc) + _f32(attrs["eps"]))
@@ -756,6 +847,18 @@ def _backward_l2_normalization(rc, attrs, og, x, norm):
     xp = rc.xp
     acc = _acc(x.dtype)
     view = _l2_view(x, attrs["mode"])
+    if xp is np and x.dtype in (np.float32, np.float64):
+        # 1.9.1: y = x / norm, t = sum(og * y) added in order, dx = (og - y * t) / norm
+        n3 = norm.reshape(view[0], 1, view[2])
+        g3 = og.reshape(view)
+        y = x.reshape(view) / n3
+        t = g3 * y
+        # in order: NumPy's reduce over a non-innermost axis adds whole rows in turn; over the
+        # innermost one (Q == 1) it would pair, hence the accumulation
+        t = np.add.reduce(t, axis=1, keepdims=True) if view[2] > 1 else \
+            np.add.accumulate(t, axis=1)[:, -1:]
+        y *= t
+        return ((g3 - y) / n3).reshape(x.shape)
     x3 = _as(x.reshape(view), acc)
     g3 = _as(og.reshape(view), acc)
     inv = 1.0 / _as(norm.reshape(view[0], 1, view[2]), acc)
@@ -825,10 +928,40 @@ def _lrn_consts(attrs):
     return salpha, _f32(attrs["beta"]), _f32(attrs["knorm"]), (attrs["nsize"] - 1) // 2
 
 
+def _dnn_window(xp, a, half):
+    """1.9.1's float32 (oneDNN) window sum: channels c - half .. c + half (those that exist)
+    added to 0 in turn (an even nsize sums nsize - 1 channels, as 1.9.1)."""
+    c = a.shape[1]
+    z = xp.zeros(a.shape[:1] + (half,) + a.shape[2:], a.dtype)
+    pad = xp.concatenate([z, a, z], axis=1)
+    s = pad[:, :c] + a.dtype.type(0)
+    for j in range(1, 2 * half + 1):   # over window taps, not channels
+        s += pad[:, j:j + c]
+    return s
+
+
+def _dnn_neg_pow(xp, om, beta):
+    """omega ** -beta as 1.9.1's oneDNN LRN takes it: sqrt(1 / (sqrt(om) * om)) for 0.75,
+    else 1 / powf(om, beta) (powf as a rounded float64 power)."""
+    if beta == 0.75:
+        t = xp.sqrt(om)
+        t *= om
+        return xp.sqrt(om.dtype.type(1) / t)
+    return om.dtype.type(1) / (om.astype(np.float64) ** float(beta)).astype(om.dtype)
+
+
 def _lrn(rc, attrs, x):
     xp = rc.xp
     _lrn_check(x, attrs["nsize"])
     salpha, beta, knorm, half = _lrn_consts(attrs)
+    if x.dtype == np.float32:
+        # 1.9.1 (oneDNN): omega = k + alpha * sum / n, out = x * omega ** -beta (bit-exact
+        # except with nsize 5, beta 0.75 and channels a multiple of 16, oneDNN's JIT kernel)
+        om = _dnn_window(xp, x * x, half)
+        om *= _f32(attrs["alpha"])
+        om /= np.float32(attrs["nsize"])
+        om += knorm
+        return x * _dnn_neg_pow(xp, om, float(beta)), om
     acc = _acc(x.dtype)
     xa = _as(x, acc)
     norm = _window_sum(xp, xa * xa, half)
@@ -841,6 +974,20 @@ def _lrn(rc, attrs, x):
 def _backward_lrn(rc, attrs, og, x, norm):
     xp = rc.xp
     salpha, beta, _, half = _lrn_consts(attrs)
+    if x.dtype == np.float32:
+        # 1.9.1 (oneDNN): g * p - (sum over the window of x * (g * p) / omega) * 2 * alpha *
+        # beta * x / n, with p = omega ** -beta
+        n = attrs["nsize"]
+        tmp = _dnn_neg_pow(xp, norm, float(beta))
+        tmp *= og
+        t = x * tmp
+        t /= norm
+        b = _dnn_window(xp, t, half)
+        w = x * (np.float32(2) * np.float32(attrs["alpha"]) * np.float32(beta))
+        w /= np.float32(n)
+        b *= w
+        tmp -= b
+        return tmp
     acc = _acc(x.dtype)
     xa, ga, na = _as(x, acc), _as(og, acc), _as(norm, acc)
     p = na ** -beta

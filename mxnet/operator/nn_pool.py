@@ -1831,6 +1831,9 @@ def _pooling(rc, attrs, data, out=None):
         return _pooling(rc, attrs, data.astype(np.float32)).astype(_BF16)
     xp = rc.xp
     g = pool_geometry("Pooling", attrs, data.shape)
+    if g.is_global and 0 in g.kernel:   # 1.9.1 fails on this too (it cannot allocate)
+        raise MXNetError(f"Pooling: global pooling needs a non-empty feature map, got data "
+                         f"of shape {tuple(data.shape)}")
     _check_onednn_pad(attrs, data.dtype, g, data.shape, rc.is_train)
     dst = _given(out, g.out_shape(data.shape), data.dtype)
 

@@ -560,10 +560,22 @@ def _affine_base(xp, h, w, dt):
     return xp.stack([gx, gy, xp.ones(h * w, dtype=dt)])
 
 
-def _affine_grid(xp, theta, h, w):
+def _affine_grid(xp, theta, h, w, base=None):
     dt = theta.dtype
-    base = _affine_base(xp, h, w, dt)
+    base = _affine_base(xp, h, w, dt) if base is None else base
     return xp.matmul(theta.reshape(-1, 2, 3), base).reshape(-1, 2, h, w)
+
+
+def _st_base(xp, h, w, dt):
+    """SpatialTransformer's target grid: 1.9.1 computes its coordinates -1 + i * 2.0 / (n - 1)
+    in double and rounds them (GridGenerator's are float32 steps; ~20% differ in the last
+    bit), which makes its outputs and gradients bit-exact."""
+    def coords(n):
+        with errstate(divide="ignore", invalid="ignore"):   # n = 1: 0 * inf is NaN, as 1.9.1
+            return (np.arange(n) * (2.0 / (n - 1) if n > 1 else np.inf) - 1.0).astype(dt)
+    gx = np.broadcast_to(coords(w)[None, :], (h, w)).reshape(-1)
+    gy = np.broadcast_to(coords(h)[:, None], (h, w)).reshape(-1)
+    return xp.asarray(np.stack([gx, gy, np.ones(h * w, dtype=dt)]))
 
 
 def _half_extent(dt, n):
@@ -831,8 +843,23 @@ def _spatial_transformer(rc, attrs, data, loc):
                          f"of data {tuple(data.shape)}")
     h, w = _target("SpatialTransformer", attrs)
     cdt = _cdt(dt)
-    grid = _affine_grid(xp, loc.astype(cdt, copy=False), h, w)
+    grid = _affine_grid(xp, loc.astype(cdt, copy=False), h, w, _st_base(xp, h, w, cdt))
     return _sample(xp, data.astype(cdt, copy=False), grid).astype(dt, copy=False)
+
+
+def _backward_spatial_transformer(rc, attrs, ograd, data, loc):
+    """Gradients of SpatialTransformer: BilinearSampler's backward on the transformer's grid,
+    and the grid's gradient times the target grid's transpose for loc."""
+    xp = rc.xp
+    dt = check_float("SpatialTransformer", ["data", "loc"], [data, loc])
+    h, w = _target("SpatialTransformer", attrs)
+    cdt = _cdt(dt)
+    base = _st_base(xp, h, w, cdt)
+    grid = _affine_grid(xp, loc.astype(cdt, copy=False), h, w, base)
+    gd, gg = _sample_backward(xp, ograd.astype(cdt, copy=False), data.astype(cdt, copy=False),
+                              grid)
+    gl = xp.matmul(gg.reshape(loc.shape[0], 2, h * w), base.T).reshape(loc.shape[0], 6)
+    return gd.astype(dt, copy=False), gl.astype(dt, copy=False)
 
 
 def _st_shape(attrs, ins, outs):
@@ -845,17 +872,22 @@ def _st_shape(attrs, ins, outs):
 
 
 def _st_grad(F, attrs, ins, outs, og):
-    ts = attrs["target_shape"]
-    grid = F.GridGenerator(ins[1], transform_type="affine", target_shape=ts)
-    gd, gg = F._backward_BilinearSampler(og[0], ins[0], grid)
-    return [gd, F._backward_GridGenerator(gg, transform_type="affine", target_shape=ts)]
+    return list(F._backward_SpatialTransformer(og[0], ins[0], ins[1], **attrs))
 
+
+_ST_PARAMS = (Param("target_shape", "shape", (0, 0), doc="Output (h, w)."),
+              Param("transform_type", "str", choices=("affine",), doc="Only 'affine'."),
+              Param("sampler_type", "str", choices=("bilinear",), doc="Only 'bilinear'."),
+              Param("cudnn_off", "bool", None, doc="Accepted for compatibility; no effect."))
 
 register("SpatialTransformer", _spatial_transformer, inputs=("data", "loc"),
-         params=(Param("target_shape", "shape", (0, 0), doc="Output (h, w)."),
-                 Param("transform_type", "str", choices=("affine",), doc="Only 'affine'."),
-                 Param("sampler_type", "str", choices=("bilinear",), doc="Only 'bilinear'."),
-                 Param("cudnn_off", "bool", None, doc="Accepted for compatibility; no effect.")),
+         params=_ST_PARAMS,
          attr_check=_grid_check, infer_shape=_st_shape,
          infer_type=uniform_float_type("SpatialTransformer", strict=False), gradient=_st_grad,
          doc="Warp data with per-item affine matrices (GridGenerator + BilinearSampler).")
+
+register("_backward_SpatialTransformer", _backward_spatial_transformer,
+         inputs=("ograd", "data", "loc"), num_outputs=2, nd_hidden=True, params=_ST_PARAMS,
+         attr_check=_grid_check, infer_shape=lambda a, i, o: (i, [i[1], i[2]], []),
+         infer_type=uniform_float_type("_backward_SpatialTransformer"),
+         doc="Gradients of SpatialTransformer with respect to data and loc.")

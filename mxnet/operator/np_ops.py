@@ -52,6 +52,11 @@ def scalar_dtype(x_dtype, scalar, is_int):
     # 1.9.1 keeps an integer array's dtype and casts the scalar to it (int32 * 1.5 multiplies
     # by 1); boolean arrays compute in int64
     x_dtype = np.dtype(x_dtype)
+    if x_dtype.kind in "iub" and not is_int:
+        # the operator itself (what a hybridized graph or mx.sym runs) gives float64 for an
+        # integer or bool array with a float scalar; mx.np's imperative calls pass is_int=True
+        # there, as 1.9.1's FFI behaves
+        return np.dtype(np.float64)
     return np.dtype(np.int64) if x_dtype.kind == "b" else x_dtype
 
 
@@ -93,10 +98,13 @@ def _mod(xp, a, b):
 
 
 def _trunc_to_int(xp, out, dt):
-    """Float results to integer ``dt`` as a C cast does on x86 (inf and NaN become the most
-    negative value of a signed type)."""
-    bad = np.iinfo(dt).min if dt.kind == "i" else 0
-    return xp.where(xp.isfinite(out), out, bad).astype(np.int64).astype(dt)
+    """Float results to integer ``dt`` as a C cast does on x86 (see _cast_scalar): through a
+    64-bit or else a 32-bit integer, whose most negative value inf, NaN and values out of
+    that range become (int32: -2**31; int8 and uint8: its low byte, 0)."""
+    lo = -2 ** 63 if dt.itemsize == 8 else -2 ** 31
+    with np.errstate(invalid="ignore"):
+        ok = xp.isfinite(out) & (out > lo - 1) & (out < -lo)
+    return xp.where(ok, out, lo).astype(np.int64).astype(dt)
 
 
 def _power(xp, a, b):
@@ -227,19 +235,17 @@ def _scalar_value(attrs, dt):
     return _cast_scalar(attrs["scalar"], dt, attrs["is_int"])
 
 
-def _cast_scalar(s, dt, is_int=True):
-    """``s`` converted to ``dt`` as a C cast would (1.9.1): integers wrap, bool is ``s != 0``;
-    a float that is not finite or out of a signed type's range becomes its most negative value
-    (x86's conversion result)."""
+def _cast_scalar(s, dt, is_int=True):  # noqa: ARG001  (ints and floats convert alike)
+    """``s`` converted to ``dt`` as 1.9.1's C cast of the double it passes does on x86: the
+    value is truncated to a 64-bit (int64) or else a 32-bit integer, which narrower types
+    then wrap (300 in int8 is 44); a value that is not finite or outside that 32/64-bit
+    range gives its most negative value (so 2**40 in int32 is -2**31, 1e10 in int8 is 0).
+    bool is ``s != 0``."""
     if dt.kind in "iu":
         f = float(s)
-        if dt.kind == "i" and not is_int and not (
-                np.isfinite(f) and np.iinfo(dt).min <= f <= np.iinfo(dt).max):
-            return dt.type(np.iinfo(dt).min)
-        try:
-            return np.array(int(f), dtype=np.int64).astype(dt)[()]
-        except (OverflowError, ValueError):
-            return dt.type(0)
+        lo = -2 ** 63 if dt.itemsize == 8 else -2 ** 31
+        v = int(f) if lo - 1 < f < -lo else lo   # (False for NaN; inf is out of range)
+        return np.array(v, dtype=np.int64).astype(dt)[()]
     if dt.kind == "b":
         return np.bool_(s != 0)
     return dt.type(s)
@@ -250,9 +256,10 @@ def _register_scalar(kind, reverse):
     kernel = _BIN[kind]
 
     def compute(rc, attrs, x, _k=kernel, _kind=kind, _rev=reverse):
-        dt = scalar_dtype(x.dtype, attrs["scalar"], attrs["is_int"])
-        if _kind == "true_divide" and dt.kind in "iub":
+        if _kind == "true_divide" and x.dtype.kind in "iub":
             dt = _F32
+        else:
+            dt = scalar_dtype(x.dtype, attrs["scalar"], attrs["is_int"])
         xp = rc.xp
         a = x.astype(dt, copy=False)
         if _kind == "power" and not _rev and dt.kind in "iu" and attrs["scalar"] < 0:
@@ -294,7 +301,16 @@ def _register_scalar(kind, reverse):
             d = mul(g, F._npi_less_equal_scalar(x, scalar=s, is_int=False))
         return [F._np_sum_to_like(d, x)]
 
+    def infer_type(attrs, ins, outs, _kind=kind):
+        x = ins[0]
+        if x is None:   # nothing to go on but the output
+            return [outs[0]], [outs[0]], []
+        if _kind == "true_divide" and np.dtype(x).kind in "iub":
+            return [x], [_F32], []
+        return [x], [scalar_dtype(x, attrs["scalar"], attrs["is_int"])], []
+
     register(name, compute, params=_SCALAR_PARAMS, gradient=grad, nd_hidden=True,
+             infer_type=infer_type,
              doc=f"Elementwise {kind} of an array and a scalar (NumPy type rules).")
     return name
 
@@ -325,9 +341,14 @@ def _register_cmp(kind, ufunc):
         s = _cast_scalar(attrs["scalar"], x.dtype, attrs["is_int"])
         return rc.xp.asarray(getattr(rc.xp, _u)(x, s))
 
-    register(f"_npi_{kind}", compute, inputs=("lhs", "rhs"), gradient=_zero_grad, nd_hidden=True)
+    def infer_type(attrs, ins, outs):   # an unknown input takes the other's dtype; bool out
+        known = next((t for t in ins if t is not None), None)
+        return [known if t is None else t for t in ins], [np.dtype(np.bool_)], []
+
+    register(f"_npi_{kind}", compute, inputs=("lhs", "rhs"), gradient=_zero_grad, nd_hidden=True,
+             infer_type=infer_type)
     register(f"_npi_{kind}_scalar", compute_s, params=_SCALAR_PARAMS, gradient=_zero_grad,
-             nd_hidden=True)
+             nd_hidden=True, infer_type=infer_type)
     COMPARISONS.extend([f"_npi_{kind}", f"_npi_{kind}_scalar"])
 
 
@@ -401,15 +422,46 @@ def _red_dtype(kind, x, attrs):
     return x.dtype
 
 
-def _int_var(xp, x, axes, ddof, root):
-    """var/std of integer data as 1.9.1 computes them: the mean is first truncated to an
-    integer, and the result (float64 here) is truncated by the caller's cast."""
-    mean = xp.trunc(xp.mean(x.astype(np.float64), axis=axes, keepdims=True))
+def _int_div(total, n):
+    """``total / n`` for integer arrays with C's division (rounding toward zero)."""
+    q = total // n
+    return q + ((total % n != 0) & ((total < 0) != (n < 0))).astype(q.dtype)
+
+
+def _int_mean(xp, x, axes, keepdims, dt):
+    """1.9.1's mean of integer data with an integer result dtype ``dt``: the sum wraps in
+    ``dt``, and is divided by the count (cast to ``dt``) rounding toward zero."""
     n = 1
     for a in axes:
         n *= x.shape[a]
-    out = xp.sum((x - mean) ** 2, axis=axes) / max(n - ddof, 1)
-    return xp.sqrt(out) if root else out
+    total = xp.sum(x, axis=axes, keepdims=keepdims, dtype=dt)
+    nd = np.array(n).astype(dt)
+    return _int_div(total, nd) if nd != 0 else total
+
+
+def _int_var(xp, x, axes, ddof, root, dt):
+    """var/std of integer data (or float data with a wider result dtype) as 1.9.1 computes
+    them: the mean, the deviations and their squares in the input dtype (integers wrap; their
+    mean rounds toward zero), the squares summed in the result dtype ``dt`` and divided by
+    ``n - ddof`` there (C's integer division for an integer ``dt``); std is its root."""
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    with np.errstate(all="ignore"):
+        if x.dtype == np.float16:   # float data with a wider dt: the same steps
+            mean = _np_f16("mean", x, axes).reshape(_kept(x.shape, axes))
+        elif x.dtype.kind == "f":
+            mean = xp.mean(x, axis=axes, keepdims=True, dtype=x.dtype)
+        else:
+            mean = _int_mean(xp, x, axes, True, x.dtype)
+        d = x - mean
+        acc = xp.sum(d * d, axis=axes, dtype=dt)
+        if dt.kind in "iu":
+            nd = np.array(max(n - ddof, 1)).astype(dt)
+            out = _int_div(acc, nd) if nd != 0 else acc
+        else:
+            out = acc / dt.type(max(n - ddof, 1))
+        return xp.sqrt(out) if root else out
 
 
 def _np_f16(kind, x, axes, ddof=0):
@@ -462,8 +514,12 @@ def _make_reduction(kind, fn):
         else:
             with np.errstate(all="ignore"):   # inf - inf gives NaN silently, as in 1.9.1
                 out = fn(xp, src, axes, attrs)
-        if _kind in ("var", "std") and x.dtype.kind in "iu" and x.size:
-            out = _int_var(xp, x, axes, attrs["ddof"], _kind == "std")
+        if _kind in ("var", "std") and x.size and (x.dtype.kind in "iu" or (
+                x.dtype.kind == "f" and dt.kind == "f" and dt.itemsize > x.dtype.itemsize
+                and xp is np)):
+            out = _int_var(xp, x, axes, attrs["ddof"], _kind == "std", dt)
+        elif _kind == "mean" and x.dtype.kind in "iub" and dt.kind in "iu":
+            out = _int_mean(xp, x, axes, False, dt)   # the sum wraps in dt, as in 1.9.1
         if attrs["keepdims"]:
             out = xp.reshape(out, _kept(x.shape, axes))
         return xp.asarray(out).astype(dt, copy=False)
@@ -549,6 +605,11 @@ _arg_reduce(np.argmin, "_npi_argmin")
 
 def _np_reshape(rc, attrs, x):
     shape = attrs["newshape"]
+    if any(int(s) < -1 for s in shape):
+        # NumPy takes any negative size as "infer"; 1.9.1's _np_reshape only accepts -1
+        raise MXNetError(f"reshape: newshape {tuple(shape)} has a negative size other than -1; "
+                         "only -1 may mark the dimension to infer (use npx.reshape for the "
+                         "-2..-6 codes)")
     try:
         return x.reshape(shape, order=attrs["order"])
     except ValueError:
@@ -824,6 +885,14 @@ def _clip(rc, attrs, x):
     out = x
     # 1.9.1 tests the upper bound first: with a_min > a_max, values above a_max give a_max
     # and the others below a_min give a_min
+    if x.dtype.kind in "iu":
+        # bounds outside the dtype's range (-1 for uint8) are compared as numbers, not cast
+        # first (numpy 2 refuses to cast them): such a bound never applies
+        if lo is not None:
+            out = xp.where(x < lo, np.array(lo).astype(x.dtype), out)
+        if hi is not None:
+            out = xp.where(x > hi, np.array(hi).astype(x.dtype), out)
+        return xp.asarray(out, dtype=x.dtype)
     if lo is not None:
         out = xp.maximum(out, x.dtype.type(lo))
     if hi is not None:
@@ -967,10 +1036,10 @@ def _norm(rc, attrs, x):
         # is its own scaled p-norm (float32 throughout under MXNET_SAFE_ACCUMULATION=1)
         from ._safe_acc import safe_acc_on, warn_float16
         from .reduce import _f16_l2, _f16_lp
-        warn_float16("LpNorm", x.dtype)
         if axis is None and ordv is None:
             out = _f16_l2(x, axes, attrs["keepdims"])
         else:
+            warn_float16("LpNorm", x.dtype, "npLpNorm")
             out = _f16_lp(x, axes, attrs["keepdims"], 1 if ordv == 1.0 else 2, safe_acc_on())
         if not attrs["keepdims"]:
             out = out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes))

@@ -483,13 +483,13 @@ def _arctan2_grad(F, x, y, z, g):
 
 def _copysign_grad(F, x, y, z, g):
     same = F._npi_equal(F._npi_sign(x), F._npi_sign(z))
-    s = F._npi_subtract_scalar(F._npi_multiply_scalar(same, scalar=2.0, is_int=False),
-                               scalar=1.0, is_int=False)
+    s = F._npi_subtract_scalar(F._npi_multiply_scalar(same, scalar=2.0, is_int=True),
+                               scalar=1.0, is_int=True)
     return F._npi_multiply(g, s), F._npi_zeros_like(y)
 
 
 def _ldexp_grad(F, x, y, z, g):
-    return (F._npi_multiply(g, F._npi_rpower_scalar(y, scalar=2.0, is_int=False)),
+    return (F._npi_multiply(g, F._npi_rpower_scalar(y, scalar=2.0, is_int=True)),
             F._npi_multiply_scalar(F._npi_multiply(g, z), scalar=float(np.log(2.0)),
                                    is_int=False))
 
@@ -500,8 +500,16 @@ _elem_binary("copysign", lambda xp, a, b: xp.copysign(a, b), _copysign_grad, flo
              keep_int=True)
 _elem_binary("ldexp", lambda xp, a, b: a * xp.power(2.0, b).astype(a.dtype), _ldexp_grad,
              float_out=True, keep_int=True)
+def _int_ufunc(f):
+    def run(xp, a, b):
+        if a.dtype == np.bool_ and f in ("lcm", "gcd"):   # no bool loop: as int8, back to bool
+            return getattr(xp, f)(a.astype(np.int8), b.astype(np.int8)).astype(np.bool_)
+        return getattr(xp, f)(a, b)
+    return run
+
+
 for _nm in ("lcm", "gcd", "bitwise_and", "bitwise_or", "bitwise_xor"):
-    _elem_binary(_nm, (lambda f: (lambda xp, a, b: getattr(xp, f)(a, b)))(_nm), integer=True)
+    _elem_binary(_nm, _int_ufunc(_nm), integer=True)
 
 
 def _unary_plain(name, fn, grad=None, out_dtype=None):
@@ -561,9 +569,12 @@ def _einsum_parts(subscripts, n):
 
 def _einsum(rc, attrs, *ops):
     dt = _cat_dtype("einsum", list(ops))
+    # 1.9.1 accumulates float16 in float32 and rounds the result once
+    work = np.dtype(np.float32) if dt == np.float16 else dt
     try:
         return rc.xp.asarray(rc.xp.einsum(attrs["subscripts"],
-                                          *[o.astype(dt, copy=False) for o in ops]), dtype=dt)
+                                          *[o.astype(work, copy=False) for o in ops])
+                             ).astype(dt, copy=False)
     except ValueError as e:
         raise MXNetError(f"einsum: {e} (subscripts {attrs['subscripts']!r}, shapes "
                          f"{[tuple(o.shape) for o in ops]})") from None
@@ -696,7 +707,8 @@ def _bincount(rc, attrs, x, *w):
     if x.size and x.min() < 0:
         raise MXNetError("bincount: input must be non-negative")
     out = rc.xp.bincount(x, weights=w[0] if w else None, minlength=attrs["minlength"])
-    return rc.xp.asarray(out, dtype=w[0].dtype if w else np.int64)
+    # 1.9.1: the counts in the input's dtype (wrapping, e.g. 300 in uint8 is 44)
+    return out.astype(w[0].dtype if w else x.dtype, copy=False)
 
 
 register("_npi_bincount", _bincount, nd_hidden=True,
@@ -733,7 +745,8 @@ def _percentile(rc, attrs, x):
     qv = q if attrs["q_is_seq"] and attrs["q_scalar"] is None else q.reshape(())
     out = rc.xp.percentile(x.astype(np.float64), qv, axis=axis, method=attrs["interpolation"],
                            keepdims=attrs["keepdims"])
-    return rc.xp.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else _F32)  # as 1.9.1
+    # as 1.9.1: float64 stays float64, every other dtype (float16 too) gives float32
+    return rc.xp.asarray(out, dtype=x.dtype if x.dtype == np.float64 else _F32)
 
 
 register("_npi_percentile", _percentile, inputs=("a",), nd_hidden=True, gradient=_zero_grad,

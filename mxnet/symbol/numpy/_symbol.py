@@ -12,7 +12,7 @@ import numbers
 
 import numpy as _onp
 
-from ...base import MXNetError
+from ...base import MXNetError, MXNetIndexError
 from ..symbol import Symbol, create_node
 
 
@@ -74,7 +74,7 @@ def binary(fname, lhs, rhs, reflect=None, reflected_int=False, legacy=None):
         return node(opname, [lhs, rhs], hint=fname)
     if ls and is_scalar(rhs):
         if legacy:
-            return node(legacy[1], [lhs], {"is_int": False, "scalar": float(rhs)},
+            return node(legacy[1], [lhs], {"is_int": _is_int(rhs), "scalar": float(rhs)},
                         hint=f"{fname}_scalar")
         return node(f"_npi_{fname}_scalar", [lhs], {"is_int": _is_int(rhs),
                                                      "scalar": float(rhs)},
@@ -280,6 +280,18 @@ class _Symbol(Symbol):
     def argmin(self, axis=None, out=None):  # noqa: ARG002
         return node("_npi_argmin", [self], {"axis": axis, "keepdims": False}, hint="argmin")
 
+    # NumPy forms of two legacy fluent methods (the legacy ``round`` has no decimals and the
+    # legacy ``argsort`` returns float32 indices)
+    def argsort(self, axis=-1, kind=None, order=None):
+        """Symbolic argsort with int64 indices (see :func:`mxnet.symbol.numpy.argsort`)."""
+        from . import argsort
+        return argsort(self, axis=axis, kind=kind, order=order)
+
+    def round(self, decimals=0, out=None):
+        """Symbolic round half to even (see :func:`mxnet.symbol.numpy.around`)."""
+        from . import around
+        return around(self, decimals=decimals, out=out)
+
 
 def _slice(sym, key):
     """Basic NumPy indexing (integers and slices) as 1.9.1 builds it: one ``slice`` node,
@@ -287,8 +299,9 @@ def _slice(sym, key):
     if isinstance(key, slice):
         if key.start is None and key.stop is None and key.step is None:
             return sym
-        return node("slice", [sym], {"begin": key.start, "end": key.stop if key.stop is not None
-                                     else [None], "step": key.step}, hint="slice")
+        return node("slice", [sym], {"begin": key.start if key.start is not None else [None],
+                                     "end": key.stop if key.stop is not None else [None],
+                                     "step": key.step}, hint="slice")
     if _is_int(key) and not isinstance(key, (bool, _onp.bool_)):
         k = int(key)
         end = [k + 1] if k != -1 else [None]
@@ -305,12 +318,15 @@ def _slice(sym, key):
                 step.append(k.step)
                 codes.append(-2)
             else:
+                # 1.9.1 walks a negative index backwards (k to k - 1, step -1), so -1 needs
+                # no special end
                 k = int(k)
                 begin.append(k)
-                end.append(k + 1 if k != -1 else None)
-                step.append(1)
+                end.append(k + 1 if k >= 0 else k - 1)
+                step.append(1 if k >= 0 else -1)
                 codes.append(-3)
         res = node("slice", [sym], {"begin": begin, "end": end, "step": step}, hint="slice")
         return node("_npx_reshape", [res], {"newshape": tuple(codes) + (-4,)}, hint="reshape")
-    raise MXNetError(f"Symbol indexing: only integers, slices and tuples of them are supported "
-                     f"on a NumPy-mode symbol, got key={key!r}")
+    # 1.9.1 raises the builtin IndexError here
+    raise MXNetIndexError(f"Symbol indexing: only integers, slices and tuples of them are "
+                          f"supported on a NumPy-mode symbol, got key={key!r}")
