@@ -494,6 +494,10 @@ class MCC(_BinaryMetric):
     def _score(self, use_global):
         return self.metrics.matthewscc(use_global)
 
+    def reset(self):
+        super().reset()
+        self.num_inst = 0.0   # as 1.9.1: MCC's local count starts as a float
+
 
 @register
 class PCC(EvalMetric):

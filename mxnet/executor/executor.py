@@ -1058,6 +1058,21 @@ def simple_bind(sym, ctx, grad_req="write", type_dict=None, group2ctx=None, shar
     return ex
 
 
+def check_bind_contexts(ctx, args, args_grad, group2ctx):
+    """As 1.9.1's ``Symbol.bind``: without ``group2ctx`` every argument and gradient array must
+    already live on the bind context (auxiliary states are not checked)."""
+    if group2ctx or not isinstance(ctx, Context):   # a bad ctx is the Executor's TypeError
+        return
+    for arrays, kind, what in ((args, "Input", "arguments"), (args_grad, "Gradient", "gradients")):
+        values = arrays.values() if isinstance(arrays, dict) else (arrays or ())
+        for a in values:
+            actx = getattr(a, "context", None)
+            if actx is not None and actx != ctx:
+                raise MXNetError(f"bind: {kind} array is in {actx} while binding with ctx={ctx}. "
+                                 f"All {what} must be in global context ({ctx}) unless group2ctx "
+                                 "is specified for cross-device graph.")
+
+
 def subgraph_log(ctx, line):
     """The line 1.9.1's CPU build writes to stderr for every graph it binds (``line`` is that of
     its bind / simple_bind path): it partitions the graph for the MKLDNN subgraph backend, or
@@ -1068,7 +1083,7 @@ def subgraph_log(ctx, line):
     if backend == "NONE":
         native_log("../src/executor/graph_executor.cc:60",
                    "MXNET_SUBGRAPH_BACKEND=NONE is detected, subgraph backend is not in use")
-    else:
+    elif getattr(ctx, "device_id", 0) == 0:   # as 1.9.1: it partitions only cpu(0)'s graphs
         native_log(f"../src/executor/graph_executor.cc:{line}",
                    f"Subgraph backend {backend} is activated.")
 

@@ -657,6 +657,21 @@ class HybridBlock(Block):
         self._cached = None
         super().cast(dtype)
 
+    # a block whose traced graph depends on parameter shapes (the RNN layers) sets this: a
+    # graph traced while some shape was unknown is traced once more when all are known
+    _retrace_with_known_shapes = False
+
+    def _retrace_wanted(self):
+        """Whether this block or a descendant wants the retrace above; 1.9.1 traces once, so
+        other blocks are not traced again (a print in hybrid_forward shows once)."""
+        stack = [self]
+        while stack:
+            blk = stack.pop()
+            if getattr(blk, "_retrace_with_known_shapes", False):
+                return True
+            stack.extend(blk._children.values())
+        return False
+
     def _clear_cached_op(self):
         """Drop the traced graph so the next call traces again (1.9.1's private method, which
         libraries call after changing what ``hybrid_forward`` reads)."""
@@ -900,7 +915,7 @@ class HybridBlock(Block):
             except MXNetError:
                 self._cached = None   # the next call traces again (and warns again), as 1.9.1
                 raise
-            if traced_unknown:
+            if traced_unknown and self._retrace_wanted():
                 # with every shape known, trace once more (quietly: the warnings came with
                 # the first trace): the RNN layers build 1.9.1's graph (flattened pieces)
                 # only then; 1.9.1 traced once, so the variable versions restart
@@ -909,7 +924,8 @@ class HybridBlock(Block):
                 _control_flow._subgraph_counts.clear()
                 _control_flow._subgraph_counts.update(memo[4])
                 self._cached = None
-                with warnings.catch_warnings():
+                # (and silently: what hybrid_forward prints showed with the first trace)
+                with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
                     warnings.simplefilter("ignore")
                     self._build_cache(*args)
                 cached, plist, var_pos, programs = self._call_plan()

@@ -203,8 +203,9 @@ class Parameter:
         from .. import initializer as _init
         from ..ndarray import zeros
         self._deferred_init = ()
-        if isinstance(default_init, str) or not callable(default_init):
+        if isinstance(default_init, (str, type)) or not callable(default_init):
             # as 1.9.1: net.initialize('xavier') names one; create() rejects a non-initializer
+            # (such as the class mx.init.Xavier where an instance was meant)
             default_init = _init.create(default_init)
         host = zeros(self._shape, ctx=cpu(), dtype=self._dtype)
         if _util.is_np_array():  # as 1.9.1: a custom Initializer sees an mx.np array
@@ -217,7 +218,7 @@ class Parameter:
         # so that an unregistered Initializer subclass works
         desc = _init.InitDesc(self.name, {"__init__": init if init is not None else ""})
         chosen = init if init is not None and not isinstance(init, str) else default_init
-        if isinstance(init, str) or (init is not None and not callable(init)):
+        if isinstance(init, (str, type)) or (init is not None and not callable(init)):
             chosen = _init.create(init)   # (as 1.9.1, create() rejects a non-initializer)
         if (init is not None and type(default_init).__call__ is _init.Initializer.__call__
                 and type(chosen).__call__ is _init.Initializer.__call__):
@@ -489,6 +490,9 @@ class Parameter:
             v = self._new_var()
             v._outputs[0][0].version = getattr(self, "_var_version", 0)
             self._kept_var = v
+        from ..util import is_np_array
+        if is_np_array():   # 1.9.1 hands out a NumPy-mode symbol under np semantics
+            return v.as_np_ndarray()
         return v
 
     def _new_var(self):
@@ -717,16 +721,18 @@ class ParameterDict:
             for name in self._params:
                 if name not in loaded:
                     raise MXNetAssertionError(
-                        f"Parameter '{name}' is missing in {source}, which contains "
-                        f"parameters: {_brief_print_list(loaded)}. Check that the source "
-                        "and target networks use the same prefix, or set allow_missing=True.")
+                        f"Parameter '{name[len(restore_prefix):]}' is missing in {source}, "
+                        f"which contains parameters: {_brief_print_list(loaded)}. Check that the "
+                        "source and target networks use the same prefix, or set "
+                        "allow_missing=True.")
         for name, arr in loaded.items():
             if name not in self._params:
                 if not ignore_extra:
                     raise MXNetAssertionError(
-                        f"Parameter '{name}' loaded from {source} is not present in this "
-                        f"ParameterDict, which holds: {', '.join(repr(k) for k in self._params)}."
-                        " Set ignore_extra=True to ignore.")
+                        f"Parameter '{name[len(restore_prefix):]}' loaded from {source} is not "
+                        "present in this ParameterDict, which holds: "
+                        f"{', '.join(repr(k) for k in self._params)}. Set ignore_extra=True to "
+                        "ignore.")
                 continue
             self._params[name]._load_init(arr, ctx, cast_dtype, dtype_source)
 

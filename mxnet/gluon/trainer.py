@@ -18,6 +18,10 @@ def _batch_scalar(batch_size):
 __all__ = ["Trainer"]
 
 
+class _NoStoreError(MXNetError, AttributeError):
+    """update_on_kvstore=True without a store: an AttributeError in 1.9.1."""
+
+
 def _fresh(arr):
     """Whether backward wrote this parameter copy's gradient since the last step."""
     node = arr._node
@@ -168,8 +172,15 @@ class Trainer:
             if update_on_kv:
                 kv.set_optimizer(self._optimizer)
             self._update_on_kvstore = update_on_kv
+        elif self._update_on_kvstore and all(p.stype == "default" and p.grad_stype == "default"
+                                             for p in self._params):
+            # 1.9.1 fails here (an AttributeError) at every step: one context without a
+            # distributed store, or kvstore=None, gives no store to update on
+            raise _NoStoreError(f"Trainer: update_on_kvstore=True needs a KVStore, but "
+                                f"kvstore={kv_type!r} with {len(ctxs)} context(s) creates none; "
+                                "set update_on_kvstore=False or None")
         else:
-            self._update_on_kvstore = False
+            self._update_on_kvstore = None   # as 1.9.1: no store, no answer either way
         self._kvstore = kv
         self._updaters = [opt.get_updater(self._optimizer) for _ in ctxs]
         self._kv_initialized = True
@@ -286,8 +297,8 @@ class Trainer:
                         self._kvstore.pull(i, list(p._data), priority=-i)
                     finally:
                         _fallback_log.QUIET[0] -= 1
-                for arr in p._data:
-                    _mark_used(arr)
+                # as 1.9.1, the gradients stay marked fresh here: with the store updating,
+                # a stale gradient is noticed only until the first step
                 continue
             for b, arr, grad in zip(batches, p._data, p.list_grad()):
                 if not ignore_stale_grad or _fresh(arr):
@@ -315,10 +326,13 @@ class Trainer:
         if self._update_on_kvstore:
             self._kvstore.load_optimizer_states(fname)
             self._optimizer = self._kvstore._updater.optimizer
-            return
-        with open(fname, "rb") as f:
-            states = f.read()
-        for upd in self._updaters:
-            upd.set_states(states)
-            upd.optimizer = self._updaters[0].optimizer
-        self._optimizer = self._updaters[0].optimizer
+        else:
+            with open(fname, "rb") as f:
+                states = f.read()
+            for upd in self._updaters:
+                upd.set_states(states)
+                upd.optimizer = self._updaters[0].optimizer
+            self._optimizer = self._updaters[0].optimizer
+        # a pickled optimizer drops its param_dict (as in 1.9.1): re-attach the parameters so
+        # that their lr_mult / wd_mult keep applying after the load
+        self._optimizer.param_dict = {i: p for i, p in enumerate(self._params)}

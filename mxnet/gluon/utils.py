@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import numbers
 import os
 
 from .. import ndarray as _nd
@@ -37,6 +38,10 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
         bounds.append(bounds[-1] + step + (1 if i < extra else 0))
     if batch_axis == 0:
         return [data[bounds[i]:bounds[i + 1]] for i in range(num_slice)]
+    from .. import util as _util
+    if _util.is_np_array():   # as 1.9.1: np.split, whose sections may be empty
+        from .. import numpy as _mx_np
+        return _mx_np.split(data, indices_or_sections=bounds[1:-1], axis=batch_axis)
     return [_nd.slice_axis(data, axis=batch_axis, begin=bounds[i], end=bounds[i + 1])
             for i in range(num_slice)]
 
@@ -69,6 +74,9 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
         if not np.issubdtype(np.dtype(a.dtype), np.floating):
             raise MXNetError(f"clip_global_norm: arrays must hold floating-point values, got an "
                              f"array of dtype {np.dtype(a.dtype).name} with shape {a.shape}")
+    # (1.9.1's CPU build refuses float16 arrays here, having no float16 dot, and float64 ones
+    # or a mix of dtypes; float16 and float64 training work on the CPU here, so they are
+    # clipped too, with the norm accumulated in the first array's precision)
     ctx = arrays[0].context
     # accumulate in the first array's dtype (half precision in float32)
     acc = np.float32 if arrays[0].dtype == np.float16 else np.dtype(arrays[0].dtype).type
@@ -79,20 +87,24 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
             a = a.astype(acc)
         if a.stype != "default":   # as 1.9.1: a sparse array's norm (computed natively)
             return a.norm().square()
-        return (a * a).sum()
+        flat = a.reshape((-1,))   # as 1.9.1: a dot product (it adds in BLAS's order)
+        return _nd.dot(flat, flat)
 
     total = _sq(arrays[0])
     for a in arrays[1:]:
         total = total + _sq(a)
-    total_norm = total ** 0.5
+    total_norm = _nd.sqrt(total)
     # the norm and the scale in the arrays' precision, as 1.9.1 computes them
     norm = total_norm.asnumpy().reshape(-1)[0]
     if check_isfinite and not np.isfinite(norm):
         import warnings
         warnings.warn(UserWarning("nan or inf is detected. Clipping results will be undefined."),
                       stacklevel=2)
-    if isinstance(max_norm, _nd.NDArray):   # as 1.9.1, a 1-element array works too
-        max_norm = max_norm.asnumpy().reshape(-1)[0]
+    if isinstance(max_norm, _nd.NDArray):   # as 1.9.1, an array works too (its smallest value)
+        max_norm = max_norm.asnumpy().min()
+    elif not isinstance(max_norm, numbers.Real):   # a str, None, a list: 1.9.1 fails here
+        raise MXNetAssertionError(f"clip_global_norm: max_norm must be a number or an NDArray, "
+                                  f"got {max_norm!r} ({type(max_norm).__name__})")
     scale = norm.dtype.type(max_norm) / (norm + norm.dtype.type(1e-8))
     if scale < 1.0 or not np.isfinite(scale):
         with np.errstate(invalid="ignore", over="ignore"):   # inf * 0 is nan, silently

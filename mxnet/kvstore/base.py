@@ -29,7 +29,8 @@ def _key_value_pairs(keys, vals):
     """
     if isinstance(keys, (tuple, list)):
         if len(keys) != len(vals):
-            _fail()
+            _fail(f"KVStore: got {len(keys)} keys but {len(vals)} values; expected one value "
+                  "(an NDArray or a list of NDArrays) per key")
         pairs = []
         use_str = None
         for k, v in zip(keys, vals):
@@ -52,7 +53,7 @@ def _key_value_pairs(keys, vals):
     vals = list(vals)  # a non-iterable raises TypeError, as in 1.9.1
     for v in vals:
         if not isinstance(v, NDArray):
-            _fail()
+            _fail(f"KVStore: the values of key {keys!r} must be NDArrays, got {type(v).__name__}")
     return [(keys, v) for v in vals], use_str
 
 

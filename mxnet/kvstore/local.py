@@ -82,7 +82,7 @@ class _Entry:
     """The stored value of one key, and the buffers its pushes use."""
 
     __slots__ = ("key", "var", "data", "ctx", "shape", "dtype", "home",
-                 "merge", "merge_var", "residual", "rows", "stype")
+                 "merge", "merge_var", "residual", "rows", "stype", "sparse_merge")
 
     def __init__(self, key, shape, dtype, ctx):
         self.key = key
@@ -98,6 +98,7 @@ class _Entry:
         self.residual = {}            # 2-bit compression: source position -> residual
         self.rows = None              # the stored row ids after a row_sparse push, else None
         self.stype = "default"        # the storage type of the value given to init
+        self.sparse_merge = None      # the summed row_sparse gradient given to the updater
 
     @property
     def nbytes(self):
@@ -278,7 +279,8 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         if len(srcs) == 1 and threshold is None and srcs[0].context == home:
             grad = srcs[0]  # the pushed array itself, as in 1.9.1
         else:
-            dt = srcs[0]._data.dtype
+            # as 1.9.1: a 'device' store sums into a buffer of the stored value's dtype
+            dt = entry.data.dtype if self._on_device else srcs[0]._data.dtype
             if entry.merge_var is None:
                 entry.merge_var = engine.Var()
             if entry.merge is None or entry.merge.dtype != dt:
@@ -307,6 +309,7 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         reduction), on ``home``. With an updater it gets that sum as a RowSparseNDArray
         (so lazy updates touch only those rows); without one the sum becomes the stored
         value, and a row_sparse ``pull`` receives exactly its rows."""
+        from ..ndarray.sparse import _SLOT as _RSP_SLOT
         from ..ndarray.sparse import RowSparseNDArray, _Parts, _scatter_add
         if any(a.stype != "row_sparse" for a in srcs):
             raise MXNetError(f"KVStore.push({entry.key!r}): a push mixing storage types "
@@ -330,7 +333,16 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         updater = self._updater
         engine.wait_for_var(entry.var)
         if updater is not None:
-            grad = RowSparseNDArray._wrap(_Parts(entry.shape, vals, rows), home)
+            grad = entry.sparse_merge
+            if grad is None or grad.context != home:
+                grad = entry.sparse_merge = RowSparseNDArray._wrap(
+                    _Parts(entry.shape, vals, rows), home)
+            else:
+                # as 1.9.1: one buffer per key holds the summed gradient, so an updater
+                # keeping a reference to it (LBSGD's accumulation) sees the later sums
+                if grad._var is not None:
+                    engine.wait_for_var(grad._var)
+                _RSP_SLOT.__set__(grad, _Parts(entry.shape, vals, rows))
             key = entry.key.encode() if isinstance(entry.key, str) else entry.key
             if entry.stype == "row_sparse":
                 self._update_sparse_weight(entry, home, updater, key, grad)
@@ -398,7 +410,7 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         non-zero row after a dense one).
         """
         if out is None:
-            _fail()
+            _fail("KVStore.pull: out is required (the NDArray(s) to pull into)")
         pairs = self._pairs(key, out)
         if ignore_sparse:  # as 1.9.1: sparse outputs are left alone (saying so once per key)
             for k, o in pairs:
@@ -436,7 +448,7 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
         first output is pulled and copied to the others, as in 1.9.1.
         """
         if out is None or row_ids is None:
-            _fail()
+            _fail("KVStore.row_sparse_pull: out and row_ids are required")
         if isinstance(row_ids, NDArray):
             row_ids = [row_ids]
         if not isinstance(row_ids, list):

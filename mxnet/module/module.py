@@ -60,7 +60,11 @@ class Module(BaseModule):
         self._context = context
         if work_load_list is None:
             work_load_list = [1] * len(self._context)
-        assert len(work_load_list) == len(self._context)
+        if len(work_load_list) != len(self._context):   # an AssertionError, as in 1.9.1
+            from ..base import MXNetAssertionError
+            raise MXNetAssertionError(
+                f"Module: work_load_list has {len(work_load_list)} entries; expected one per "
+                f"context ({len(self._context)})")
         self._work_load_list = work_load_list
         self._group2ctxs = group2ctxs
         self._symbol = symbol

@@ -30,7 +30,8 @@ Conventions, as in 1.9.1:
   float32, and ``ftml_update``'s ``epsilon`` is a double whose default is ``float(1e-8f)``.
 
 Known differences: ``_multi_lamb_update`` can differ from 1.9.1 in the last bit of a few
-elements, and ``_multi_adamw_update`` / ``_multi_mp_adamw_update`` by up to ~1e-4 relative
+elements (on float16 weights, by a few ulps where lr * trust ratio is a float16
+subnormal), and ``_multi_adamw_update`` / ``_multi_mp_adamw_update`` by up to ~1e-4 relative
 (1.9.1's multi-tensor AdamW kernel rounds its moment updates in a way not reproduced here).
 
 None of these operators is differentiable (``gradient=None``).
@@ -692,6 +693,41 @@ register("multi_lars", _multi_lars,
 # multi-tensor LAMB (1.9.1's contrib multi_lamb_update calls these)
 
 
+def _multi_lamb_half(xp, attrs, w, grad, mean, var, lr):
+    """One float16 tensor of ``_multi_lamb_update`` (no master copy). The 1.9.1 kernel works
+    in half precision, each operation rounded to half: its float parameters rescale_grad,
+    wd and lr enter as floats (rounded once with their operand), epsilon is cast to half
+    first, and the trust ratio r1/r2 is rounded to half. The direction is kept in a float32
+    buffer, so r2 sums float32 squares (a float16 square would underflow)."""
+    h, f = w.dtype, np.float32
+    hc = lambda v: h.type(np.float32(v))  # noqa: E731  (a float cast to half)
+    one, b1, b2 = h.type(1), hc(attrs["beta1"]), hc(attrs["beta2"])
+    g = (grad.astype(f) * f(attrs["rescale_grad"])).astype(h)
+    if attrs["clip_gradient"] >= 0:
+        g = _clip(xp, g, hc(attrs["clip_gradient"]))
+    m = b1 * mean + (one - b1) * g
+    v = b2 * var + (one - b2) * g * g
+    _set(mean, m)
+    _set(var, v)
+    if attrs["bias_correction"]:
+        t = h.type(attrs["t"])
+        m = m / (one - b1 ** t)
+        v = v / (one - b2 ** t)
+    den = (xp.sqrt(v.astype(f)) + f(hc(attrs["epsilon"]))).astype(h)
+    q = m / den
+    d = q + (f(attrs["wd"]) * w.astype(f)).astype(h)
+    d32 = d.astype(f)
+    r1 = f(np.sqrt(f(_host(_sum_sq(xp, w)))))
+    r2 = f(np.sqrt(f(_host(_sum_sq(xp, d32)))))
+    if attrs["lower_bound"] >= 0:
+        r1 = max(r1, f(attrs["lower_bound"]))
+    if attrs["upper_bound"] >= 0:
+        r1 = min(r1, f(attrs["upper_bound"]))
+    r = h.type(1) if r1 == 0 or r2 == 0 else h.type(r1 / r2)
+    lr_adj = h.type(f(lr) * f(r))
+    return w - (f(lr_adj) * d32).astype(h)
+
+
 def _make_multi_lamb(name, mp):
     per = 5 if mp else 4
     prefixes = ["weight", "grad", "mean", "var"] + (["weight32"] if mp else [])
@@ -713,6 +749,9 @@ def _make_multi_lamb(name, mp):
             dt = _F32 if mp else weight.dtype
             w = blk[4] if mp else weight
             a1 = dict(attrs, wd=wds[i], t=steps[i])
+            if not mp and dt == np.float16:
+                outs.append(_multi_lamb_half(xp, a1, weight, grad, mean, var, lrs[i]))
+                continue
             g = _lamb_phase1_math(xp, a1, w, grad.astype(dt, copy=False), mean, var, dt)
             # r1 is the norm of the (float16 for mp) weight, r2 that of the float32 direction
             r1 = np.float32(np.sqrt(np.float32(_host(_sum_sq(xp, weight)))))

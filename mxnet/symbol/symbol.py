@@ -579,7 +579,8 @@ class Symbol:
     def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
              shared_exec=None):
         """An Executor over given argument arrays (list in list_arguments order, or dict)."""
-        from ..executor.executor import Executor, subgraph_log
+        from ..executor.executor import Executor, check_bind_contexts, subgraph_log
+        check_bind_contexts(ctx, args, args_grad, group2ctx)
         ex = Executor(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec)
         subgraph_log(ctx, 2072)
         return ex

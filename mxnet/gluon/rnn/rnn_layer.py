@@ -38,6 +38,8 @@ def _complete(shape):
 class _RNNLayer(HybridBlock):
     """The machinery shared by RNN, LSTM and GRU (see the module docstring)."""
 
+    _retrace_with_known_shapes = True   # the graph flattens the weights once shapes are known
+
     def __init__(self, hidden_size, num_layers, layout, dropout, bidirectional, input_size,
                  i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
                  h2h_bias_initializer, mode, projection_size, h2r_weight_initializer,
