@@ -43,3 +43,16 @@ def logs():
     yield handler.lines
     root.removeHandler(handler)
     root.setLevel(old)
+
+
+@pytest.fixture
+def np_mode():
+    """NumPy semantics (``npx.set_np()``) for one test, switched back off afterwards; yields
+    ``mx.np``."""
+    was = mx.util.is_np_array()
+    mx.npx.set_np()
+    try:
+        yield mx.np
+    finally:
+        if not was:
+            mx.npx.reset_np()

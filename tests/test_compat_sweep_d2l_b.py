@@ -7,18 +7,10 @@ import numpy as onp
 import pytest
 
 import mxnet as mx
-from mxnet import autograd, gluon, init, npx
+from mxnet import autograd, gluon, init
 from mxnet.base import MXNetError
 
 
-@pytest.fixture
-def np_mode():
-    """NumPy semantics (``npx.set_np()``) for one test, switched off afterwards."""
-    npx.set_np()
-    try:
-        yield mx.np
-    finally:
-        npx.reset_np()
 
 
 # -- writing a value with extra leading size-1 axes (d2l's multistep prediction) -------------------

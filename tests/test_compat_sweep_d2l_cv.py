@@ -15,13 +15,6 @@ import mxnet as mx
 from mxnet import nd
 
 
-@pytest.fixture
-def np_mode():
-    mx.npx.set_np()
-    try:
-        yield
-    finally:
-        mx.npx.reset_np()
 
 
 def _silent(fn):

@@ -10,14 +10,6 @@ import mxnet as mx
 from mxnet import gluon, npx
 
 
-@pytest.fixture
-def np_mode():
-    """NumPy semantics (``npx.set_np()``) for one test, switched off afterwards."""
-    npx.set_np()
-    try:
-        yield mx.np
-    finally:
-        npx.reset_np()
 
 
 _PRED = [[-2.0, 0.5, 3.0], [1.0, -1.0, 0.0]]

@@ -165,13 +165,6 @@ def test_store_value_list_mismatch_is_an_assertion_error_that_says_why():
     assert [[float(v.asnumpy().ravel()[0]) for v in vv] for vv in lists] == [[3.0] * 3, [2.0] * 2]
 
 
-@pytest.fixture
-def np_mode():
-    was = mx.util.is_np_array()
-    mx.npx.set_np()
-    yield
-    if not was:
-        mx.npx.reset_np()
 
 
 def test_np_split_along_a_later_axis_may_leave_empty_slices(np_mode):

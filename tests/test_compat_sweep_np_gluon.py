@@ -13,14 +13,6 @@ from mxnet import autograd, gluon, npx
 from mxnet.base import MXNetError
 
 
-@pytest.fixture
-def np_mode():
-    """NumPy semantics (``npx.set_np()``) for one test, switched off afterwards."""
-    npx.set_np()
-    try:
-        yield mx.np
-    finally:
-        npx.reset_np()
 
 
 # -- np.reshape takes -1 only ------------------------------------------------------------------

@@ -288,62 +288,10 @@ def _int_l2(xp, x, axes, keep):
     return out.reshape(_out_shape(x.shape, tuple(range(x.ndim)) if axes is None else axes, False))
 
 
-def _l2_1d(row):
-    """_f16_l2 for a single output, on float16 scalars."""
-    ss = sc = np.float16(0)
-    one = np.float16(1)
-    with np.errstate(all="ignore"):
-        for v in row:
-            if v == 0:
-                continue
-            a = abs(v)
-            if sc < a:
-                r = sc / a
-                ss = one + ss * r * r
-                sc = a
-            else:
-                r = a / sc
-                ss = ss + r * r
-        return np.float16(np.float32(sc) * np.sqrt(np.float32(ss)))
-
-
-def _f16_l2(x, axes, keep):
-    """1.9.1's float16 L2 norm without safe accumulation: a scaled sum of squares kept in
-    float16 (the scale is the largest |x| so far; every step rounds to float16), finished
-    as scale * sqrt(sum) in float32 and rounded to float16."""
-    m, axes = _f16_rows(x, axes)
-    if m.shape[0] == 1:   # one output: the same steps on NumPy scalars (much faster)
-        return _f16_shape(x, axes, keep, np.array([_l2_1d(m[0])], np.float16))
-    ss = np.zeros(m.shape[0], np.float16)
-    sc = np.zeros(m.shape[0], np.float16)
-    one = np.float16(1)
-    with np.errstate(all="ignore"):
-        for k in range(m.shape[1]):
-            v = m[:, k]
-            a = np.abs(v)
-            up = sc < a
-            r_up, r_dn = sc / a, a / sc
-            new = np.where(up, one + ss * r_up * r_up, ss + r_dn * r_dn)
-            ss = np.where(v != 0, new, ss)
-            sc = np.where((v != 0) & up, a, sc)
-        out = (sc.astype(np.float32) * np.sqrt(ss.astype(np.float32))).astype(np.float16)
-    return _f16_shape(x, axes, keep, out)
-
-
-# float32/float64 L2 norms over at most this many elements per output (the first for a single
-# output, the second for several) take 1.9.1's scaled steps (a Python loop over the elements,
-# ~0.2 us each for one output, ~8 NumPy calls each for several); longer ones use
-# sqrt(sum(x**2)), which differs from 1.9.1's result in the last bit now and then. The limits
-# keep the loop short: a 4096-element norm took 875 us in it (8 us otherwise).
-_L2_EXACT_MAX = (64, 8)
-
-
-def _scaled_l2(x, axes, keep):
-    """1.9.1's float32/float64 L2 norm on the CPU: the scaled sum of squares of _f16_l2 (the
-    scale the largest |x| so far), every step rounded to the input dtype, finished as
-    scale * sqrt(sum). norm([1, 2, 3, 4, 5, 6]) is 9.5393915 there, not 9.539392."""
-    t = x.dtype.type
-    m, axes = _f16_rows(x, axes)
+def _scaled_sumsq(m, t):
+    """Per row of the (outputs, reduced) matrix m: the largest |x| so far (the scale) and the
+    sum of squares of x / scale, every step rounded to the dtype t as 1.9.1's scaled L2 norm
+    takes them; as two arrays of t."""
     one = t(1)
     with np.errstate(all="ignore"):
         if m.shape[0] == 1:   # one output: the same steps on NumPy scalars (much faster)
@@ -359,9 +307,9 @@ def _scaled_l2(x, axes, keep):
                 else:
                     r = a / sc
                     ss = ss + r * r
-            return _f16_shape(x, axes, keep, np.array([sc * np.sqrt(ss)], x.dtype))
-        ss = np.zeros(m.shape[0], x.dtype)
-        sc = np.zeros(m.shape[0], x.dtype)
+            return np.array([sc], t), np.array([ss], t)
+        ss = np.zeros(m.shape[0], t)
+        sc = np.zeros(m.shape[0], t)
         for k in range(m.shape[1]):
             v = m[:, k]
             a = np.abs(v)
@@ -370,6 +318,35 @@ def _scaled_l2(x, axes, keep):
             new = np.where(up, one + ss * r_up * r_up, ss + r_dn * r_dn)
             ss = np.where(v != 0, new, ss)
             sc = np.where((v != 0) & up, a, sc)
+        return sc, ss
+
+
+def _f16_l2(x, axes, keep):
+    """1.9.1's float16 L2 norm without safe accumulation: a scaled sum of squares kept in
+    float16 (see _scaled_sumsq), finished as scale * sqrt(sum) in float32 and rounded to
+    float16."""
+    m, axes = _f16_rows(x, axes)
+    sc, ss = _scaled_sumsq(m, np.float16)
+    with np.errstate(all="ignore"):
+        out = (sc.astype(np.float32) * np.sqrt(ss.astype(np.float32))).astype(np.float16)
+    return _f16_shape(x, axes, keep, out)
+
+
+# float32/float64 L2 norms over at most this many elements per output (the first for a single
+# output, the second for several) take 1.9.1's scaled steps (a Python loop over the elements,
+# ~0.2 us each for one output, ~8 NumPy calls each for several); longer ones use
+# sqrt(sum(x**2)), which differs from 1.9.1's result in the last bit now and then. The limits
+# keep the loop short: a 4096-element norm took 875 us in it (8 us otherwise).
+_L2_EXACT_MAX = (64, 8)
+
+
+def _scaled_l2(x, axes, keep):
+    """1.9.1's float32/float64 L2 norm on the CPU: the scaled sum of squares of
+    _scaled_sumsq in the input dtype, finished as scale * sqrt(sum).
+    norm([1, 2, 3, 4, 5, 6]) is 9.5393915 there, not 9.539392."""
+    m, axes = _f16_rows(x, axes)
+    sc, ss = _scaled_sumsq(m, x.dtype.type)
+    with np.errstate(all="ignore"):
         return _f16_shape(x, axes, keep, sc * np.sqrt(ss))
 
 

@@ -335,18 +335,7 @@ def vstack(arrays, out=None):  # noqa: ARG001
 
 def split(ary, indices_or_sections, axis=0):
     """Symbolic split; returns a list of symbols."""
-    if isinstance(indices_or_sections, (int, _onp.integer)):
-        params = {"axis": axis, "indices": [], "sections": int(indices_or_sections),
-                  "squeeze_axis": False}
-        n = int(indices_or_sections)
-    elif isinstance(indices_or_sections, (list, tuple)):
-        params = {"axis": axis, "indices": [0] + list(indices_or_sections), "sections": 0,
-                  "squeeze_axis": False}
-        n = len(indices_or_sections) + 1
-    else:
-        raise ValueError("split: indices_or_sections must be an int or a tuple of ints")
-    res = node("_split_v2", [ary], params, hint="split")
-    return [res[i] for i in range(n)] if n > 1 else [res]
+    return _split_like("_split_v2", "split", ary, indices_or_sections, axis)
 
 
 def where(condition, x=None, y=None):
