@@ -13,7 +13,7 @@ What the cases pin down:
   g - expf(y) * sum(g), divided by the temperature.
 * softmax over the last axis without temperature, which 1.9.1 hands to oneDNN: oneDNN's
   polynomial exp, a sum kept in 16 SIMD lanes folded in halves, times the sum's reciprocal;
-  the gradient with the same lane-ordered sum (ours emulates this from 1024 elements up).
+  the gradient with the same lane-ordered sum (ours emulates this at every size).
 """
 import zlib
 

@@ -20,7 +20,9 @@ import math
 import numpy as np
 
 from ..operator._common import normalize_axis
+from ..operator._onednn import dnn_exp
 from ..operator.indexing_ops import _mode_index
+from ..operator.nn_activation import _exp_f32, onednn_softmax
 from ..operator.registry import OpDef, get_op
 
 __all__ = ["fuse_backward"]
@@ -39,7 +41,20 @@ def _pick_log_softmax_backward(rc, attrs, og, index, y, out=None):
     if o is None or o.shape != y.shape or o.dtype != y.dtype or not o.flags.c_contiguous:
         o = xp.empty(y.shape, dtype=y.dtype)
     o3 = o.reshape(pre, n, post)
-    xp.exp(y.reshape(pre, n, post), out=o3)
+    # the exp (and rounding) of the log_softmax backward this replaces (see softmax_backward)
+    dnn = None if attrs.get("dtype") else onednn_softmax(
+        "log_softmax", y, axis, attrs.get("temperature"), attrs.get("use_length"), y.dtype)
+    if dnn == "exact":   # oneDNN's: og - exp(y) * og_picked, one rounding per element
+        t = xp.multiply(dnn_exp(xp, y).reshape(pre, n, post), og.reshape(pre, 1, post),
+                        dtype=np.float64)
+        xp.subtract(0.0, t, out=t)
+        t[xp.arange(pre)[:, None], idx, xp.arange(post)[None, :]] += og.reshape(pre, post)
+        o3[...] = t
+        return o
+    if dnn:
+        xp.exp(y.reshape(pre, n, post), out=o3)
+    else:
+        o3[...] = _exp_f32(xp, y.reshape(pre, n, post))
     o3 *= og.reshape(pre, 1, post)
     xp.negative(o3, out=o3)
     o3[xp.arange(pre)[:, None], idx, xp.arange(post)[None, :]] += og.reshape(pre, post)
@@ -72,8 +87,10 @@ def _fuse_pick_log_softmax(steps, info, reads, keep, make_step):
         nd = len(yshape)
         if normalize_axis("log_softmax", la["axis"], nd) != normalize_axis("pick", pa["axis"], nd):
             continue
-        steps[k] = make_step(_PICK_LOG_SOFTMAX, {"axis": pa["axis"], "mode": pa["mode"]},
-                             [og, index, y], list(st.outs), f"{st.name}+pick")
+        attrs = {"axis": pa["axis"], "mode": pa["mode"], "temperature": la.get("temperature"),
+                 "dtype": la.get("dtype"), "use_length": la.get("use_length")}
+        steps[k] = make_step(_PICK_LOG_SOFTMAX, attrs, [og, index, y], list(st.outs),
+                             f"{st.name}+pick")
         drop.add(a)
     return [st for k, st in enumerate(steps) if k not in drop]
 

@@ -37,8 +37,8 @@ import numpy as np
 from ..base import _BF16, MXNetError
 from ._batch_threads import run_parts
 from ._common import normalize_axis
-from ._onednn import (EMULATE_MAX, dnn_exp, dnn_log_softmax_backward, dnn_softmax,
-                      dnn_softmax_backward)
+from ._onednn import (EMULATE_MAX, dnn_exp, dnn_log_softmax, dnn_log_softmax_backward,
+                      dnn_softmax, dnn_softmax_backward)
 from ._safe_acc import softmax_f16, softmax_grad_f16, warn_float16
 from .conv_kernels import scratch
 from .reduce import _f16_sum as _kahan_sum
@@ -600,11 +600,11 @@ def _log_f32(xp, z):
     return xp.log(z)
 
 
-# Emulating oneDNN's exp takes ~30 NumPy calls: ~35 us more per call than NumPy's float32 path
-# on a (32, 10) batch of class scores (a benchmark shape), so arrays smaller than this keep that
-# faster path (not bit-exact: ~60% of outputs match 1.9.1's bits there), as do arrays over
-# EMULATE_MAX elements (the emulation costs ~6x NumPy's softmax there).
-ONEDNN_SOFTMAX_MIN_SIZE = 1024
+# Emulating oneDNN's exp (and log) takes ~50 small NumPy calls: on a (32, 10) batch of class
+# scores ~30 us (softmax) / ~40 us (log_softmax) more per call than NumPy's float32 path, which
+# is not bit-exact (~60% of outputs match 1.9.1's bits). 1.9.1 takes oneDNN's kernel at every
+# size, so all sizes are emulated up to EMULATE_MAX elements (~6x NumPy's softmax there).
+ONEDNN_SOFTMAX_MIN_SIZE = 1
 
 
 def onednn_softmax(kind, x, axis, temperature, use_length, out_dtype):
@@ -627,15 +627,15 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
     to write the result into (used when no cast or mask is involved; same steps either way).
     1.9.1's generic kernel (which ours follows bit for bit): e = expf((x - max) / t), the sum
     taken in order, then e / sum or (x - max) / t - logf(sum). ``onednn`` (see
-    onednn_softmax): "exact" gives softmax as oneDNN's kernel computes it (bit for bit);
-    otherwise (and log_softmax: oneDNN's log is not emulated) NumPy's float32 exp, sum, log.
+    onednn_softmax): "exact" gives softmax / log_softmax as oneDNN's kernel computes them
+    (bit for bit); otherwise NumPy's float32 exp, sum, log.
     """
     out_dtype = np.dtype(out_dtype or x.dtype)
     if x.size == 0:  # an empty array: nothing to normalise (max has no identity)
         return xp.zeros(x.shape, dtype=out_dtype)
     wdt = np.result_type(x.dtype, _F32)
-    if onednn == "exact" and kind == "softmax":
-        res = dnn_softmax(xp, x)
+    if onednn == "exact" and kind in ("softmax", "log_softmax"):
+        res = (dnn_softmax if kind == "softmax" else dnn_log_softmax)(xp, x)
         if out is not None and out.shape == res.shape and out.dtype == res.dtype:
             out[...] = res
             return out
