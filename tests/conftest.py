@@ -47,12 +47,14 @@ def logs():
 
 @pytest.fixture
 def np_mode():
-    """NumPy semantics (``npx.set_np()``) for one test, switched back off afterwards; yields
-    ``mx.np``."""
-    was = mx.util.is_np_array()
+    """NumPy semantics (``npx.set_np()``) for one test; both flags (np arrays, np shapes) are
+    put back as they were afterwards. Yields ``mx.np``."""
+    was_array, was_shape = mx.util.is_np_array(), mx.util.is_np_shape()
     mx.npx.set_np()
     try:
         yield mx.np
     finally:
-        if not was:
+        if not was_array:
             mx.npx.reset_np()
+        elif not was_shape:
+            mx.util.set_np_shape(False)

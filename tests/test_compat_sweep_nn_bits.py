@@ -300,13 +300,6 @@ def test_bilinear_sampler_bits():
     assert got == (1408015359, 2397956306, 1310129854)
 
 
-def test_onednn_sigmoid_recipe():
-    # the recipe of 1.9.1's Activation(act_type='sigmoid') on float32 (oneDNN), recorded from
-    # 1.9.1 on the same input; Activation itself keeps NumPy's faster sigmoid
-    x = _data(95, (4, 15), -6, 6)
-    assert _crc(_onednn.dnn_sigmoid(np, x)) == 1646978803
-
-
 def test_roipooling_grad_bits():
     # 12 overlapping regions: each input adds its bins' gradients in float32, in order of
     # region, channel and bin (NumPy's bincount summed them in float64); from 1.9.1

@@ -11,15 +11,8 @@ from mxnet import autograd, np, npx
 from mxnet.base import MXNetError
 
 
-@pytest.fixture(autouse=True)
-def _np_mode():
-    was_array, was_shape = npx.is_np_array(), npx.is_np_shape()
-    npx.set_np()
-    yield
-    if not was_array:
-        npx.reset_np()
-    elif not was_shape:
-        mx.util.set_np_shape(False)
+# every test runs under NumPy semantics (the np_mode fixture of tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("np_mode")
 
 
 def _check(res, values, dtype, shape=None):

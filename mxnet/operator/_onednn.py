@@ -200,13 +200,3 @@ def dnn_log_softmax_backward(xp, og, y):
     """oneDNN's log_softmax gradient: og - exp(y) * sum(og), fused into one rounding."""
     s = lane_sum(xp, og)
     return (og.astype(np.float64) - dnn_exp(xp, y).astype(np.float64) * s).astype(np.float32)
-
-
-def dnn_sigmoid(xp, x):
-    """oneDNN's float32 logistic: t = e / (e + 1) with e = exp(-|x|) (oneDNN's exp), and
-    1 - t where x is positive: bit for bit what 1.9.1's Activation(act_type='sigmoid') gives
-    on float32 data of 1 to 5 dimensions. Not wired into Activation: at ~10x the cost of
-    NumPy's sigmoid it would slow every LSTM gate."""
-    e = dnn_exp(xp, -xp.abs(x))
-    t = e / (e + np.float32(1))
-    return xp.where(x > 0, np.float32(1) - t, t)

@@ -431,6 +431,21 @@ _reg("ftml_update", _ftml_kernel, ("weight", "grad", "d", "v", "z"),
 # LAMB (two phases; the norms r1 = |weight| and r2 = |g| are computed in between)
 
 
+def _lamb_moments(attrs, g, mean, var, b1, b2, one, scalar):
+    """LAMB's moving averages of g and g*g, written into the ``mean`` and ``var`` states, and
+    returned bias-corrected when ``bias_correction`` is set (the step count ``t`` as
+    ``scalar``, the arithmetic's dtype)."""
+    m = b1 * mean + (one - b1) * g
+    v = b2 * var + (one - b2) * g * g
+    _set(mean, m)
+    _set(var, v)
+    if attrs["bias_correction"]:
+        t = scalar(attrs["t"])
+        m = m / (one - b1 ** t)
+        v = v / (one - b2 ** t)
+    return m, v
+
+
 def _lamb_phase1_math(xp, attrs, w, grad, mean, var, dt):
     wd, rs = _c(attrs["wd"], dt), _c(attrs["rescale_grad"], dt)
     b1, b2, eps = _c(attrs["beta1"], dt), _c(attrs["beta2"], dt), _c(attrs["epsilon"], dt)
@@ -439,14 +454,7 @@ def _lamb_phase1_math(xp, attrs, w, grad, mean, var, dt):
     g = grad * rs
     if clip >= 0:
         g = _clip(xp, g, clip)
-    m = b1 * mean + (one - b1) * g
-    v = b2 * var + (one - b2) * g * g
-    _set(mean, m)
-    _set(var, v)
-    if attrs["bias_correction"]:
-        t = dt.type(attrs["t"])
-        m = m / (one - b1 ** t)
-        v = v / (one - b2 ** t)
+    m, v = _lamb_moments(attrs, g, mean, var, b1, b2, one, dt.type)
     return m / (xp.sqrt(v) + eps) + wd * w
 
 
@@ -705,14 +713,7 @@ def _multi_lamb_half(xp, attrs, w, grad, mean, var, lr):
     g = (grad.astype(f) * f(attrs["rescale_grad"])).astype(h)
     if attrs["clip_gradient"] >= 0:
         g = _clip(xp, g, hc(attrs["clip_gradient"]))
-    m = b1 * mean + (one - b1) * g
-    v = b2 * var + (one - b2) * g * g
-    _set(mean, m)
-    _set(var, v)
-    if attrs["bias_correction"]:
-        t = h.type(attrs["t"])
-        m = m / (one - b1 ** t)
-        v = v / (one - b2 ** t)
+    m, v = _lamb_moments(attrs, g, mean, var, b1, b2, one, h.type)
     den = (xp.sqrt(v.astype(f)) + f(hc(attrs["epsilon"]))).astype(h)
     q = m / den
     d = q + (f(attrs["wd"]) * w.astype(f)).astype(h)
