@@ -270,10 +270,10 @@ _UNARY = [
      lambda F, x, y, g: g * _DEG_PER_RAD),
     ("radians", _float_unary(lambda xp, x: x * x.dtype.type(_RAD_PER_DEG), np.float32),
      lambda F, x, y, g: g * _RAD_PER_DEG),
-    ("sigmoid", _float_unary(lambda xp, x: _sigmoid(xp, x)), lambda F, x, y, g: g * y * (1 - y)),
+    ("sigmoid", _float_unary(lambda xp, x: _sigmoid(xp, x)), lambda F, x, y, g: g * (y * (1 - y))),
     ("relu", lambda xp, x: xp.maximum(x, x.dtype.type(0)), lambda F, x, y, g: g * (y > 0)),
     ("softsign", _float_unary(lambda xp, x: x / (1 + xp.abs(x))),
-     lambda F, x, y, g: g / F.square(F.abs(x) + 1)),
+     lambda F, x, y, g: g * (1 / F.square(F.abs(x) + 1))),   # 1.9.1: g times a reciprocal
 ]
 
 

@@ -13,7 +13,11 @@ Points where 1.9.1 is followed although it may surprise:
 * scalar parameters declared ``float`` in 1.9.1 (``slope``, the rrelu bounds) are rounded to
   float32 before use, also on float64 data;
 * ``gelu`` is the exact erf form, evaluated in float32 whatever the input dtype; ``selu`` uses
-  float32 constants;
+  float32 constants (and glibc's expm1f);
+* float32 sigmoid, tanh, softrelu, gelu, elu and leaky of 1 to 5 dimensions run in oneDNN's
+  eltwise kernels in 1.9.1's CPU build (gelu then takes Abramowitz and Stegun's erf); ours
+  emulates those kernels bit for bit (``_onednn.py``; sigmoid/tanh/softrelu/selu up to
+  ACT_EMULATE_MAX elements, larger arrays keep NumPy's functions, within an ulp or two);
 * the gradients of leaky, elu, selu and rrelu are functions of the *output*. For ``selu``
   1.9.1 computes ``lambda * (y + alpha)`` below zero, not the true ``y + lambda * alpha``;
   ``SELU_GRAD_AS_1_9_1`` keeps that behaviour;
@@ -37,8 +41,9 @@ import numpy as np
 from ..base import _BF16, MXNetError
 from ._batch_threads import run_parts
 from ._common import normalize_axis
-from ._onednn import (EMULATE_MAX, dnn_exp, dnn_log_softmax, dnn_log_softmax_backward,
-                      dnn_softmax, dnn_softmax_backward)
+from ._onednn import (ACT_EMULATE_MAX, EMULATE_MAX, dnn_exp, dnn_gelu, dnn_gelu_grad,
+                      dnn_log_softmax, dnn_log_softmax_backward, dnn_sigmoid, dnn_softmax,
+                      dnn_softmax_backward, dnn_softrelu, dnn_tanh, dnn_tanh_grad)
 from ._safe_acc import softmax_f16, softmax_grad_f16, warn_float16
 from .conv_kernels import scratch
 from .reduce import _f16_sum as _kahan_sum
@@ -223,10 +228,28 @@ def _out_like(out, x):
     return o
 
 
+def _onednn_act(rc, x):
+    """Whether 1.9.1's CPU build runs this float32 activation in oneDNN (1 to 5 dimensions)
+    and ours emulates its kernel (up to ACT_EMULATE_MAX elements; larger arrays take NumPy's
+    functions, within an ulp or two)."""
+    return rc.xp is np and x.dtype == np.float32 and 1 <= x.ndim <= 5 and \
+        x.size <= ACT_EMULATE_MAX
+
+
+_DNN_ACT = {"sigmoid": dnn_sigmoid, "tanh": dnn_tanh, "softrelu": dnn_softrelu}
+
+
 def _activation(rc, attrs, x, out=None):
     check_float("Activation", x)
     o = _out_like(out, x)
     kind = attrs["act_type"]
+    if kind in _DNN_ACT and _onednn_act(rc, x):
+        with np.errstate(all="ignore"):
+            y = _DNN_ACT[kind](np, x)
+        if o is None:
+            return y
+        np.copyto(o, y)
+        return o
     if kind == "relu" and x.dtype not in _LOW and _split_ok(x) and \
             (o is None or _split_ok(o)):
         return _relu_into(x, np.empty_like(x) if o is None else o)
@@ -248,6 +271,13 @@ def _activation(rc, attrs, x, out=None):
 
 def _activation_backward(rc, attrs, og, x, y, out=None):
     o = _out_like(out, y)
+    kind = attrs["act_type"]
+    if kind in ("tanh", "softrelu") and og.dtype == y.dtype and og.shape == y.shape and \
+            _onednn_act(rc, y):
+        # oneDNN's: 1 - y*y fused (y is its tanh), and softrelu's logistic of the input
+        with np.errstate(all="ignore"):
+            d = dnn_tanh_grad(np, y) if kind == "tanh" else dnn_sigmoid(np, x)
+        return np.multiply(og, d, out=o)
     if attrs["act_type"] == "relu" and og.dtype == y.dtype and y.dtype not in _LOW and \
             og.shape == y.shape and _split_ok(og, y) and (o is None or _split_ok(o)):
         return _relu_grad_into(og, y, np.empty_like(y) if o is None else o)
@@ -280,8 +310,10 @@ register("Activation", _activation, params=_ACT_PARAMS, infer_shape=_same, infer
 register("_backward_Activation", _activation_backward, params=_ACT_PARAMS, accepts_out=True,
          inputs=("ograd", "data", "output"), infer_shape=_like_inputs(1),
          infer_type=_like_inputs(1), inplace=((0, 0),),
-         # only softsign's gradient reads the data; the others use the output
-         ignored_inputs=lambda attrs: () if attrs.get("act_type") == "softsign" else (1,),
+         # softsign's gradient reads the data, softrelu's too (oneDNN's logistic of it);
+         # the others use the output
+         ignored_inputs=lambda attrs: () if attrs.get("act_type") in ("softsign", "softrelu")
+         else (1,),
          doc="The gradient of Activation.")
 
 
@@ -363,6 +395,55 @@ def _onednn_elu(x):
     return x.dtype == np.float32 and 1 <= x.ndim <= 5 and x.size <= EMULATE_MAX
 
 
+# glibc's expm1f (fdlibm's float algorithm, float32 steps, no fused multiply-adds), which
+# 1.9.1's selu calls; rounding expm1 exactly disagrees with it on ~8% of arguments (checked
+# against glibc 2.36's expm1f on 220,000 non-positive floats: no difference). The float
+# bit patterns: ln2 split in two, 1/ln2, the rational approximation's Q1..Q5.
+_EM1_LN2_HI, _EM1_LN2_LO, _EM1_INVLN2 = np.array([0x3f317180, 0x3717f7d1, 0x3fb8aa3b],
+                                                 np.uint32).view(_F32)
+_EM1_Q = tuple(np.array([0xbd088889, 0x3ad00d01, 0xb8a670cd, 0x36867e54, 0xb457edbb],
+                        np.uint32).view(_F32))
+
+
+def _glibc_expm1f(x):
+    """expm1 of float32 ``x <= 0`` (or NaN) as glibc's expm1f computes it: x = k*ln2 + r (r
+    the rounded hi - lo, c its error; k = 0 below 0.5 ln2, -1 below 1.5 ln2), expm1(r) from a
+    rational approximation in r*r/2, then fdlibm's steps for k = 0, k = -1 and k <= -2 (2**k
+    applied through the exponent bits). Only the branches of non-positive inputs are here."""
+    one, half = _F32(1), _F32(0.5)
+    hx = x.view(np.uint32) & np.uint32(0x7fffffff)
+    with np.errstate(all="ignore"):
+        k = np.trunc(_EM1_INVLN2 * x - half)
+        k = np.where(hx >= 0x3f851592, k, np.where(hx > 0x3eb17218, _F32(-1), _F32(0)))
+        hi = x - k * _EM1_LN2_HI          # k = 0 leaves x (and -0.0) as it is
+        lo = k * _EM1_LN2_LO
+        r = hi - lo
+        c = (hi - r) - lo
+        hfx = half * r
+        hxs = r * hfx
+        q1, q2, q3, q4, q5 = _EM1_Q
+        r1 = one + hxs * (q1 + hxs * (q2 + hxs * (q3 + hxs * (q4 + hxs * q5))))
+        t = _F32(3) - r1 * hfx
+        e = hxs * ((r1 - t) / (_F32(6) - r * t))
+        y0 = r - (r * e - hxs)                                   # k == 0
+        e = (r * (e - c) - c) - hxs
+        ym1 = half * (r - e) - half                              # k == -1
+        ki = k.astype(np.int32)
+        m = one - (e - r)
+        m = (m.view(np.int32) + (ki << 23)).view(_F32) - one     # k <= -2
+        y = np.where(ki == 0, y0, np.where(ki == -1, ym1, m))
+        y = np.where(hx < 0x33000000, x, y)                      # |x| < 2**-25: x itself
+        y = np.where(hx >= 0x4195b844, _F32(-1), y)              # x <= -27 ln2: -1
+        return np.where(x != x, x, y)
+
+
+def _onednn_gelu(x):
+    """Whether 1.9.1 runs this gelu in oneDNN (float32, 1 to 5 dimensions; its erf is
+    Abramowitz and Stegun's approximation, within ~1e-7 of the true gelu). The emulation costs
+    less than the exact float64 erf, so it has no size limit."""
+    return type(x) is np.ndarray and x.dtype == np.float32 and 1 <= x.ndim <= 5
+
+
 def _leaky_relu(rc, attrs, x, gamma=None, out=None):
     check_float("LeakyReLU", x)
     xp, kind = rc.xp, attrs["act_type"]
@@ -401,13 +482,20 @@ def _leaky_relu(rc, attrs, x, gamma=None, out=None):
         y = xp.where(x > 0, xw, dt(_half_or(x, _f32(attrs["slope"])))
                      * xp.expm1(xp.minimum(xw, 0)))
     elif kind == "selu":
-        neg = xp.minimum(xw, 0)   # float32: expm1 rounded once (glibc's expm1f nearly is)
-        em1 = xp.expm1(neg, dtype=np.float64).astype(_F32) if neg.dtype == _F32 and xp is np \
-            else xp.expm1(neg)
+        neg = xp.minimum(xw, 0)   # float32: glibc's expm1f (larger arrays: rounded once)
+        if x.dtype == _F32 and type(x) is np.ndarray and x.size <= ACT_EMULATE_MAX:
+            em1 = _glibc_expm1f(xp.where(x > 0, _F32(0), x))   # keeps -0.0
+        elif neg.dtype == _F32 and xp is np:
+            em1 = xp.expm1(neg, dtype=np.float64).astype(_F32)
+        else:
+            em1 = xp.expm1(neg)
         inner = dt(_SELU_ALPHA) * em1
         if x.dtype == np.float16:   # 1.9.1: alpha * expm1 rounded to float16, lambda too
             inner = inner.astype(np.float16).astype(xw.dtype)
         y = dt(_half_or(x, _SELU_LAMBDA)) * xp.where(x > 0, xw, inner)
+    elif kind == "gelu" and _onednn_gelu(x):
+        with np.errstate(all="ignore"):
+            y = dnn_gelu(xp, x)
     elif kind == "gelu":
         y = _gelu_f32(xp, x)
     elif kind == "prelu":
@@ -434,12 +522,14 @@ def _leaky_backward(rc, attrs, og, x, y, extra=None):
     g = _work(og)
     yw = _work(y)
     dt = yw.dtype.type
-    if kind == "leaky":
+    if kind == "leaky" and _onednn_elu(x):   # oneDNN's relu gradient: 1 at NaN too
+        d = xp.where(y <= 0, dt(_f32(attrs["slope"])), dt(1))
+    elif kind == "leaky":
         d = xp.where(y > 0, dt(1), dt(_f32(attrs["slope"])))
     elif kind == "elu" and _onednn_elu(x):   # oneDNN's: slope * exp(x), from the input
-        e = dnn_exp(xp, xp.minimum(x, _F32(0)))
-        e *= _F32(_f32(attrs["slope"]))
-        d = xp.where(x > 0, _F32(1), e)
+        # 1 where exp(x) > 1 (a tiny positive x has exp(x) = 1: slope there), and at NaN
+        e = dnn_exp(xp, x)
+        d = xp.where(e <= _F32(1), e * _F32(_f32(attrs["slope"])), _F32(1))
     elif kind == "elu":
         d = xp.where(y > 0, dt(1), yw + dt(_half_or(y, _f32(attrs["slope"]))))
     elif kind == "selu":
@@ -450,6 +540,9 @@ def _leaky_backward(rc, attrs, og, x, y, extra=None):
             d = dt(_SELU_LAMBDA) * xp.where(y > 0, dt(1), yw + dt(_SELU_ALPHA))
         else:
             d = xp.where(y > 0, dt(_SELU_LAMBDA), yw + dt(_SELU_LAMBDA * _SELU_ALPHA))
+    elif kind == "gelu" and _onednn_gelu(x):
+        with np.errstate(all="ignore"):
+            d = dnn_gelu_grad(xp, x)
     elif kind == "gelu":
         d = _gelu_grad_f32(xp, x)
     elif kind == "prelu":

@@ -40,6 +40,7 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 # the constant of 1.9.1's erf gradient (recorded from it; a hair below 2 / sqrt(pi)); as float32
 # it is 2 / sqrtf(pi) in float32 arithmetic
 _ERF_GRAD_C = 1.1283791331978021
+_SQRTF_PI = float(np.sqrt(np.float32(math.pi)))   # 2 / _SQRTF_PI is _ERF_GRAD_C
 _SQRT_PI_OVER_2 = math.sqrt(math.pi) / 2.0
 _INV_SQRT_PI = 1.0 / math.sqrt(math.pi)
 _DBL_MAX = float(np.finfo(np.float64).max)
@@ -330,7 +331,12 @@ def _erf_grad(F, attrs, inputs, outputs, og):
         # derivative rounded once to float16, then times the head gradient
         d = F.exp(-F.square(x).astype("float32")) * _ERF_GRAD_C
         return [g * d.astype("float16")]
-    return [g * F.exp(-F.square(x)) * _ERF_GRAD_C]
+    # 1.9.1: g * (C * exp(-x*x)), the derivative rounded to the dtype first; in float32 that
+    # product (formed in double) equals 2 * exp(-x*x) / sqrtf(pi) in float32 arithmetic
+    e = F.exp(-F.square(x))
+    if getattr(x, "dtype", None) == np.float32:
+        return [g * (e * 2.0 / _SQRTF_PI)]
+    return [g * (e * _ERF_GRAD_C)]
 
 
 def _erfinv_grad(F, attrs, inputs, outputs, og):
