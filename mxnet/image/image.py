@@ -150,6 +150,8 @@ def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out
     pads = [_int_arg("copyMakeBorder", n, v)
             for n, v in (("top", top), ("bot", bot), ("left", left), ("right", right))]
     type = _int_arg("copyMakeBorder", "type", type)  # noqa: A001 - 1.9.1's argument name
+    if 16 <= type <= 20:
+        type -= 16  # noqa: A001 - OpenCV's BORDER_ISOLATED flag; a whole image has no outside
     if min(pads) < 0:
         raise MXNetError(f"copyMakeBorder: the borders must not be negative, got {pads}")
     width = ((pads[0], pads[1]), (pads[2], pads[3]), (0, 0))

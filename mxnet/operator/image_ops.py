@@ -202,6 +202,13 @@ _INTERPS = (0, 1, 2, 3, 4, 5)
 _RESIZE_DTYPES = ("uint8", "float32", "float64")
 
 
+def _resize_dtype_ok(dtype, interp):
+    """uint8, float32 and float64 images resize with every method; nearest (0) only copies
+    pixels, so 1.9.1 also takes other integer images there."""
+    dtype = np.dtype(dtype)
+    return dtype.name in _RESIZE_DTYPES or (interp == 0 and dtype.kind in "iu")
+
+
 def _resize_check(opname, attrs):
     size = attrs["size"]
     if len(size) not in (1, 2):
@@ -234,9 +241,9 @@ def _resize_out_hw(attrs, h, w):
 def _resize(rc, attrs, x):
     name = "_image_resize"
     _check_hw_c(name, x.shape)
-    if x.dtype.name not in _RESIZE_DTYPES:
-        raise _err(name, f"data: resizing supports uint8, float32 and float64 images, got "
-                         f"{x.dtype}")
+    if not _resize_dtype_ok(x.dtype, attrs["interp"]):
+        raise _err(name, f"data: resizing supports uint8, float32 and float64 images (other "
+                         f"integer types with interp=0 only), got {x.dtype}")
     out_h, out_w = _resize_out_hw(attrs, x.shape[-3], x.shape[-2])
     from ..gluon.data.vision import _image  # the OpenCV-compatible NumPy resize
     xp = rc.xp
@@ -256,9 +263,10 @@ def _resize_shape(attrs, in_shapes, out_shapes):
 
 def _resize_type(attrs, in_types, out_types):
     t = in_types[0] if in_types[0] is not None else out_types[0]
-    if t is not None and np.dtype(t).name not in _RESIZE_DTYPES:
+    if t is not None and not _resize_dtype_ok(t, attrs["interp"]):
         raise _err("_image_resize", f"data: resizing supports uint8, float32 and float64 "
-                                    f"images, got {np.dtype(t)}")
+                                    f"images (other integer types with interp=0 only), got "
+                                    f"{np.dtype(t)}")
     return [t], [t], []
 
 
@@ -400,8 +408,16 @@ def _contrast(xp, x, alpha):
     total = float(xp.cumsum(terms, dtype=f)[-1]) if terms.size else 0.0
     mean = f(total) / f(x.shape[0] * x.shape[1])
     beta = f(f(1) - f(alpha)) * f(mean)
-    out = (xw * work(f(alpha)) + work(beta)).astype(f)
+    out = (_half_round(x.dtype, xw * work(f(alpha))) + work(beta)).astype(f)
     return _saturate(xp, out, x.dtype)
+
+
+def _half_round(dtype, prod):
+    """A float16 image's products with a float come back as float16 in 1.9.1 (its half
+    type rounds every arithmetic result); other types keep the product as it is."""
+    if np.dtype(dtype) == np.float16:
+        return prod.astype(np.float16).astype(_F32)
+    return prod
 
 
 def _saturation(xp, x, alpha):
@@ -411,8 +427,8 @@ def _saturation(xp, x, alpha):
         return x.copy()
     f, work = _F32, _work(x.dtype)
     xw = x.astype(work)
-    gray = (xw[..., 2:3] * work(f(_GRAY[2]))).astype(f) * f(f(1) - f(alpha))
-    out = (gray.astype(work) + xw * work(f(alpha))).astype(f)
+    gray = _half_round(x.dtype, (xw[..., 2:3] * work(f(_GRAY[2]))).astype(f)) * f(f(1) - f(alpha))
+    out = (gray.astype(work) + _half_round(x.dtype, xw * work(f(alpha)))).astype(f)
     return _saturate(xp, out, x.dtype)
 
 
@@ -457,16 +473,19 @@ def _hue(xp, x, alpha):
     return _saturate(xp, (rgb * f(255)).astype(f), x.dtype)
 
 
-_EIGVAL = np.array([55.46, 4.794, 1.148], _F32)
-_EIGVEC = np.array([[-0.5675, 0.7192, 0.4009],
-                    [-0.5808, -0.0045, -0.8140],
-                    [-0.5836, -0.6948, 0.4203]], _F32)
+# AlexNet's PCA eigenvectors (columns) times eigenvalues
+_LIGHT_TABLE = (np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140],
+                          [-0.5836, -0.6948, 0.4203]])
+                * np.array([55.46, 4.794, 1.148])[None, :]).astype(_F32)
 
 
 def _lighting(xp, x, alpha):
     """AlexNet's PCA lighting: add ``eigvec @ (alpha * eigval)`` to the RGB values (the
     first of those offsets to a single-channel image)."""
-    shift = (_EIGVEC @ (np.asarray(alpha, _F32) * _EIGVAL)).astype(_F32)
+    # 1.9.1 keeps eigvec * eigval as a float32 table (products taken in double) and sums
+    # the three float32 products table * alpha in order
+    terms = _LIGHT_TABLE * np.asarray(alpha, _F32)[None, :]
+    shift = ((terms[:, 0] + terms[:, 1]) + terms[:, 2]).astype(_F32)
     shift = shift[: x.shape[-1]]
     return _saturate(xp, x.astype(_F32) + xp.asarray(shift), x.dtype)
 

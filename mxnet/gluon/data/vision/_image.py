@@ -28,6 +28,10 @@ INTERP_NAMES = {0: "nearest", 1: "bilinear", 2: "bicubic", 3: "area", 4: "lanczo
                 5: "bilinear_exact"}
 
 _COEF_BITS = 11
+# 1-byte images take OpenCV's 8-bit fixed-point kernels. (1.9.1 hands int8 images to OpenCV
+# as uint8 bytes; a signed kernel gives its numbers for non-negative pixels and keeps
+# negative ones negative.)
+_BYTE_TYPES = (np.dtype(np.uint8), np.dtype(np.int8))
 _COEF_SCALE = 1 << _COEF_BITS
 
 
@@ -46,10 +50,11 @@ def _lanczos_weights(f):
     s45 = 0.70710678118654752440084436210485
     cs = np.array([[1, 0], [-s45, -s45], [0, 1], [s45, -s45], [-1, 0], [s45, s45], [0, -1],
                    [-s45, s45]])
-    fd = f.astype(np.float64)[:, None]
-    y0 = -(fd + 3) * math.pi * 0.25
+    # ``f + 3 - i`` is float32 arithmetic before the angle is taken in double, as in OpenCV
+    f3 = (f.astype(np.float32) + np.float32(3))[:, None]
+    y0 = -f3.astype(np.float64) * math.pi * 0.25
     s0, c0 = np.sin(y0), np.cos(y0)
-    y = -(fd + 3 - np.arange(8)) * math.pi * 0.25
+    y = -(f3 - np.arange(8, dtype=np.float32)).astype(np.float64) * math.pi * 0.25
     with np.errstate(divide="ignore", invalid="ignore"):
         w = ((cs[:, 0] * s0 + cs[:, 1] * c0) / (y * y)).astype(np.float32)
         total = np.zeros(len(f), np.float32)
@@ -101,17 +106,44 @@ def _fixed(w):
 def _area_fast(img, sx, sy, out_h, out_w):
     h, w = out_h * sy, out_w * sx
     block = img[:h, :w].reshape(out_h, sy, out_w, sx, -1)
-    if img.dtype == np.uint8:
+    if img.dtype in _BYTE_TYPES:
         total = block.astype(np.int64).sum(axis=(1, 3))
         if sx == 2 and sy == 2:
-            return ((total + 2) >> 2).astype(np.uint8)
-        return _saturate(total.astype(np.float32) * np.float32(1.0 / (sx * sy)), np.uint8)
-    work = np.float64 if img.dtype == np.float64 else np.float32
-    total = np.zeros((out_h, out_w, block.shape[-1]), work)
-    for i in range(sy):  # OpenCV's order: row by row, then along the row
-        for j in range(sx):
-            total = total + block[:, i, :, j].astype(work)
-    return (total * work(1.0 / (sx * sy))).astype(img.dtype)
+            return ((total + 2) >> 2).astype(img.dtype)
+        return _saturate(total.astype(np.float32) * np.float32(1.0 / (sx * sy)), img.dtype)
+    cn = block.shape[-1]
+    if sx == 2 and sy == 2 and cn in (1, 4) and img.dtype == np.float32:
+        # OpenCV's SIMD kernel: (row0 pair + row1 pair) * 0.25 over whole groups of four
+        # values of an output row; the rest of the row takes the scalar order
+        res = ((block[:, 0, :, 0] + block[:, 0, :, 1]) + (block[:, 1, :, 0] + block[:, 1, :, 1]))
+        res *= np.float32(0.25)
+        tail = out_w - out_w * cn // 4 * 4 // cn
+        if tail:
+            res[:, out_w - tail:] = _area_fast_sum(block[:, :, out_w - tail:], img.dtype)
+        return res
+    return _area_fast_sum(block, img.dtype)
+
+
+def _area_fast_sum(block, dtype):
+    """Whole-block means of float (out_h, sy, out_w, sx, c) blocks in OpenCV's scalar order:
+    taps row by row, then along the row, added to a running sum (from 0) in groups of four,
+    ((a + b) + c) + d, as its unrolled loop does, then one by one; times a float32 1/area
+    (also for float64 images)."""
+    out_h, sy, out_w, sx, cn = block.shape
+    work = np.float64 if dtype == np.float64 else np.float32
+    taps = [block[:, i, :, j].astype(work, copy=False) for i in range(sy) for j in range(sx)]
+    total = np.zeros((out_h, out_w, cn), work)
+    group = np.empty_like(total)
+    k = 0
+    while k + 4 <= len(taps):
+        np.add(taps[k], taps[k + 1], out=group)
+        group += taps[k + 2]
+        group += taps[k + 3]
+        total += group
+        k += 4
+    for t in taps[k:]:
+        total += t
+    return (total * work(np.float32(1.0) / np.float32(sx * sy))).astype(dtype)
 
 
 def _area_tab(src, dst):
@@ -141,10 +173,13 @@ def _area_tab(src, dst):
 
 
 def _area_shrink(img, w, h):
-    """OpenCV's generic INTER_AREA shrink: float32 sums accumulated in its order."""
+    """OpenCV's generic INTER_AREA shrink: float32 weights, sums accumulated in its order
+    (in float64 for float64 images, float32 otherwise)."""
     xi, xw = _area_tab(img.shape[1], w)
     yi, yw = _area_tab(img.shape[0], h)
-    src = img.astype(np.float32)
+    if img.dtype == np.float64:
+        xw, yw = xw.astype(np.float64), yw.astype(np.float64)
+    src = img.astype(np.float64 if img.dtype == np.float64 else np.float32)
     rows = src[:, xi[:, 0]] * xw[None, :, 0, None]
     for k in range(1, xi.shape[1]):
         rows = rows + src[:, xi[:, k]] * xw[None, :, k, None]
@@ -216,7 +251,7 @@ def _resize_hwc(img, w, h, interp):
         return _area_shrink(img, w, h)
     xi, xw = _axis_taps(src_w, w, method, True)
     yi, yw = _axis_taps(src_h, h, method, False)
-    if img.dtype == np.uint8:
+    if img.dtype in _BYTE_TYPES:
         ax, ay = _fixed(xw), _fixed(yw)
         src = img.astype(np.int64)
         rows = (src[:, xi] * ax[None, :, :, None]).sum(axis=2)           # (src_h, w, c)
@@ -232,7 +267,8 @@ def _resize_hwc(img, w, h, interp):
                 flat_cols = np.arange(w * img.shape[2]).reshape(w, img.shape[2])
                 use = flat_cols < (w * img.shape[2]) // _CUBIC_CHUNK * _CUBIC_CHUNK
                 out = np.where(use[None], simd, out)
-        return np.clip(out, 0, 255).astype(np.uint8)
+        info = np.iinfo(img.dtype)
+        return np.clip(out, info.min, info.max).astype(img.dtype)
     work = np.float64 if img.dtype == np.float64 else np.float32
     src = img.astype(work)
     rows = src[:, xi[:, 0]] * xw[None, :, 0, None].astype(work)
