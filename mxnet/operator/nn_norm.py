@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
-from ._safe_acc import layer_norm_f16
+from ._safe_acc import layer_norm_f16, safe_acc_on
 from .registry import Param, register
 
 # ---------------------------------------------------------------------------------------------
@@ -121,6 +121,49 @@ def _chan_dot(xp, a, b):
 _BN_EXACT_MAX = 65536
 
 
+def _seq_rows(t):
+    """Float32 sum of ``t`` over axis 0, adding its rows one after another (NumPy does so for
+    a C-ordered array, except a column of scalars, which it sums pairwise)."""
+    if t[0].size == 1:
+        return np.cumsum(t.reshape(len(t)), dtype=np.float32)[-1].reshape(t.shape[1:])
+    return t.sum(axis=0, dtype=np.float32)
+
+
+def _sync_seq_sum(a, square=False):
+    """Per-channel float32 sum of a (N, C, S) array in 1.9.1's SyncBatchNorm order: each
+    (n, c) row left to right, then the row sums in n order. ``square`` also returns the
+    sums of a * a (from the same reordered copy)."""
+    t = np.ascontiguousarray(np.moveaxis(a, 2, 0))
+    total = _seq_rows(_seq_rows(t))
+    if not square:
+        return total
+    return total, _seq_rows(_seq_rows(t * t))   # (t may be a view of a: no in-place)
+
+
+def _sync_forward_exact(x3, gamma, beta, mm, mv, eps, batch_stats, o3):
+    """1.9.1's CPU SyncBatchNorm forward on float32 (N, C, S) data, step by step. Training:
+    mean = sum(x) / n, var = sum(x * x) / n - mean^2, out = gamma * (x - mean) / sqrt(var +
+    eps) + beta. Inference: out = (gamma / sqrt(mv + eps)) * x + (beta - gamma * mm /
+    sqrt(mv + eps)). Returns (out, mean, var)."""
+    f32 = np.float32
+    with np.errstate(all="ignore"):
+        if batch_stats:
+            scale = f32(1.0) / f32(x3.shape[0] * x3.shape[2])
+            total, squares = _sync_seq_sum(x3, square=True)
+            mean = total * scale
+            var = squares * scale - mean * mean
+            root = np.sqrt(var + eps)
+            out = np.subtract(x3, mean[:, None], out=o3)
+            np.multiply(gamma[:, None], out, out=out)
+            out /= root[:, None]
+            out += beta[:, None]
+            return out, mean, var
+        root = np.sqrt(mv + eps)
+        out = np.multiply((gamma / root)[:, None], x3, out=o3)
+        out += (beta - gamma * mm / root)[:, None]
+        return out, mm.copy(), mv.copy()
+
+
 def _bn_checks(opname, x, gamma, beta, mm, mv, axis):
     _check_float(opname, x)
     if x.ndim == 0:
@@ -178,6 +221,11 @@ def _make_bn_forward(opname, saved_is_var, axis_of):
         o3 = None if o is None else o.reshape(shp)
         eps = attrs["eps"]
         exact = xp is np and x3.dtype == np.float32 and x.size <= _BN_EXACT_MAX
+        if exact and saved_is_var and x.size:
+            out, mean, var = _sync_forward_exact(x3, gamma, beta, mm, mv, eps, rc.is_train and
+                                                 not attrs["use_global_stats"], o3)
+            out = o if o is not None else _as(out, x.dtype).reshape(x.shape)
+            return out, mean, var
         if rc.is_train and not attrs["use_global_stats"]:
             n = x3.shape[0] * x3.shape[2]
             mean = _chan_sum(xp, x3) / n
@@ -223,7 +271,14 @@ def _make_bn_backward(opname, saved_is_var, axis_of):
         invstd = 1.0 / xp.sqrt(saved + eps) if saved_is_var else saved
         w = xp.ones_like(invstd) if attrs["fix_gamma"] else gamma
         xc = x3 - mean[:, None]
-        sum_g = _chan_sum(xp, g3)
+        exact_sums = None
+        if saved_is_var and xp is np and x3.dtype == np.float32 and 0 < x.size <= _BN_EXACT_MAX:
+            # 1.9.1's SyncBatchNorm sums, in its order: sum(g) and sum(g * (x - mean) / root)
+            with np.errstate(all="ignore"):
+                root = np.sqrt(saved + eps)
+                exact_sums = (_sync_seq_sum(g3), xp.zeros_like(saved) if attrs["fix_gamma"] else
+                              _sync_seq_sum(g3 * xc / root[:, None]), root)
+        sum_g = exact_sums[0] if exact_sums else _chan_sum(xp, g3)
         dot = _chan_dot(xp, g3, xc)  # sum of g * (x - mean) per channel
         a = w * invstd
         if rc.is_train and not attrs["use_global_stats"]:
@@ -239,9 +294,14 @@ def _make_bn_backward(opname, saved_is_var, axis_of):
             xc *= (-a * k)[:, None]
             dx += xc
             dx -= (a * sum_g / n)[:, None]
+        elif exact_sums:   # 1.9.1's SyncBatchNorm: (g * gamma) * (1 / root)
+            dx = xp.multiply(g3, w[:, None], out=o3)
+            dx *= (np.float32(1) / exact_sums[2])[:, None]
         else:
             dx = xp.multiply(g3, a[:, None], out=o3)
         dgamma = xp.zeros_like(invstd) if attrs["fix_gamma"] else dot * invstd
+        if exact_sums:
+            sum_g, dgamma = exact_sums[:2]
         dx = o if o is not None else _as(dx, x.dtype).reshape(x.shape)
         return dx, _as(dgamma, gamma.dtype), _as(sum_g, gamma.dtype)
 
@@ -446,6 +506,116 @@ def _check_affine(opname, x, gamma, beta, n):
 
 # -- LayerNorm ---------------------------------------------------------------------------------
 
+# NumPy inputs of up to this many elements take 1.9.1's CPU LayerNorm step by step (same bits):
+# - forward over the last axis: per row, a sum added element after element in the data type
+#   (mean = sum / n, std = sqrt(sum of squared deviations / n + eps)), and the output
+#   (x - mean) * gamma / std + beta;
+# - forward over another axis, and every backward: compensated (Kahan) sums carried in float64
+#   for float32/float64 data and in float32 for float16 data (in the data type itself when
+#   MXNET_SAFE_ACCUMULATION=1), each rounded to the data type, with every elementwise step in
+#   the data type.
+# Larger inputs keep the fast kernels below (einsum sums, a multiply by 1/std; the last bit of
+# about half the outputs differs): the element-after-element sums need a transposed copy of
+# the data, which more than doubles the forward time of a (400, 768) input.
+_LN_EXACT_MAX = 65536
+# Kahan sums carried in the data type itself (float64 data; float32 under safe accumulation)
+# take explicit steps (4 NumPy calls per element) over at most this many elements per output,
+# NumPy's pairwise sum beyond.
+_LN_KAHAN_MAX = 16
+
+
+def _ln_acc(dtype):
+    """The type 1.9.1's LayerNorm carries its compensated sums in."""
+    if safe_acc_on():
+        return dtype
+    return np.dtype(np.float32) if dtype == np.float16 else np.dtype(np.float64)
+
+
+def _ln_sum(a, axes, acc):
+    """1.9.1's compensated sum of ``a`` over ``axes`` (kept), carried in ``acc`` and rounded
+    to ``a``'s dtype."""
+    from .reduce import _count, _f16_sum, _kahan_sum
+    if acc != a.dtype:
+        # a float64 pairwise sum rounds to the same value as Kahan steps in a wider type
+        # (their difference lies far below the last bit of acc)
+        return np.add.reduce(a, axis=axes, dtype=np.float64, keepdims=True) \
+            .astype(acc).astype(a.dtype)
+    if a.dtype == np.float16:
+        return _f16_sum(a, axes, True)
+    if _count(a, axes) <= _LN_KAHAN_MAX:
+        return _kahan_sum(a, axes, True)
+    return np.add.reduce(a, axis=axes, keepdims=True)
+
+
+def _ln_sum2(a, b, axes, acc):
+    """_ln_sum of two same-shaped arrays; explicit Kahan steps take both in one loop."""
+    if acc != a.dtype:
+        return _ln_sum(a, axes, acc), _ln_sum(b, axes, acc)
+    both = _ln_sum(np.stack((a, b)), tuple(i + 1 for i in axes), acc)
+    return both[0], both[1]
+
+
+def _ln_exact_ok(xp, x):
+    return xp is np and 0 < x.size <= _LN_EXACT_MAX and \
+        x.dtype in (np.float16, np.float32, np.float64)
+
+
+def _layer_norm_exact(x3, gamma, beta, eps, last):
+    """1.9.1's LayerNorm of float32/float64 ``x3`` (P, C, Q) over axis 1; returns out and the
+    mean and std shaped (P, 1, Q)."""
+    f = x3.dtype.type
+    p, c, q = x3.shape
+    eps = f(eps)
+    if last:
+        x2 = x3.reshape(p, c)
+        if p == 1:   # (NumPy would sum a single row pairwise)
+            mean = (np.add.accumulate(x2, axis=1)[:, -1] + f(0)) / f(c)
+            sq = x2 - mean[:, None]
+            sq *= sq
+            ss = np.add.accumulate(sq, axis=1)[:, -1]
+        else:
+            # a reduction over the outer axis of a C-ordered array adds row after row
+            xt = np.ascontiguousarray(x2.T)
+            mean = (np.add.reduce(xt, axis=0) + f(0)) / f(c)   # (+0: 1.9.1 starts from 0)
+            xt -= mean
+            xt *= xt
+            ss = np.add.reduce(xt, axis=0)
+        std = np.sqrt(ss / f(c) + eps)[:, None]
+        out = x2 - mean[:, None]
+        out *= gamma
+        out /= std
+        out += beta
+        return out, mean.reshape(p, 1, 1), std.reshape(p, 1, 1)
+    acc = _ln_acc(x3.dtype)
+    mean = _ln_sum(x3, (1,), acc) / f(c)
+    out = x3 - mean
+    std = np.sqrt(_ln_sum(out * out, (1,), acc) / f(c) + eps)
+    out /= std
+    out *= gamma[:, None]
+    out += beta[:, None]
+    return out, mean, std
+
+
+def _layer_norm_backward_exact(og3, x3, gamma, mean, std):
+    """1.9.1's LayerNorm gradients (data, gamma, beta) for (P, C, Q) ``og3`` and ``x3``, the
+    forward's mean and std shaped (P, 1, Q)."""
+    f = x3.dtype.type
+    c = x3.shape[1]
+    acc = _ln_acc(x3.dtype)
+    xhat = x3 - mean
+    xhat /= std
+    t = og3 * xhat
+    dgamma, dbeta = _ln_sum2(t, og3, (0, 2), acc)
+    w = og3 * gamma[:, None]
+    w /= std
+    np.multiply(xhat, w, out=t)
+    mw, mt = _ln_sum2(w, t, (1,), acc)
+    dx = w - mw / f(c)
+    xhat *= mt / f(c)
+    dx -= xhat
+    return dx, dgamma.reshape(c), dbeta.reshape(c)
+
+
 def _layer_norm(rc, attrs, x, gamma, beta):
     xp = rc.xp
     _check_float("LayerNorm", x)
@@ -456,6 +626,11 @@ def _layer_norm(rc, attrs, x, gamma, beta):
     if x.dtype == gamma.dtype == beta.dtype == np.float16 and xp is np:
         out, mean, std = layer_norm_f16(x.reshape(p, c, q), gamma, beta, attrs["eps"],
                                         axis == x.ndim - 1)
+        return out.reshape(x.shape), mean.reshape(kept), std.reshape(kept)
+    if _ln_exact_ok(xp, x) and x.dtype in (np.float32, np.float64) and \
+            gamma.dtype == beta.dtype == x.dtype:
+        out, mean, std = _layer_norm_exact(x.reshape(p, c, q), gamma, beta, _f32(attrs["eps"]),
+                                           axis == x.ndim - 1)
         return out.reshape(x.shape), mean.reshape(kept), std.reshape(kept)
     acc = _acc(x.dtype)
     xhat, mean, var, rstd = _moments(xp, _as(x.reshape(p, c, q), acc), _f32(attrs["eps"]))
@@ -470,6 +645,11 @@ def _backward_layer_norm(rc, attrs, og, x, gamma, mean, std):
     xp = rc.xp
     axis = _axis("LayerNorm", attrs["axis"], x.ndim)
     p, c, q = _split3(x.shape, axis)
+    if _ln_exact_ok(xp, x) and og.dtype == gamma.dtype == mean.dtype == std.dtype == x.dtype:
+        dx, dgamma, dbeta = _layer_norm_backward_exact(
+            og.reshape(p, c, q), x.reshape(p, c, q), gamma, mean.reshape(p, 1, q),
+            std.reshape(p, 1, q))
+        return dx.reshape(x.shape), dgamma, dbeta
     acc = _acc(x.dtype)
     x3 = _as(x.reshape(p, c, q), acc)
     g3 = _as(og.reshape(p, c, q), acc)
