@@ -53,6 +53,8 @@ class Parameter:
                     f"{kind} for Parameter '{name}' must be one of 'default', 'row_sparse', or "
                     f"'csr', but got '{value}'")
         self._shape = None if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
+        # 1.9.1 keeps the shape object it was given: a list reads back (and exports) as a list
+        self._shape_list = isinstance(shape, list)
         self.dtype = dtype   # sets _dtype (the NumPy type, used inside) and the form shown
         self.lr_mult = lr_mult
         self.wd_mult = wd_mult
@@ -128,19 +130,23 @@ class Parameter:
         if self._shape is not None and _util.is_np_shape():
             # as 1.9.1: under NumPy shape semantics an unknown dimension reads as -1
             return tuple(-1 if d == 0 else d for d in self._shape)
+        if self._shape is not None and getattr(self, "_shape_list", False):
+            return list(self._shape)
         return self._shape
 
     @shape.setter
     def shape(self, new_shape):
+        is_list = isinstance(new_shape, list)
         new_shape = tuple(new_shape)
         if self._shape is None:
-            self._shape = new_shape
+            self._shape, self._shape_list = new_shape, is_list
             return
         if len(self._shape) != len(new_shape) or any(
                 a not in (0, None) and a != b for a, b in zip(self._shape, new_shape)):
             raise MXNetAssertionError(f"Parameter {self.name}: expected shape {self._shape} is incompatible "
                              f"with given shape {new_shape}")
         self._shape = tuple(b if a in (0, None) else a for a, b in zip(self._shape, new_shape))
+        self._shape_list = is_list
 
     @property
     def grad_req(self):
@@ -505,9 +511,11 @@ class Parameter:
         from ..util import is_np_shape
         if self._var_shape is None:
             self._var_shape = self._shape
+            if self._var_shape is not None and getattr(self, "_shape_list", False):
+                self._var_shape = list(self._var_shape)
         shape = self._var_shape
         if shape is not None and is_np_shape():  # unknown dims read -1 there, as 1.9.1 writes
-            shape = tuple(-1 if d == 0 else d for d in shape)
+            shape = type(shape)(-1 if d == 0 else d for d in shape)
         return var(self.name, shape=shape, dtype=self._dtype, lr_mult=self.lr_mult,
                    wd_mult=self.wd_mult, init=self.init, stype=self.stype)
 

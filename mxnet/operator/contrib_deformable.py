@@ -328,7 +328,13 @@ def _backward(opname, modulated):
             grads.append(gmask.reshape(g.mshape).astype(dt))
         grads.append(gw.reshape(g.wshape).astype(dt))
         if not attrs["no_bias"]:
-            grads.append(ograd.astype(cdt).sum(axis=(0, 2, 3)).astype(dt))
+            if xp is np and cdt == np.float32 and ograd.size:
+                # 1.9.1's order: each (n, filter) map left to right, then over n
+                from .nn_norm import _sync_seq_sum
+                gb = _sync_seq_sum(ograd.astype(cdt, copy=False).reshape(g.N, g.F, L))
+            else:
+                gb = ograd.astype(cdt).sum(axis=(0, 2, 3))
+            grads.append(gb.astype(dt))
         return tuple(grads)
     return compute
 

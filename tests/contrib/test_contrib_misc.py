@@ -80,6 +80,12 @@ def test_contrib_autograd_errors():
 
 @pytest.mark.skipif(importlib.util.find_spec("mxboard") is not None,
                     reason="mxboard is installed")
-def test_tensorboard_callback_needs_mxboard(tmp_path):
+def test_tensorboard_callback_needs_mxboard(tmp_path, caplog):
+    # as 1.9.1: the constructor only logs an error; writing metrics then fails
+    cb = mx.contrib.tensorboard.LogMetricsCallback(str(tmp_path), prefix="p")
+    assert "pip install mxboard" in caplog.text
+    assert cb.prefix == "p"
+    assert cb(mx.model.BatchEndParam(epoch=0, nbatch=1, eval_metric=None, locals=None)) is None
+    metric = mx.metric.Accuracy()
     with pytest.raises(ImportError, match="mxboard"):
-        mx.contrib.tensorboard.LogMetricsCallback(str(tmp_path))
+        cb(mx.model.BatchEndParam(epoch=0, nbatch=1, eval_metric=metric, locals=None))

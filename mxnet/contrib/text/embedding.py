@@ -11,6 +11,7 @@ import os
 import warnings
 
 from ... import ndarray as nd
+from ... import base as _base
 from ... import registry
 from ...base import MXNetAssertionError, MXNetError
 from ...util import is_np_array
@@ -256,6 +257,10 @@ def _default_root():
     return os.path.join(os.environ.get("MXNET_HOME", os.path.join("~", ".mxnet")), "embeddings")
 
 
+# as 1.9.1: the default folder is fixed when the module loads, and shows in the signatures
+_EMBEDDING_ROOT = os.path.join(_base.data_dir(), "embeddings")
+
+
 def _names(files):
     return dict.fromkeys(files)
 
@@ -278,7 +283,7 @@ class GloVe(_TokenEmbedding):
 
     pretrained_file_name_sha1 = _names(_pretrained_names.GLOVE_FILES)
 
-    def __init__(self, pretrained_file_name="glove.840B.300d.txt", embedding_root=None,
+    def __init__(self, pretrained_file_name="glove.840B.300d.txt", embedding_root=_EMBEDDING_ROOT,
                  init_unknown_vec=nd.zeros, vocabulary=None, **kwargs):
         path = GloVe._local_pretrained_file(embedding_root or _default_root(),
                                             pretrained_file_name)
@@ -297,7 +302,7 @@ class FastText(_TokenEmbedding):
 
     pretrained_file_name_sha1 = _names(_pretrained_names.FASTTEXT_FILES)
 
-    def __init__(self, pretrained_file_name="wiki.simple.vec", embedding_root=None,
+    def __init__(self, pretrained_file_name="wiki.simple.vec", embedding_root=_EMBEDDING_ROOT,
                  init_unknown_vec=nd.zeros, vocabulary=None, **kwargs):
         path = FastText._local_pretrained_file(embedding_root or _default_root(),
                                                pretrained_file_name)
