@@ -524,10 +524,27 @@ def _max_backward(xp, og, x, out, g):
     return xp.ascontiguousarray(_unpad(r, g))
 
 
-def _pool_backward(xp, og, x, out, g, attrs, dst=None):
+def _pool_backward(xp, og, x, out, g, attrs, dst=None, exact=False):
     """The gradient of x (channels first) from the pooled ``out`` and its gradient ``og``,
-    written into ``dst`` when given (contiguous)."""
+    written into ``dst`` when given (contiguous). ``exact``: the whole input is small enough
+    (``_EXACT_TAPS_MAX``) to add the terms in 1.9.1's order: oneDNN's (``_onednn_backward``)
+    or its own kernel's (``_exact_sum_backward``, ``_exact_max_backward``)."""
     pt = attrs["pool_type"]
+    if exact and all(k <= s for k, s in zip(g.kernel, g.stride)) and (
+            pt == "max" or pt == "sum" or (pt == "avg" and not (
+                attrs["pooling_convention"] == "full" and attrs["count_include_pad"] is not False
+                and _onednn_backward(attrs, x, g)))):
+        exact = False   # windows apart: one term per element, the general kernels agree
+    if exact and xp is np and x.size:
+        if pt == "max":
+            gx = _exact_max_backward(og, x, g, _dest(dst, x.shape, x.dtype),
+                                     _onednn_backward(attrs, x, g))
+            if gx is not None:
+                return gx
+        elif _onednn_backward(attrs, x, g):
+            return _onednn_avg_backward(og, x, g, attrs, _dest(dst, x.shape, x.dtype))
+        else:
+            return _exact_sum_backward(og, x, out, g, attrs, _dest(dst, x.shape, x.dtype))
     if pt == "max":
         lay = _layout(x, g) if xp is np else None
         if lay is not None:
@@ -588,6 +605,201 @@ def _sum_backward_by_maps(og, x, out, g, attrs, dst):
         b = a + step
         _fast_sum_backward(ogm[:, a:b], xm[:, a:b], om[:, a:b], g, attrs, dm[:, a:b])
     return dst
+
+
+def _onednn_backward(attrs, x, g):
+    """Whether 1.9.1 runs this avg/max-pool backward (x channels first) in oneDNN's blocked
+    kernel, whose accumulation order ``_onednn_spread`` follows; else its own kernel's
+    (``_exact_sum_backward``; max: row-major windows, as the general kernels). Observed on
+    1.9.1 (AVX-512 CPU): float32 avg and max pools of 2-d/3-d channels-first data with at
+    least 2 channels; for avg under the "full" convention only
+    where every axis has stride 1, or stride 2 with (size + 2 pad + kernel) % 4 in (1, 2),
+    and no window lies wholly in the padding. Other strides under "full" take the own
+    kernel's order here (1.9.1's choice for them is not mapped)."""
+    if (attrs["pool_type"] not in ("avg", "max") or x.dtype != np.float32 or g.is_global
+            or attrs["layout"] in _CHANNELS_LAST or len(g.kernel) == 1 or x.shape[1] < 2):
+        return False
+    if attrs["pool_type"] == "max" or attrs["pooling_convention"] != "full":
+        return True
+    return all((s == 1 or (s == 2 and (L + 2 * p + k) % 4 in (1, 2)))
+               and (O - 1) * s - p < L    # no window wholly in the padding
+               for L, k, s, p, O in zip(g.spatial, g.kernel, g.stride, g.pad, g.out))
+
+
+_ONEDNN_UR_W = {"avg": 12, "max": 6}   # output columns per block of oneDNN's backward
+
+
+def _axis_span(t, s, p, L, lo, hi):
+    """(output slice, input slice) of the windows in [lo, hi) whose tap t is in the input
+    along one axis, or None."""
+    lo = max(lo, -((t - p) // s))
+    hi = min(hi, (L - 1 - t + p) // s + 1)
+    if hi <= lo:
+        return None
+    start = lo * s + t - p
+    return slice(lo, hi), slice(start, start + (hi - lo - 1) * s + 1, s)
+
+
+def _onednn_spread(gx, g, ur_w, term):
+    """Add every window's terms into gx (zeros, channels first) in the order oneDNN's
+    blocked backward kernel does. An input element takes its terms ordered by: (3-d) the
+    depth tap counted from the window's first in-input tap, ascending; then the output row
+    ascending; then the block of ``ur_w`` output columns; then the column tap ascending
+    (within a block the columns therefore come right to left). ``term(o, taps)`` gives the
+    terms of the windows at output index ``o`` for the (absolute) kernel tap ``taps``."""
+    nsp = len(g.kernel)
+    kh, sh, ph, Lh, Oh = (a[nsp - 2] for a in (g.kernel, g.stride, g.pad, g.spatial, g.out))
+    kw, sw, pw, Lw, Ow = (a[nsp - 1] for a in (g.kernel, g.stride, g.pad, g.spatial, g.out))
+    depth = [[(None, ())]]
+    if nsp == 3:
+        kd, sd, pd, Ld, Od = g.kernel[0], g.stride[0], g.pad[0], g.spatial[0], g.out[0]
+        first = min(Od, -(-pd // sd))        # windows from here on start inside the input
+        depth = []
+        for j in range(kd):                  # j: the window's j-th tap inside the input
+            sl = [(_axis_span(j + pd - o * sd, sd, pd, Ld, o, o + 1), (j + pd - o * sd,))
+                  for o in range(first) if j + pd - o * sd < kd]   # starting in the padding
+            sl.append((_axis_span(j, sd, pd, Ld, first, Od), (j,)))
+            depth.append([d for d in sl if d[0] is not None])
+    blocks = [(b, min(b + ur_w, Ow)) for b in range(0, Ow, ur_w)]
+    for spans in depth:
+        for dsp, dt in spans:
+            do, di = ((dsp[0],), (dsp[1],)) if dsp else ((), ())
+            for ki in range(kh - 1, -1, -1):
+                hs = _axis_span(ki, sh, ph, Lh, 0, Oh)
+                if hs is None:
+                    continue
+                for b0, b1 in blocks:
+                    for kj in range(kw):
+                        ws = _axis_span(kj, sw, pw, Lw, b0, b1)
+                        if ws is None:
+                            continue
+                        v = gx[(Ellipsis, *di, hs[1], ws[1])]
+                        np.add(v, term((Ellipsis, *do, hs[0], ws[0]), (*dt, ki, kj)), out=v)
+    return gx
+
+
+def _onednn_avg_backward(og, x, g, attrs, dst):
+    """avg backward as oneDNN adds it (``_onednn_spread``), each term og / divisor; the
+    divisor with padding counted is the whole kernel's size."""
+    if attrs["count_include_pad"] is not False:
+        scale = og / og.dtype.type(math.prod(g.kernel))
+    else:
+        scale = og / _divisor(np, g, False, og.dtype)[0]
+    gx = _onednn_spread(np.zeros(x.shape, dtype=og.dtype), g, _ONEDNN_UR_W["avg"],
+                        lambda o, taps: scale[o])
+    return _into(np, dst, gx)
+
+
+def _onednn_corners(gx, og, c, W):
+    """Redo, in oneDNN's order, the sums of a 3x3 stride 2 pad 1 max-pool gradient ``gx``
+    (even input sizes, finite ``og``) that another order may round differently: only the
+    odd-odd positions, the corners 4 windows share, can take 3 or more terms. ``c``: each
+    window's first maximum as ky * W + kx. oneDNN adds the upper windows' terms, then the
+    lower ones'; in each row the right window first, unless it begins a new block of
+    ``_ONEDNN_UR_W["max"]`` output columns."""
+    O0, O1 = c.shape[-2:]
+    if O0 < 2 or O1 < 2:
+        return gx
+    t00 = og[..., :-1, :-1] * (c[..., :-1, :-1] == 2 * W + 2)   # the corner is tap (2, 2)
+    t01 = og[..., :-1, 1:] * (c[..., :-1, 1:] == 2 * W)         # (2, 0)
+    t10 = og[..., 1:, :-1] * (c[..., 1:, :-1] == 2)             # (0, 2)
+    t11 = og[..., 1:, 1:] * (c[..., 1:, 1:] == 0)               # (0, 0)
+    zero = og.dtype.type(0)
+    right_first = (t01 + zero) + t00   # + zero: the sum starts at +0, as the kernel's
+    right_first += t11
+    right_first += t10
+    edge = (np.arange(1, O1) % _ONEDNN_UR_W["max"]) == 0   # the right window starts a block
+    if edge.any():
+        left_first = (t00 + zero) + t01
+        left_first += t10
+        left_first += t11
+        np.copyto(right_first, left_first, where=edge)
+    gx[..., 1:2 * O0 - 1:2, 1:2 * O1 - 1:2] = right_first
+    return gx
+
+
+def _exact_max_backward(og, x, g, dst, onednn):
+    """max backward with 1.9.1's accumulation order: each window's gradient goes to its
+    first maximum (row-major, taps in the padding skipped), added in oneDNN's order
+    (``_onednn_spread``) or, for 1.9.1's own kernel, window by window in row-major order.
+    None where x is not all finite (the general kernels handle NaN and inf)."""
+    if not np.isfinite(x).all():
+        return None
+    taps = list(itertools.product(*(range(k) for k in g.kernel)))
+    # every window's taps side by side (padding as -inf): argmax takes the first maximum
+    xpad = _padded(np, x, g, -np.inf)
+    stack = np.empty(og.shape + (len(taps),), dtype=x.dtype)
+    for n, t in enumerate(taps):
+        stack[..., n] = xpad[(Ellipsis, *(slice(k, k + (O - 1) * st + 1, st)
+                                          for k, st, O in zip(t, g.stride, g.out)))]
+    arg = np.argmax(stack, axis=-1)
+    if np.isfinite(og).all():   # a product is much faster than where
+        terms = [og * (arg == n) for n in range(len(taps))]
+    else:
+        terms = [np.where(arg == n, og, og.dtype.type(0)) for n in range(len(taps))]
+    spans = {}
+    for n, t in enumerate(taps):
+        sp = [_axis_span(*a, 0, O) for a, O in
+              zip(zip(t, g.stride, g.pad, g.spatial), g.out)]
+        if None not in sp:
+            spans[t] = (n, (Ellipsis, *(a[0] for a in sp)), (Ellipsis, *(a[1] for a in sp)))
+    index = {t: n for n, t in enumerate(taps)}
+
+    def term(o, t):
+        return terms[index[t]][o]
+
+    gx = np.zeros(x.shape, dtype=og.dtype)
+    if onednn:
+        _onednn_spread(gx, g, _ONEDNN_UR_W["max"], term)
+    else:   # taps in reverse row-major order: each element's windows in row-major order
+        for t in reversed(taps):
+            if t in spans:
+                n, o, i = spans[t]
+                v = gx[i]
+                np.add(v, terms[n][o], out=v)
+    return _into(np, dst, gx)
+
+
+def _exact_sum_backward(og, x, out, g, attrs, dst):
+    """avg, sum and lp backward as 1.9.1's own kernel adds it: output windows in row-major
+    order, each adding its gradient (for lp: og * (x / out) ** (p-1), per tap) to every
+    tap in the input. An input element therefore takes its windows' terms in row-major
+    window order, which is the reverse row-major order of its tap offset in them."""
+    pt = attrs["pool_type"]
+    cdt = _compute_dtype(x.dtype)
+    ogc = og.astype(cdt, copy=False)
+    p = attrs["p_value"] if pt == "lp" else 1
+    if pt == "avg":
+        div = _divisor(np, g, attrs["count_include_pad"] is not False, cdt)[0]
+        scale = ogc / div
+    else:
+        scale = ogc
+    xc = x.astype(cdt, copy=False)
+    if p > 1:
+        o = out.astype(cdt, copy=False)
+        zero = o == 0
+        den = np.where(zero, 1, o)
+    gx = np.zeros(x.shape, dtype=cdt)
+    for taps in itertools.product(*(range(k - 1, -1, -1) for k in g.kernel)):
+        osl, isl = [], []
+        for t, s, pd, L, O in zip(taps, g.stride, g.pad, g.spatial, g.out):
+            lo = max(0, -((t - pd) // s))           # first window whose tap t is in the input
+            hi = min(O, (L - 1 - t + pd) // s + 1)  # one past the last
+            if hi <= lo:
+                break
+            osl.append(slice(lo, hi))
+            start = lo * s + t - pd
+            isl.append(slice(start, start + (hi - lo - 1) * s + 1, s))
+        else:
+            osl, isl = (Ellipsis, *osl), (Ellipsis, *isl)
+            term = scale[osl]
+            if p > 1:   # og * (x / out), times (x / out) again for p=3; 0 where out is 0
+                r = xc[isl] / den[osl]
+                term = term * r if p == 2 else term * r * r
+                term = np.where(zero[osl], 0, term)
+            dst_v = gx[isl]
+            np.add(dst_v, term, out=dst_v)
+    return _into(np, dst, gx.astype(x.dtype, copy=False))
 
 
 def _fast_sum_backward(og, x, out, g, attrs, dst):
@@ -1886,11 +2098,28 @@ def _backward_pooling(rc, attrs, ograd, data, output, out=None):
                          f"output of data {tuple(data.shape)} has shape {g.out_shape(data.shape)}")
     dst = _given(out, data.shape, data.dtype)
 
+    # small float32/float64 inputs: 1.9.1's accumulation order (see _pool_backward)
+    exact = data.size <= _EXACT_TAPS_MAX and data.dtype in (np.float32, np.float64)
+
     def kernel(og, x, y, out=None):
-        return _pool_backward(xp, og, x, y, g, attrs, out)
+        return _pool_backward(xp, og, x, y, g, attrs, out, exact)
 
     if not g.channels_last:
         offsets = _first_max_of(output, data) if attrs["pool_type"] == "max" else None
+        # (ky * W + kx, the offsets, names one tap only where W >= 3)
+        if (offsets is not None and exact and xp is np and offsets.shape == ograd.shape
+                and ograd.flags.c_contiguous and data.shape[-1] >= 3):
+            onednn = _onednn_backward(attrs, data, g)
+
+            def exact_from_offsets(og, x, c, out=None):   # c: ky * W + kx of a 3x3 window
+                gx = _first_max_backward(og, x, c, g, out)   # row-major window order
+                if onednn and np.isfinite(og).all():
+                    _onednn_corners(gx, og, c, x.shape[-1])
+                return gx
+            return map_batch(exact_from_offsets, [ograd, data, offsets], data.shape,
+                             data.dtype, out=dst, into=True)
+        if offsets is not None and exact and xp is np:
+            offsets = None   # the exact path adds in 1.9.1's order
         if offsets is not None and offsets.shape == ograd.shape and ograd.flags.c_contiguous:
             def from_offsets(og, x, c, out=None):
                 return _first_max_backward(og, x, c, g, out)

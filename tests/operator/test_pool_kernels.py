@@ -258,6 +258,15 @@ def _max_backward_loop(x, out, head, kernel, stride, pad):
     return gx
 
 
+@pytest.fixture
+def fast_kernels(monkeypatch):
+    """The fast kernels at every size: inputs up to ``_EXACT_TAPS_MAX`` elements otherwise
+    take the exact path (1.9.1's own accumulation order, oneDNN's for float32 with several
+    channels; tests/test_compat_sweep_pool_bwd_bits.py)."""
+    from mxnet.operator import nn_pool
+    monkeypatch.setattr(nn_pool, "_EXACT_TAPS_MAX", 0)
+
+
 # 2-D pools made of whole stride phases with a column stride of 2 (the row-phase split of the
 # max backward, the offset scores, the interleaved spread of the sum backward)
 COLUMN_PAIRS = [
@@ -274,7 +283,7 @@ COLUMN_PAIRS = [
 @pytest.mark.parametrize("geom", COLUMN_PAIRS, ids=lambda g: f"{g[0]}k{g[1]}s{g[2]}p{g[3]}")
 @pytest.mark.parametrize("data", ["ties", "nan", "ninf", "lowest_inside"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_column_pair_max_backward_is_the_window_loop_bit_for_bit(geom, data, dtype):
+def test_column_pair_max_backward_is_the_window_loop_bit_for_bit(geom, data, dtype, fast_kernels):
     """The max gradient of a stride-aligned pool equals, bit for bit, the window loop's: ties
     (values 0..3) go to the first tap, NaN inputs are skipped, sums of shared positions are
     added in row-major window order."""
@@ -348,7 +357,7 @@ def _stem_data(shape, data, dtype, rng):
                          ids=str)
 @pytest.mark.parametrize("data", ["ties", "normal", "nan", "nan_window", "ninf", "signed_zeros"])
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
-def test_kept_first_max_is_the_window_loop_bit_for_bit(shape, data, dtype):
+def test_kept_first_max_is_the_window_loop_bit_for_bit(shape, data, dtype, fast_kernels):
     """A training forward keeps the offsets (unless some output is the lowest value, or rows
     are too long for byte offsets); the output equals the inference forward's and the
     gradient the window loop's, bit for bit."""
@@ -373,7 +382,7 @@ def test_kept_first_max_is_the_window_loop_bit_for_bit(shape, data, dtype):
                                    else 1e-6, atol=1e-6)
 
 
-def test_kept_first_max_in_pieces_and_threads(monkeypatch):
+def test_kept_first_max_in_pieces_and_threads(monkeypatch, fast_kernels):
     """Pieces of feature maps and the batch split over threads keep the same offsets."""
     rng = np.random.default_rng(5)
     x = _stem_data((8, 6, 8, 8), "ties", "float32", rng)
@@ -426,7 +435,7 @@ def test_kept_first_max_follows_its_output_buffer():
     assert key not in _nn_pool._FIRST_MAX
 
 
-def test_kept_first_max_in_executors_and_hybridized_blocks():
+def test_kept_first_max_in_executors_and_hybridized_blocks(fast_kernels):
     """simple_bind (is_train) and a hybridized block give the window loop's gradient."""
     rng = np.random.default_rng(11)
     x = _stem_data((2, 3, 8, 8), "ties", "float32", rng)
