@@ -1,20 +1,21 @@
 """Connectionist temporal classification loss (CTCLoss and its aliases).
 
-The forward pass runs the CTC alpha recursion in log space, vectorised over the
-batch and the blank-extended label positions, with one Python step per time step;
-the beta recursion follows, and together they give the per-frame label posteriors.
-The gradient with respect to the activations, ``softmax(data) - posterior``, is
-produced by the forward pass as a hidden second output (as 1.9.1 does), and the
-gradient rule scales it by the incoming per-example gradient.
-
-All arithmetic runs in float64 whatever the input dtype, so long sequences do not lose
-the loss to rounding; results are cast back to the data's dtype.
+1.9.1's CPU kernel is Baidu's warp-ctc: a log-softmax over the alphabet, the alpha recursion
+over the blank-extended label, then a beta recursion that also sums alpha * beta per label and
+forms the gradient softmax(data) - posterior, which the forward pass returns as a hidden second
+output (the gradient rule scales it by the incoming per-example gradient).  ``_warp_ctc``
+repeats that computation in the data's dtype and in warp-ctc's order of evaluation, so float32
+results are 1.9.1's bit for bit: the same float32 steps, glibc's expf/logf (``_libm32``), the
+log-sums in double, and the same windows of reachable lattice columns, which decide which
+terms of a log-sum are exactly -inf.  It is vectorised over the batch and the lattice, with one
+Python step per frame.  float64 data (which 1.9.1 rejects) runs the same steps in float64.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..base import MXNetError
+from . import _libm32
 from ._common import errstate, shape_err
 from .registry import Param, register
 
@@ -43,23 +44,6 @@ def _inputs(attrs):
     return names
 
 
-def _lse3(xp, a, b, c):
-    """Elementwise log(exp(a) + exp(b) + exp(c)), exact when some or all terms are -inf."""
-    m = xp.maximum(xp.maximum(a, b), c)
-    m = xp.where(xp.isfinite(m), m, 0.0)
-    return m + xp.log(xp.exp(a - m) + xp.exp(b - m) + xp.exp(c - m))
-
-
-def _shift(xp, x, k, fill):
-    """Shift along the last axis by k (k > 0: towards higher indices), filling the gap."""
-    out = xp.full_like(x, fill)
-    if k > 0:
-        out[:, k:] = x[:, :-k]
-    else:
-        out[:, :k] = x[:, -k:]
-    return out
-
-
 def _lengths(xp, name, arr, batch, upper, what):
     """Per-example lengths from a (batch,) array, rounded to integers and range-checked."""
     if arr.shape != (batch,):
@@ -74,8 +58,8 @@ def _lengths(xp, name, arr, batch, upper, what):
 
 
 def _ctc_compute(rc, attrs, data, label, *lengths):
-    # log(0) = -inf and (-inf) - (-inf) = nan are expected on unreachable lattice positions
-    with errstate(divide="ignore", invalid="ignore"):
+    # an impossible alignment (loss +inf) meets inf - inf and exp(+inf) on the way, as in 1.9.1
+    with errstate(divide="ignore", invalid="ignore", over="ignore"):
         return _ctc(rc.xp, attrs, data, label, lengths)
 
 
@@ -110,6 +94,8 @@ def _ctc(xp, attrs, data, label, lengths):
     pos = xp.arange(Lmax)[None, :]
     if attrs["use_label_lengths"]:
         l_len = _lengths(xp, "label_lengths", rest.pop(0), B, Lmax, "label length")
+    elif Lmax == 0:
+        l_len = xp.zeros((B,), dtype=np.int64)
     else:
         is_pad = lab == (0 if first else -1)
         l_len = xp.where(is_pad.any(axis=1), xp.argmax(is_pad, axis=1), Lmax).astype(np.int64)
@@ -118,63 +104,261 @@ def _ctc(xp, attrs, data, label, lengths):
         raise MXNetError(f"{_NAME}: label values must lie in [0, {A - 1}] for an alphabet of size "
                          f"{A} (blank_label='{attrs['blank_label']}'); got {label.tolist()}")
 
-    # log-softmax over the alphabet, in float64
-    x = data.astype(np.float64)
-    x = x - x.max(axis=2, keepdims=True)
-    logp = x - xp.log(xp.exp(x).sum(axis=2, keepdims=True))
-    probs = xp.exp(logp)
+    if Lmax == 0:                       # no label columns: one padding column, never used
+        lab = xp.zeros((B, 1), dtype=np.int64)
+    if T == 0 or B == 0 or A == 0:      # nothing to align: zero loss, empty gradient
+        return xp.zeros((B,), dtype=data.dtype), xp.zeros(data.shape, dtype=data.dtype)
+    return _warp_ctc(xp, data, lab, t_len, l_len, blank)
+
+
+# Above this many activations, float32 exp is rounded from float64 (correctly rounded) instead
+# of repeating glibc's expf step by step: about 3x faster on the softmax and the gradient, and
+# different from 1.9.1 in about 1 of 1,600 exponentials, by one unit in the last place.
+_EXACT_EXP_LIMIT = 1 << 20
+
+
+def _libm(xp, dt, size=0):
+    """exp and log as 1.9.1's C library evaluates them for dtype ``dt``."""
+    if dt == np.float64:
+        return xp.exp, xp.log
+    if size > _EXACT_EXP_LIMIT:
+        return (lambda v: xp.exp(v, dtype=np.float64).astype(dt),
+                lambda v: _libm32.logf(xp, v))
+    return lambda v: _libm32.expf(xp, v), lambda v: _libm32.logf(xp, v)
+
+
+def _log_plus(xp, p1, p2):
+    """log(exp(p1) + exp(p2)) as max + log1p(exp(min - max)).
+
+    1.9.1 evaluates this with the C library's double exp and log1p, so only the difference is
+    rounded to the data's precision and the sum is rounded once at the end.  Impossible
+    lattice cells hold a huge negative sentinel rather than -inf (see ``_warp_ctc``), for which
+    this returns the other operand exactly, as 1.9.1's -inf test does."""
+    m = xp.maximum(p1, p2)
+    r = xp.exp(xp.minimum(p1, p2) - m, dtype=np.float64)
+    xp.log1p(r, out=r)
+    return xp.add(r, m, out=m, casting="same_kind")     # summed in double, rounded once
+
+
+def _windows(xp, lab, t_len, l_len, T, S):
+    """The lattice columns each example visits, as half-open [lo, hi) per frame.
+
+    Positions that cannot start (alpha) or finish (beta) an alignment in the frames that
+    remain stay impossible, which decides how the log-sums round.  The bounds move by the
+    label steps (2 past a new symbol, 1 and 1 past a repeated one); P holds their running sums.
+    Returns the alpha and beta windows as (T, B, S) masks, and which examples have an
+    alignment at all (the label, repeats counted twice, fits in the frames)."""
+    B, Lmax = lab.shape
+    items = xp.arange(Lmax)[None, :]
+    rep = xp.zeros((B, Lmax), dtype=bool)     # item i repeats item i-1
+    rep[:, 1:] = (lab[:, 1:] == lab[:, :-1]) & (items[:, 1:] < l_len[:, None])
+    K = l_len + rep.sum(axis=1)                # frames the shortest alignment needs
+    counts = xp.where(items < l_len[:, None], 1 + rep, 0)
+    counts[:, 0] = 1
+    off = xp.cumsum(counts, axis=1) - counts
+    steps = xp.zeros((B, 2 * Lmax + 2), dtype=np.int64)
+    dump = 2 * Lmax + 1
+    valid = items < l_len[:, None]
+    valid[:, 0] = True
+    row = (2 * Lmax + 2) * xp.arange(B)[:, None]
+    flat = steps.reshape(-1)
+    flat[(row + xp.where(valid, off, dump)).ravel()] = xp.where(rep, 1, 2).ravel()
+    flat[(row + xp.where(rep, off + 1, dump)).ravel()] = 1
+    steps[:, 0] = 1
+    steps[:, dump] = 0
+    P = xp.zeros((B, 2 * Lmax + 3), dtype=np.int64)
+    P[:, 1:] = xp.cumsum(steps, axis=1)
+
+    def at(idx):                               # P[b, idx[t, b]]
+        return xp.take_along_axis(P.T, idx, axis=0)
+
+    def at_e(idx):                             # running sums of the end steps
+        return xp.where(idx < K[None, :], at(xp.minimum(idx + 1, 2 * Lmax + 2)) - 1,
+                        at(xp.minimum(idx, 2 * Lmax + 2)))
+
+    Tb, Kb = t_len[None, :], K[None, :]
+    Sb = 2 * l_len[None, :] + 1
+    t = xp.arange(T)[:, None]
+    k = xp.clip(Kb - Tb + t + 1, 0, Kb)
+    tk = xp.minimum(t, Kb)
+    a_lo = xp.where(Kb < Tb, 0, 1) + at(k) - at(xp.broadcast_to(xp.maximum(0, Kb - Tb + 1), k.shape))
+    a_hi = xp.where(Sb > 1, 2, 1) + at_e(tk)
+    b_lo = xp.where(Sb > 1, Sb - 2, 0) - (at(xp.broadcast_to(Kb, k.shape)) - at(k))
+    b_hi = xp.where(Tb > Kb, Sb, Sb - 1) - (at_e(xp.broadcast_to(xp.minimum(Tb - 1, Kb), k.shape))
+                                            - at_e(tk))
+    feasible = (K <= t_len) & (t_len > 0)
+    live = (t < Tb) & feasible[None, :]
+    s = xp.arange(S)[None, None, :]
+    win_a = (s >= a_lo[:, :, None]) & (s < a_hi[:, :, None]) & live[:, :, None]
+    win_b = (s >= b_lo[:, :, None]) & (s < b_hi[:, :, None]) & live[:, :, None]
+    return win_a, win_b, feasible
+
+
+def _label_sums(xp, gamma, lab, in_label):
+    """Per lattice column, the log-sum of gamma (T, B, S) over the columns of its channel,
+    each sum taken in column order as 1.9.1 does: one sum over the blank columns, and for a
+    label symbol over its occurrences in the label (usually one).  Returns (T, B, S)."""
+    T, B, S = gamma.shape
+    Lmax = S // 2
+    g = xp.ascontiguousarray(gamma.transpose(2, 1, 0))     # (S, B, T): rows are contiguous
+    out = xp.empty_like(g)
+    acc = g[0].copy()
+    for s in range(2, S, 2):
+        acc = _log_plus(xp, g[s], acc)
+    out[0::2] = acc
+    if Lmax:
+        j = xp.arange(Lmax)
+        same = (lab[:, :, None] == lab[:, None, :]) & in_label[:, :, None] & in_label[:, None, :]
+        before = same & (j[None, None, :] < j[None, :, None])   # [b, j, i]: i < j, same symbol
+        after = same & (j[None, None, :] >= j[None, :, None])
+        prev = xp.where(before.any(axis=2), Lmax - 1 - xp.argmax(before[:, :, ::-1], axis=2), -1)
+        last = xp.where(in_label, Lmax - 1 - xp.argmax(after[:, :, ::-1], axis=2), j[None, :])
+        bidx = xp.arange(B)
+        sums = g[1::2].copy()                                   # (Lmax, B, T)
+        for k in range(Lmax):
+            pk = prev[:, k]
+            if bool((pk >= 0).any()):
+                folded = _log_plus(xp, sums[k], sums[xp.maximum(pk, 0), bidx])
+                sums[k] = xp.where((pk >= 0)[:, None], folded, sums[k])
+        out[1::2] = sums[last.T, bidx[None, :]]
+    return out.transpose(2, 1, 0)
+
+
+def _label_sums_general(xp, gamma, ext, blank, A, NEG):
+    """As ``_label_sums`` but into (T, B, A), for labels that use the blank's channel."""
+    T, B, S = gamma.shape
+    bidx = xp.arange(B)
+    occ = xp.full((T, B, A), NEG)
+    seen = xp.zeros((B, A), dtype=bool)
+    seen[:, blank] = True
+    for s in range(S):
+        if s % 2 == 0:
+            occ[:, :, blank] = _log_plus(xp, gamma[:, :, s], occ[:, :, blank])
+            continue
+        c = ext[:, s]
+        if bool(seen[bidx, c].any()):
+            occ[:, bidx, c] = _log_plus(xp, gamma[:, :, s], occ[:, bidx, c])
+        else:
+            occ[:, bidx, c] = gamma[:, :, s]
+        seen[bidx, c] = True
+    return occ
+
+
+def _warp_ctc(xp, data, lab, t_len, l_len, blank):
+    """1.9.1's CPU kernel (Baidu's warp-ctc) in its own order of evaluation, in the data's
+    dtype: softmax, the alpha pass, then the beta pass that sums alpha * beta per label.
+
+    Impossible cells hold NEG instead of -inf: NEG + x == NEG for every log-probability x, and
+    log-plus with NEG returns the other operand unchanged, so the arithmetic on possible cells
+    is exactly 1.9.1's while no step needs a -inf test."""
+    T, B, A = data.shape
+    dt = data.dtype.type
+    fn = _libm(xp, dt, data.size)
+    NEG = dt(-1e25) if dt == np.float32 else dt(-1e250)
+    Lmax = lab.shape[1]
+    S = 2 * Lmax + 1
+
+    # softmax over the alphabet as exp(x - max - log(sum)); the sum runs in channel order
+    x = data - data.max(axis=2, keepdims=True)
+    e = fn[0](x)
+    if T * B >= 512:        # a running sum over channels (faster than cumsum on many rows)
+        total = e[:, :, 0].copy()
+        for a in range(1, A):
+            total += e[:, :, a]
+        total = total[:, :, None]
+    else:                   # cumsum is serial too
+        total = xp.cumsum(e, axis=2, dtype=dt)[:, :, -1:]
+    logp = x - fn[1](total)
+    probs = fn[0](logp)
 
     # the blank-extended labels: blank, l1, blank, l2, ..., blank  (B, S)
-    S = 2 * Lmax + 1
+    in_label = xp.arange(Lmax)[None, :] < l_len[:, None]
     ext = xp.full((B, S), blank, dtype=np.int64)
     ext[:, 1::2] = xp.where(in_label, lab, blank)
-    s_len = 2 * l_len + 1
-    s_idx = xp.arange(S)[None, :]
-    valid = s_idx < s_len[:, None]
     skip = xp.zeros((B, S), dtype=bool)     # may a path jump from s-2 straight to s?
     skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
-    skip_next = _shift(xp, skip, -2, False)  # ... from s+2 back to s, in the beta pass
-    neg = -np.inf
-    lp = xp.take_along_axis(logp, xp.broadcast_to(ext[None], (T, B, S)), axis=2)
-    lp = xp.where(valid[None], lp, neg)
+    skip_add = xp.where(skip, dt(0), NEG)
+    skipn_add = xp.full((B, S), NEG)        # ... and in the beta pass, from s+2 back to s:
+    skipn_add[:, :-2] = xp.where((ext[:, :-2] != blank) & (ext[:, :-2] != ext[:, 2:]), dt(0), NEG)
+    # (the same unless a label equals the blank: 1.9.1 tests the earlier column in both)
+    win_a, win_b, ok = _windows(xp, lab, t_len, l_len, T, S)
+    lpx = logp.reshape(T, B * A)[:, (ext + A * xp.arange(B)[:, None]).ravel()].reshape(T, B, S)
+    lpx = xp.maximum(lpx, NEG)              # an activation of -inf: impossible, as NEG is
 
-    alive = xp.arange(T)[:, None] < t_len[None, :]           # (T, B): frame t is in the data
-    alpha = xp.empty((T, B, S))
-    a = xp.full((B, S), neg)
-    a[:, :2] = lp[0, :, :2]
-    alpha[0] = a
-    for t in range(1, T):
-        new = _lse3(xp, a, _shift(xp, a, 1, neg),
-                    xp.where(skip, _shift(xp, a, 2, neg), neg)) + lp[t]
-        a = xp.where(alive[t][:, None], new, a)   # frozen past the example's last frame
-        alpha[t] = a
-    ends = (s_idx == s_len[:, None] - 1) | (s_idx == s_len[:, None] - 2)
-    last = xp.where(ends, a, neg)
-    m = last.max(axis=1)
-    m_safe = xp.where(xp.isfinite(m), m, 0.0)
-    loglik = m_safe + xp.log(xp.exp(last - m_safe[:, None]).sum(axis=1))
+    # alpha and beta run together, one Python step per frame (step k: alpha's frame k, beta's
+    # frame T-1-k).  Beta's columns are kept reversed, so both recursions read their two
+    # predecessors from the left, from two impossible columns in front.  Beta updates one
+    # column in place: cells outside its window keep the value of a later frame, as 1.9.1's
+    # single beta column does.
+    lpa = xp.where(win_a, lpx, NEG)
+    lpb = lpx[::-1, :, ::-1]                # step k -> beta's frame T-1-k, columns reversed
+    lp_step = xp.concatenate([lpa, lpb], axis=1)
+    keep = xp.concatenate([xp.zeros((T, B, S), dtype=bool), ~win_b[::-1, :, ::-1]], axis=1)
+    skips = xp.concatenate([skip_add, skipn_add[:, ::-1]], axis=0)
+    starts = {}                             # steps at which an example's beta begins
+    for b, (n, fits) in enumerate(zip(t_len.tolist(), ok.tolist())):
+        if fits:
+            starts.setdefault(T - n, []).append(b)
+    steps = xp.full((T, 2 * B, S + 2), NEG)
+    for k in range(T):
+        if k:
+            prev = steps[k - 1]
+            ps = _log_plus(xp, prev[:, 2:], prev[:, 1:-1])
+            ps = _log_plus(xp, ps, prev[:, :-2] + skips)
+            ps += lp_step[k]
+            xp.copyto(ps, prev[:, 2:], where=keep[k])
+        else:
+            ps = xp.full((2 * B, S), NEG)
+            ps[:B] = lpa[0]
+        if k in starts:                     # beta starts at the example's last frame
+            rows = xp.asarray(starts[k])
+            ps[B + rows] = xp.where(keep[k, B + rows], ps[B + rows], lpb[k, rows])
+        steps[k, :, 2:] = ps
+    steps = steps[:, :, 2:]
+    alpha = steps[:, :B]
+    bidx = xp.arange(B)
+    last_t = xp.maximum(t_len - 1, 0)
+    a_end = xp.where(win_a[last_t, bidx], alpha[last_t, bidx], NEG)
+    loglik = xp.full((B,), NEG)
+    end_cols = xp.nonzero(win_a[last_t, bidx].any(axis=0))[0].tolist()
+    for s in end_cols:      # summed in column order, as 1.9.1 does
+        loglik = _log_plus(xp, loglik, a_end[:, s])
+    # alpha * beta (log), counting frame t twice, on the cells of beta's window
+    gamma = xp.where(win_b, alpha + steps[::-1, B:, ::-1], NEG)
 
-    beta = xp.empty((T, B, S))
-    b = xp.full((B, S), neg)
-    for t in range(T - 1, -1, -1):
-        rec = _lse3(xp, b, _shift(xp, b, -1, neg),
-                    xp.where(skip_next, _shift(xp, b, -2, neg), neg)) + lp[t]
-        start = xp.where(ends, lp[t], neg)
-        at_end = (t_len - 1 == t)[:, None]
-        b = xp.where(at_end, start, xp.where((t < t_len - 1)[:, None], rec, neg))
-        beta[t] = b
+    # per frame and label, log-sum of alpha * beta over the label's columns, in column order
+    cols = (slice(None), bidx[:, None], ext)
+    if bool((ext[:, 1::2] == blank)[in_label].any()):
+        occ = _label_sums_general(xp, gamma, ext, blank, A, NEG)
+        occ_s = occ[cols]
+    else:
+        occ_s = _label_sums(xp, gamma, lab, in_label)
+        occ = None
 
-    # an example is infeasible (or empty in time) when no alignment exists: 1.9.1 reports a
-    # zero loss for it (its gradient there is uninitialised memory; here it is zero)
-    ok = xp.isfinite(loglik) & (t_len > 0)
-    ll = xp.where(ok, loglik, 0.0)
-    gamma = alpha + beta - lp - ll[None, :, None]
-    occ = xp.where(valid[None] & ok[None, :, None] & xp.isfinite(gamma), xp.exp(gamma), 0.0)
-    flat = ((xp.arange(T)[:, None, None] * B + xp.arange(B)[None, :, None]) * A + ext[None])
-    post = xp.bincount(flat.ravel(), weights=occ.ravel(), minlength=T * B * A).reshape(T, B, A)
-    grad = xp.where(alive[:, :, None] & ok[None, :, None], probs - post, 0.0)
-    loss = xp.where(ok, -loglik, 0.0)
-    return loss.astype(data.dtype), grad.astype(data.dtype)
+    # an alignment that fits in time may still be impossible (a label equal to the blank
+    # cannot be skipped to): its log-likelihood is -inf and its loss +inf, as in 1.9.1
+    loglik = xp.where(loglik <= NEG / 2, dt(-np.inf), loglik)
+    ll = xp.where(ok, loglik, dt(0))
+    # the softmax, less the label posterior where some alignment passes (1.9.1 takes
+    # exp(log(alpha*beta) - log p - loglik) with its log-softmax as log p)
+    if S < A:       # only the label's channels have a posterior: work on those alone
+        probs_s = probs[cols]
+        grad = probs.copy()
+        grad[cols] = xp.where(occ_s <= NEG / 2, probs_s,
+                              probs_s - fn[0]((occ_s - lpx) - ll[None, :, None]))
+    else:
+        if occ is None:
+            occ = xp.full((T, B, A), NEG)
+            occ[cols] = occ_s               # a channel's columns all hold its one sum
+        grad = probs - fn[0]((occ - logp) - ll[None, :, None])
+        grad = xp.where(occ <= NEG / 2, probs, grad)
+    alive = (xp.arange(T)[:, None] < t_len[None, :]) & ok[None, :]
+    if not bool(alive.all()):
+        xp.copyto(grad, dt(0), where=~alive[:, :, None])
+    # no alignment (label too long for the frames): 1.9.1 reports zero loss; its gradient is
+    # left uninitialised there, ours is zero
+    loss = xp.where(ok, -loglik, dt(0))
+    return loss.astype(data.dtype, copy=False), grad.astype(data.dtype, copy=False)
 
 
 def _ctc_gradient(F, attrs, inputs, outputs, out_grads):
