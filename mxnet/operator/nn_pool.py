@@ -14,10 +14,13 @@ How 1.9.1 treats the corner cases, reproduced here:
   position (row-major within the window) equal to the output.
 - avg: the divisor is the window clipped to ``[-p, L + p)`` (``count_include_pad``, the
   default) or to ``[0, L)``. 1-D and 2-D windows that read nothing give 0; 3-D ones divide 0
-  by their (possibly zero or negative) divisor, so they give NaN or 0.
+  by their (possibly zero or negative) divisor, so they give NaN or 0. 1.9.1's own kernel
+  (float16, float64, channels-last layouts, "full" pools whose shape is not the "valid" one,
+  global pools given no kernel) divides each tap before adding it; oneDNN's (float32) divides
+  the sum.
 - lp: ``p_value`` 1 sums the raw values (no absolute value), 2 is the root of the sum of
-  squares, 3 the signed cube root of the sum of cubes. The gradient is 0 where the output is
-  0 (p = 2, 3).
+  squares, 3 the signed cube root (the C library's cbrt, see ``_libm_cbrt``) of the sum of
+  x*x*x. The gradient is 0 where the output is 0 (p = 2, 3).
 - ``global_pool`` pools each whole feature map: kernel, stride and pad are ignored (but a
   given kernel must still have the data's spatial rank).
 - ``pooling_convention='same'`` works in 1.9.1 only for 1-D data with ``pad`` given as three
@@ -56,7 +59,9 @@ How it is computed on NumPy (every pass a whole-array ufunc call over contiguous
   the forward's own intermediate arrays (columns first, then rows); the backward of that
   output then only adds the gradients at those offsets (see ``_first_max_forward``), as
   1.9.1's oneDNN kernel uses the workspace its forward wrote.
-- global pools of up to 64 positions run position by position over (N*C,) columns.
+- global pools (up to 64 positions, or up to 65,536 input elements except max) add the
+  positions left to right as 1.9.1 does: blocks of feature maps are copied transposed and
+  reduced over their leading (position) axis (``_running_sums``).
 - large pools (from 2**19 input elements) run on slices of the batch in ``OMP_NUM_THREADS``
   threads (``_batch_threads.map_batch``; NumPy releases the GIL in its loops), as 1.9.1's
   kernels run on OpenMP threads; within a thread, the forward and the max backward go
@@ -422,8 +427,56 @@ def _lp_pow(v, p):
     return v if p == 1 else (v * v if p == 2 else v * v * v)
 
 
-def _lp_root(xp, v, p):
-    return v if p == 1 else (xp.sqrt(v) if p == 2 else xp.cbrt(v))
+def _lp_root(xp, v, p, size=0, out=None):
+    """The p-th root of the window sums v (into ``out`` if given); glibc's cube root (as
+    1.9.1) where ``size`` (the pooled input's elements, for a global pool the outputs') is at
+    most _EXACT_TAPS_MAX."""
+    if p == 3 and xp is np and size <= _EXACT_TAPS_MAX:
+        return _libm_cbrt(v, out)
+    if p == 1:
+        return _into(xp, out, v)
+    return (xp.sqrt if p == 2 else xp.cbrt)(v, out=out)
+
+
+# 1.9.1's lp pooling takes the cube root with the C library's cbrt / cbrtf, which glibc does
+# not round correctly: NumPy's (SIMD) cbrt differs from it in ~30% of float32 and ~50% of
+# float64 results. So the C library's functions are called themselves, element by element
+# (~0.06 us each for cbrt, ~0.2 us for cbrtf through ctypes), up to _LIBM_CBRT_MAX results.
+_LIBM_CBRT = []
+_LIBM_CBRT_MAX = 8192
+
+
+def _cbrt_functions():
+    """(cbrt, cbrtf) of the C library, or None where it cannot be loaded."""
+    if not _LIBM_CBRT:
+        fns = None
+        try:
+            import ctypes
+            import ctypes.util
+            libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+            f64, f32 = libm.cbrt, libm.cbrtf
+            f64.restype, f64.argtypes = ctypes.c_double, [ctypes.c_double]
+            f32.restype, f32.argtypes = ctypes.c_float, [ctypes.c_float]
+            fns = (np.frompyfunc(math.cbrt if hasattr(math, "cbrt") else f64, 1, 1),
+                   np.frompyfunc(f32, 1, 1))
+        except (OSError, AttributeError):
+            pass
+        _LIBM_CBRT.append(fns)
+    return _LIBM_CBRT[0]
+
+
+def _libm_cbrt(v, out=None):
+    """The C library's cbrt (float64) or cbrtf (float32; float16 through float32) of the
+    array v; NumPy's cbrt where the C library is not available."""
+    dt = v.dtype
+    if dt not in (np.float32, np.float64):
+        r = _libm_cbrt(v.astype(np.float32))
+        return r.astype(dt) if out is None else _into(np, out, r)
+    fns = _cbrt_functions() if v.size <= _LIBM_CBRT_MAX else None
+    if fns is None:
+        return np.cbrt(v, out=out)
+    r = fns[dt == np.float32](v).astype(dt)
+    return r if out is None else _into(np, out, r)
 
 
 def _global_forward(xp, x, g, attrs):
@@ -439,18 +492,27 @@ def _global_forward(xp, x, g, attrs):
         return out.reshape(x.shape[:2] + (1,) * nsp)
     cdt = _compute_dtype(x.dtype)
     xc = x.astype(cdt, copy=False)
+    p = attrs["p_value"] if pt == "lp" else 1
     if pt == "lp":
-        s = _lp_pow(xc, attrs["p_value"]).sum(axis=axes, keepdims=True)
-        return _lp_root(xp, s, attrs["p_value"]).astype(x.dtype)
+        s = _lp_pow(xc, p).sum(axis=axes, keepdims=True)
+        return _lp_root(xp, s, p, s.size).astype(x.dtype)
     s = xc.sum(axis=axes, keepdims=True)
     if pt == "avg":
         s = s / cdt.type(math.prod(g.spatial))
     return s.astype(x.dtype)
 
 
-def _pool_forward(xp, x, g, attrs, out=None):
-    """The pooled x (channels first), written into ``out`` when given (contiguous)."""
-    if xp is np and _global_columns(x, g):
+# Global avg / sum / lp pools of more than 64 positions (_MAX_TAPS) add the positions in
+# 1.9.1's order (a running sum, ~10-20x slower than NumPy's pairwise sum there) up to this
+# many input elements; larger ones take NumPy's sum
+_EXACT_GLOBAL_MAX = 65536
+
+
+def _pool_forward(xp, x, g, attrs, out=None, total=None):
+    """The pooled x (channels first), written into ``out`` when given (contiguous); x may be
+    a slice of the batch of a pooled array of ``total`` elements."""
+    if xp is np and (_global_columns(x, g) or g.is_global and x.size and
+                     attrs["pool_type"] != "max" and (total or x.size) <= _EXACT_GLOBAL_MAX):
         return _fast_global_forward(x, g, attrs, out)
     if xp is np and x.size and not g.is_global:
         oshape = tuple(x.shape[:2]) + tuple(g.out)
@@ -477,7 +539,7 @@ def _generic_forward(xp, x, g, attrs):
         if zero is not None:
             out = xp.where(zero, cdt.type(np.nan), out)
     elif pt == "lp":
-        out = _lp_root(xp, out, p)
+        out = _lp_root(xp, out, p, x.size)
     return out.astype(x.dtype, copy=False)
 
 
@@ -1554,11 +1616,15 @@ def _fast_forward(x, g, attrs, out):
         div = None
         if pt == "avg":
             div, zero = _divisor(np, g, attrs["count_include_pad"] is not False, cdt)
-        # 1.9.1's own kernel (what oneDNN does not take: the "full" convention, channels-last
-        # layouts, dtypes other than float32) divides each tap when padding counts
-        own = attrs["pooling_convention"] == "full" or x.dtype != np.float32 or \
-            attrs["layout"] in _CHANNELS_LAST
-        if div is not None and own and attrs["count_include_pad"] is not False:
+        # 1.9.1's own kernel (what oneDNN does not take: dtypes other than float32,
+        # channels-last layouts, the "full" convention where its shape is not the "valid"
+        # one) divides each tap by the window's divisor (the valid count where padding does
+        # not count); oneDNN divides the sum
+        conv = attrs["pooling_convention"]
+        own = x.dtype != np.float32 or attrs["layout"] in _CHANNELS_LAST or \
+            conv == "same" or conv == "full" and any(
+                (L + 2 * p_ - k) % s for L, k, s, p_ in zip(g.spatial, g.kernel, g.stride, g.pad))
+        if div is not None and own:
             _tap_sum(src, g, acc, div)
             if zero is not None:
                 np.copyto(acc, cdt.type(np.nan), where=zero)
@@ -1571,6 +1637,8 @@ def _fast_forward(x, g, attrs, out):
         _divide(acc, div, out=acc)
         if zero is not None:
             np.copyto(acc, cdt.type(np.nan), where=zero)
+    elif pt == "lp" and p == 3 and x.size <= _EXACT_TAPS_MAX:
+        _libm_cbrt(acc, out=acc)   # 1.9.1's cbrt (NumPy's differs in the last bit)
     elif pt == "lp" and p > 1:
         (np.sqrt if p == 2 else np.cbrt)(acc, out=acc)
     return _into(np, out, acc)
@@ -1752,7 +1820,8 @@ def _global_columns(x, g):
 
 
 def _fast_global_forward(x, g, attrs, out=None):
-    """Global pooling position by position over (N*C,) columns, into ``out`` if given."""
+    """Global pooling, the positions of each feature map taken in order, into ``out`` if
+    given."""
     NC = math.prod(x.shape[:2])
     flat = x.reshape(NC, -1)
     S = flat.shape[1]
@@ -1767,17 +1836,55 @@ def _fast_global_forward(x, g, attrs, out=None):
         return out
     cdt = _compute_dtype(x.dtype)
     p = attrs["p_value"] if pt == "lp" else 1
-    src = _lp_pow_scratch(flat, p, cdt)
+    src = _lp_pow_scratch(flat, p, cdt) if p > 1 else flat   # (a cast comes with the copies)
+    # 1.9.1's own avg kernel adds each position divided by the count; oneDNN's (float32
+    # channels-first data, where a kernel is given) divides the sum, as does a power-of-two
+    # count (ResNet's 4x4 and 8x8 pools) for either
+    onednn = x.dtype == np.float32 and bool(attrs["kernel"]) and \
+        attrs["layout"] not in _CHANNELS_LAST
+    div = cdt.type(S) if pt == "avg" and S & (S - 1) and not onednn else None
     acc = out.reshape(NC) if out.dtype == cdt else _scratch("acc", (NC,), cdt)
-    np.copyto(acc, src[:, 0])  # summed position by position, as 1.9.1 does
-    for t in range(1, S):
-        np.add(acc, src[:, t], out=acc)
-    if pt == "avg":
+    _running_sums(src, acc, div)
+    if pt == "avg" and div is None:
         np.divide(acc, cdt.type(S), out=acc)
     elif pt == "lp" and p > 1:
-        (np.sqrt if p == 2 else np.cbrt)(acc, out=acc)
+        _lp_root(np, acc, p, NC, out=acc)
     _into(np, out.reshape(NC), acc)
     return out
+
+
+_GLOBAL_BLOCK = 1 << 17   # elements per transposed block of _running_sums
+
+
+def _running_sums(src, acc, div=None):
+    """acc[i] = src[i, 0] + src[i, 1] + ... added left to right (1.9.1's order), each term
+    first divided by ``div`` when given, in acc's dtype. Blocks of rows are copied transposed
+    (positions x maps, in cache) and reduced over their first axis, which NumPy adds row
+    after row (a lone column it would add pairwise; few long rows take running sums)."""
+    NC, S = src.shape
+    cdt = acc.dtype
+    if S == 1:
+        if div is None:
+            np.copyto(acc, src[:, 0])
+        else:
+            np.divide(src[:, 0], div, out=acc, dtype=cdt)
+        return acc
+    step = max(2, _GLOBAL_BLOCK // S)
+    buf = _scratch("gsum", (S, min(step, NC)), cdt)
+    for a in range(0, NC, step):
+        blk = src[a:a + step]
+        n = blk.shape[0]
+        if n < 8:   # long rows: running sums along them are faster
+            rows = blk if div is None else np.divide(blk, div, dtype=cdt)
+            acc[a:a + n] = np.cumsum(rows, axis=1, dtype=cdt)[:, -1]
+            continue
+        t = buf[:, :n]
+        if div is None:
+            np.copyto(t, blk.T)
+        else:
+            np.divide(blk.T, div, out=t, dtype=cdt)
+        np.add.reduce(t, axis=0, out=acc[a:a + n])
+    return acc
 
 
 def _fast_global_max_backward(og, x, out, dst=None):
@@ -2050,7 +2157,7 @@ def _pooling(rc, attrs, data, out=None):
     dst = _given(out, g.out_shape(data.shape), data.dtype)
 
     def kernel(a, out=None):
-        return _pool_forward(xp, a, g, attrs, out)
+        return _pool_forward(xp, a, g, attrs, out, data.size)
 
     if not g.channels_last:
         oshape = tuple(data.shape[:2]) + g.out
