@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["CPUBackend", "np"]
+from .mt_parallel import ParallelMT, SerialMT
+
+__all__ = ["CPUBackend", "CPURandom", "np"]
 
 
 def _tune_malloc():
@@ -28,12 +30,67 @@ def _tune_malloc():
 _tune_malloc()
 
 
+class CPURandom:
+    """The CPU random state, as 1.9.1 keeps it for a seed.
+
+    - ``parallel``: 1.9.1's parallel sampler (1024 std::mt19937 states), which
+      ``mx.nd.random.uniform``/``normal``/``randint``, the ``_sample_*`` and ``_like`` forms
+      and Dropout draw from;
+    - ``serial``: 1.9.1's single-engine resource (``mx.np.random.uniform``/``normal``);
+    - every other attribute is the NumPy ``Generator`` (MT19937 seeded with the same seed)
+      that the samplers not yet reproduced draw from (``rng.random``, ``rng.integers``, ...).
+
+    ``bit_generator.state`` reads and restores all three at once (replays of control flow).
+    """
+
+    def __init__(self, seed=0):
+        self.seed = int(seed)
+        self.parallel = ParallelMT(seed)
+        self.serial = SerialMT(seed)
+        self._gen = None
+
+    @property
+    def generator(self):
+        if self._gen is None:
+            self._gen = np.random.Generator(np.random.MT19937(self.seed & 0xFFFFFFFF))
+        return self._gen
+
+    @property
+    def bit_generator(self):
+        return _AllStates(self)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.generator, name)
+
+
+class _AllStates:
+    """``state`` of a :class:`CPURandom`: its three generators' states together."""
+
+    def __init__(self, rng):
+        self._rng = rng
+
+    @property
+    def state(self):
+        r = self._rng
+        return (r.generator.bit_generator.state, r.parallel.get_state(), r.serial.get_state())
+
+    @state.setter
+    def state(self, value):
+        r = self._rng
+        r.generator.bit_generator.state = value[0]
+        r.parallel.set_state(value[1])
+        r.serial.set_state(value[2])
+
+
 class CPUBackend:
     """NumPy on the host. As in 1.9.1, every CPU context (any id, pinned or shared) draws
-    from one random generator, so seeding any of them seeds them all."""
+    from one random state, so seeding any of them seeds them all (with the same seed: 1.9.1
+    seeds cpu(i) as it seeds cpu(0))."""
 
     is_gpu = False
-    _shared_rng = [np.random.Generator(np.random.MT19937(0))]
+    _shared_rng = [CPURandom(0)]
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -50,7 +107,7 @@ class CPUBackend:
     @staticmethod
     def seed_shared(seed):
         """Seed the generator that every CPU context draws from."""
-        CPUBackend._shared_rng[0] = np.random.Generator(np.random.MT19937(int(seed) & 0xFFFFFFFF))
+        CPUBackend._shared_rng[0] = CPURandom(int(seed))
 
     def seed(self, seed):
         CPUBackend.seed_shared(seed)

@@ -52,6 +52,17 @@ def _dropout(rc, attrs, x, out=None):
         return x.copy(), ones
     if p >= 1:  # every element dropped: 0 * inf, as 1.9.1 computes it
         mask = xp.full(mshape, np.nan, dtype=x.dtype)
+    elif getattr(rc.rng, "parallel", None) is not None and x.dtype.kind == "f":
+        # 1.9.1's CPU kernel: one draw per mask element from the parallel generator (in the
+        # data type, double for float16), rounded to float; kept where u <= 1 - p
+        gen = rc.rng.parallel
+        pkeep = np.float32(1) - np.float32(p)
+        n = int(np.prod(mshape, dtype=np.int64))
+        if x.dtype == np.float32:
+            keep = gen.uniform_f32_le(n, pkeep)
+        else:
+            keep = gen.uniform_f64(n).astype(np.float32) <= pkeep
+        mask = (keep * (np.float32(1) / pkeep)).astype(x.dtype).reshape(mshape)
     else:
         rdt = np.float64 if x.dtype == np.float64 else np.float32
         keep = rc.rng.random(mshape, dtype=rdt) >= p

@@ -558,13 +558,19 @@ def _make_reduction(kind, fn):
     return name
 
 
-def _sum_fn(xp, x, axes, attrs):
-    return xp.sum(x, axis=axes, keepdims=False)
+def _sum_fn(xp, x, axes, attrs, kind="sum"):
+    if xp is np and x.dtype in (np.float32, np.float64) and axes and x.size:
+        # 1.9.1's mx.np sum/mean of float32/float64 are its legacy kernels (compensated
+        # steps): the same emulation as nd.sum/nd.mean
+        from .reduce import _float_sum, _mean_kernel
+        out = (_float_sum if kind == "sum" else _mean_kernel)(xp, x, axes, False)
+        return out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes))
+    return getattr(xp, kind)(x, axis=axes, **({"keepdims": False} if kind == "sum" else {}))
 
 
 REDUCTIONS = [
     _make_reduction("sum", _sum_fn),
-    _make_reduction("mean", lambda xp, x, axes, at: xp.mean(x, axis=axes)),
+    _make_reduction("mean", lambda xp, x, axes, at: _sum_fn(xp, x, axes, at, "mean")),
     _make_reduction("prod", lambda xp, x, axes, at: xp.prod(x, axis=axes)),
     _make_reduction("max", lambda xp, x, axes, at: xp.max(x, axis=axes)),
     _make_reduction("min", lambda xp, x, axes, at: xp.min(x, axis=axes)),
@@ -1250,6 +1256,12 @@ def _randint(rc, attrs):
         lo, hi = 0, lo
     if hi <= lo:
         raise MXNetError(f"randint: low ({lo}) must be less than high ({hi})")
+    gen = getattr(rc.rng, "parallel", None)
+    if gen is not None:   # 1.9.1's CPU draw: low + ((w0 << 31) + w1) % (high - low), unsigned
+        size = tuple(_size(attrs))
+        raw = gen.randint_raw(int(np.prod(size, dtype=np.int64)))
+        res = raw % np.uint64(hi - lo) + np.uint64(lo & 0xFFFFFFFFFFFFFFFF)
+        return res.view(np.int64).reshape(size).astype(attrs["dtype"])
     return rc.xp.asarray(rc.rng.integers(lo, hi, size=_size(attrs))).astype(attrs["dtype"])
 
 

@@ -134,6 +134,22 @@ _SPECS = {
 }
 
 
+def _serial_draw(gen, name, vals, shape, dt):
+    """1.9.1's CPU uniform and normal: float32 draws from its single-engine generator (see
+    ``backend/mt_parallel.py``), then ``low + (high - low) * u`` or ``loc + scale * z`` in the
+    output type (float32 for float16). Normal also returns its noise, as the hidden output."""
+    n = int(np.prod(shape, dtype=np.int64))
+    ct = np.dtype(np.float64) if dt == np.float64 else np.dtype(np.float32)
+    if name == "uniform":
+        lo, hi = (np.asarray(vals[k], dtype=ct) for k in ("low", "high"))
+        u = gen.uniform_f32(n).reshape(shape).astype(ct, copy=False)
+        return (lo + (hi - lo) * u).astype(dt, copy=False)
+    loc, scale = (np.asarray(vals[k], dtype=ct) for k in ("loc", "scale"))
+    z = gen.normal_f32(n).reshape(shape)
+    y = loc + scale * z.astype(ct, copy=False)
+    return y.astype(dt, copy=False), z.astype(dt, copy=False)
+
+
 def _pathwise(name, F, attrs, ins, outs, og):
     """d(sample)/d(parameter) times the output gradient, per array input, reduced to it."""
     g, y, n = og[0], outs[0], outs[1]
@@ -182,8 +198,10 @@ def _make(name):
         for k, h in zip(names, hosts):
             vals[k] = rc.xp.asarray(_fit(h, shape))   # on the device, with the noise
         rng = rc.rng
-        n = noise(rng, shape) if noise is not None else None
         dt = attrs["dtype"] if has_dtype else np.float32
+        if name in ("uniform", "normal") and getattr(rng, "serial", None) is not None:
+            return _serial_draw(rng.serial, name, vals, shape, np.dtype(dt))
+        n = noise(rng, shape) if noise is not None else None
         y = rc.xp.asarray(transform(vals, n, rng, shape)).astype(dt)
         if n is None:
             return y

@@ -2,11 +2,13 @@
 draws per element of parameter arrays), ``_random_*_like``, ``_random_randint``,
 ``_sample_multinomial`` and ``_shuffle``; and the densities ``_random_pdf_*``.
 
-Every kernel draws from ``rc.rng``, the device's own generator (``numpy.random.Generator``
-on CPU, ``cupy.random.Generator`` on GPU), so ``mx.random.seed`` makes runs repeatable.
-Only the generator methods both libraries share are used: ``random``,
-``standard_normal``, ``standard_exponential``, ``standard_gamma``, ``poisson`` and
-``integers``.
+Every kernel draws from ``rc.rng``, the device's own generator, so ``mx.random.seed`` makes
+runs repeatable. On CPU, uniform, normal and randint (scalar, ``_sample_*`` and ``_like``
+forms) draw from ``rc.rng.parallel``, 1.9.1's parallel generator (``backend/mt_parallel.py``),
+with 1.9.1's arithmetic and types, so a seed gives 1.9.1's numbers. The other distributions
+(and every sampler on GPU) use a NumPy/CuPy ``Generator``, through the methods both share:
+``random``, ``standard_normal``, ``standard_exponential``, ``standard_gamma``, ``poisson``
+and ``integers``.
 
 Compared with 1.9.1:
 
@@ -89,6 +91,42 @@ def _draw_uniform(rc, size, wdt, low, high):
 
 def _draw_normal(rc, size, wdt, loc, scale):
     return loc + scale * rc.rng.standard_normal(size, dtype=wdt)
+
+
+def _parallel(rc):
+    """The CPU's 1.9.1 parallel generator, or None (GPU: the device's own generator)."""
+    return getattr(rc.rng, "parallel", None)
+
+
+def _mt_draw(gen, name, size, out_dt, a, b):
+    """1.9.1's uniform/normal kernel on the parallel generator: ``a + (b - a) * u`` or
+    ``a + b * z`` per element, in the types its C++ uses. ``a``, ``b``: parameter arrays (of
+    the kernel's input type) broadcastable to ``size``, each element's parameters leading.
+
+    Draws are in the output type, double for float16; the parameter difference is in the
+    input type; the rest in the wider of the two, except that any operation with a half
+    operand rounds to half; float16 results are rounded through float32, as mshadow's half_t
+    conversions do."""
+    f32, f64 = np.dtype(np.float32), np.dtype(np.float64)
+    ftype = out_dt if out_dt in (f32, f64) else f64
+    n = int(np.prod(size, dtype=np.int64))
+    base = (gen.uniform if name == "uniform" else gen.normal)(n, ftype).reshape(size)
+    a, b = np.asarray(a), np.asarray(b)
+    if name == "uniform":
+        b = b - a
+    if a.dtype == np.float16:   # half_t arithmetic: each operation in float, rounded to half
+        t = (b.astype(f32) * base.astype(f32)).astype(np.float16)
+        return (a.astype(f32) + t.astype(f32)).astype(np.float16).astype(out_dt, copy=False)
+    ctype = np.result_type(a.dtype, ftype)
+    res = a.astype(ctype) + b.astype(ctype) * base.astype(ctype, copy=False)
+    if out_dt == np.float16 and ctype == f64:
+        res = res.astype(f32)
+    return res.astype(out_dt, copy=False)
+
+
+def _mt_scalar(gen, name, size, out_dt, a, b):
+    """The scalar and ``_like`` forms: 1.9.1's parameters are float32 (``high - low`` too)."""
+    return _mt_draw(gen, name, size, out_dt, np.float32(a), np.float32(b))
 
 
 def _draw_gamma(rc, size, wdt, alpha, beta):
@@ -246,7 +284,11 @@ def _make_random(name, pspecs, draw, check, desc):
             shape = _check_shape(opname, attrs["shape"], allow_empty=False)
         out_dt = dtype_np(attrs["dtype"] or "float32")
         wdt = _work_dtype(out_dt)
-        res = draw(rc, shape, wdt, *[attrs[p] for p in pnames]).astype(out_dt, copy=False)
+        gen = _parallel(rc) if name in ("uniform", "normal") else None
+        if gen is not None:
+            res = _mt_scalar(gen, name, shape, out_dt, *[attrs[p] for p in pnames])
+        else:
+            res = draw(rc, shape, wdt, *[attrs[p] for p in pnames]).astype(out_dt, copy=False)
         if buf is not None:
             buf[...] = res
             return buf
@@ -286,6 +328,9 @@ def _make_like(name, pspecs, draw, check, desc):
     def compute(rc, attrs, data):
         _require_float(opname, data.dtype)
         _check_scalars(opname, check, attrs)
+        gen = _parallel(rc) if name in ("uniform", "normal") else None
+        if gen is not None:
+            return _mt_scalar(gen, name, data.shape, data.dtype, *[attrs[p] for p in pnames])
         wdt = _work_dtype(data.dtype)
         return draw(rc, data.shape, wdt, *[attrs[p] for p in pnames]).astype(data.dtype,
                                                                               copy=False)
@@ -322,6 +367,12 @@ def _make_sample(name, inames, draw, acheck, desc):
                                  "must have the same dtype")
         extra = _check_shape(opname, attrs["shape"], allow_empty=True)
         out_dt = dtype_np(attrs["dtype"] or "float32")
+        gen = _parallel(rc) if name in ("uniform", "normal") else None
+        if gen is not None and first.dtype.kind == "f":
+            size = tuple(first.shape) + extra
+            bshape = tuple(first.shape) + (1,) * len(extra)
+            with np.errstate(over="ignore", invalid="ignore"):
+                return _mt_draw(gen, name, size, out_dt, *[p.reshape(bshape) for p in params])
         wdt = _work_dtype(out_dt)
         cast = [p.astype(wdt) for p in params]
         if acheck is not None:
@@ -382,7 +433,14 @@ def _randint(rc, attrs):
     # NumPy mode: shape () is one scalar draw (mx.sym.np.random.randint without size)
     shape = _check_shape(opname, attrs["shape"], allow_empty=is_np_shape())
     out_dt = dtype_np(attrs["dtype"] or "int32")
-    return rc.rng.integers(low, high, size=shape, dtype=np.int64).astype(out_dt, copy=False)
+    gen = _parallel(rc)
+    if gen is None:
+        return rc.rng.integers(low, high, size=shape, dtype=np.int64).astype(out_dt, copy=False)
+    # 1.9.1: low + (64-bit draw) % (high - low), in unsigned 64-bit arithmetic
+    n = int(np.prod(shape, dtype=np.int64))
+    span = np.uint64((high - low) & 0xFFFFFFFFFFFFFFFF)
+    res = gen.randint_raw(n) % span + np.uint64(low & 0xFFFFFFFFFFFFFFFF)
+    return res.view(np.int64).astype(out_dt, copy=False).reshape(shape)
 
 
 register("_random_randint", _randint, inputs=(), params=(
