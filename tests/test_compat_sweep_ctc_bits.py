@@ -21,7 +21,7 @@ import pytest
 
 import mxnet as mx
 from mxnet.base import MXNetError
-from mxnet.operator import _libm32
+from mxnet.backend import libm32 as _libm32
 
 nd = mx.nd
 

@@ -292,7 +292,7 @@ class SerialMT(_Engines):
 def _logf():
     """glibc's logf where its emulation is available, else NumPy's float32 log."""
     try:
-        from ..operator._libm32 import logf
+        from .libm32 import logf
     except ImportError:   # pragma: no cover - the emulation is optional
         return np.log
     return lambda x: logf(np, x)

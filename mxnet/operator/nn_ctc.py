@@ -5,7 +5,7 @@ over the blank-extended label, then a beta recursion that also sums alpha * beta
 forms the gradient softmax(data) - posterior, which the forward pass returns as a hidden second
 output (the gradient rule scales it by the incoming per-example gradient).  ``_warp_ctc``
 repeats that computation in the data's dtype and in warp-ctc's order of evaluation, so float32
-results are 1.9.1's bit for bit: the same float32 steps, glibc's expf/logf (``_libm32``), the
+results are 1.9.1's bit for bit: the same float32 steps, glibc's expf/logf (``backend/libm32.py``), the
 log-sums in double, and the same windows of reachable lattice columns, which decide which
 terms of a log-sum are exactly -inf.  It is vectorised over the batch and the lattice, with one
 Python step per frame.  float64 data (which 1.9.1 rejects) runs the same steps in float64.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import MXNetError
-from . import _libm32
+from ..backend import libm32 as _libm32
 from ._common import errstate, shape_err
 from .registry import Param, register
 
