@@ -361,6 +361,20 @@ class Constant(Initializer):
         return json.dumps([self.__class__.__name__.lower(), self._kwargs])
 
 
+def _random_fill(kind, a, b, arr):
+    """Fill ``arr`` from U[a, b) or N(a, b²). As in 1.9.1, numpy mode (``npx.set_np``) draws
+    with ``mx.np.random`` (its single-engine generator), otherwise with ``mx.nd.random``."""
+    from .util import is_np_array
+    if is_np_array():
+        from .numpy import random as npr
+        fn = npr.uniform if kind == "uniform" else npr.normal
+        dt = np.dtype(arr.dtype)
+        arr[:] = fn(a, b, size=arr.shape, dtype=dt if dt.kind == "f" else None, ctx=arr.context)
+        return
+    fn = nd.random.uniform if kind == "uniform" else nd.random.normal
+    fn(a, b, arr.shape, out=arr)
+
+
 @register
 class Uniform(Initializer):
     """Weights drawn uniformly from ``[-scale, scale)``."""
@@ -370,7 +384,7 @@ class Uniform(Initializer):
         self.scale = scale
 
     def _init_weight(self, _, arr):
-        nd.random.uniform(-self.scale, self.scale, arr.shape, out=arr)
+        _random_fill("uniform", -self.scale, self.scale, arr)
 
 
 @register
@@ -382,7 +396,7 @@ class Normal(Initializer):
         self.sigma = sigma
 
     def _init_weight(self, _, arr):
-        nd.random.normal(0, self.sigma, arr.shape, out=arr)
+        _random_fill("normal", 0, self.sigma, arr)
 
 
 @register
@@ -437,9 +451,9 @@ class Xavier(Initializer):
     def _init_weight(self, name, arr):
         scale = self._scale(name, arr.shape)
         if self.rnd_type == "uniform":
-            nd.random.uniform(-scale, scale, arr.shape, out=arr)
+            _random_fill("uniform", -scale, scale, arr)
         elif self.rnd_type == "gaussian":
-            nd.random.normal(0, scale, arr.shape, out=arr)
+            _random_fill("normal", 0, scale, arr)
         else:
             raise ValueError("Unknown random type")
 

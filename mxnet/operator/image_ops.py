@@ -18,15 +18,29 @@ flips, colour and lighting operators pass the head gradient through unchanged (e
 flips, whose gradient 1.9.1 does not flip back). ``to_tensor`` and ``resize`` have none.
 
 The random operators draw host scalars from the device generator (``mx.random.seed``):
-the flips flip when a uniform draw is below 0.5; the colour factors are uniform in
+the flips flip with probability 0.5; the colour factors are uniform in
 [min_factor, max_factor]; ``random_color_jitter`` applies its four changes in a random
 order with factors from [max(0, 1 - a), 1 + a] (hue: [-hue, hue]); ``random_lighting``
 draws the three PCA weights from N(0, alpha_std).
+
+On the CPU the draws are 1.9.1's, from its single-engine ``Random<cpu>`` resource (the one
+``mx.np.random.uniform`` uses; ``mx.nd.random``'s parallel states are left alone):
+
+- a flip takes one canonical double (two words) and flips when it is >= 0.5;
+- a colour factor is one canonical float ``u``: ``lo + (hi - lo) * u`` in float32;
+- ``random_color_jitter`` first shuffles the order (0 brightness, 1 contrast, 2 saturation,
+  3 hue) as libstdc++'s classic ``std::shuffle`` does: for i = 1, 2, 3 swap i with a
+  ``uniform_int_distribution(0, i)`` draw (word ``// (2**32-1) // (i+1)``, words at or past
+  ``(i+1) * that`` rejected), then draws a factor for each change whose amount is > 0:
+  ``1 + U[-a, a)`` (not clipped at 0), hue ``U[-hue, hue)``;
+- ``random_lighting`` takes three values of one ``normal_distribution<float>`` (the polar
+  method, both values of each pair) times alpha_std.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..backend.mt_parallel import _canonical_f64
 from ..base import MXNetError
 from .registry import Param, register
 
@@ -364,7 +378,7 @@ def _pass_through(F, attrs, ins, outs, og):
 def _flip_kernel(opname, axis, random):
     def compute(rc, attrs, x):
         _check_single(opname, x.shape)
-        if random and not float(rc.rng.random()) < 0.5:
+        if random and not _coin(rc):
             return x.copy()
         return rc.xp.ascontiguousarray(rc.xp.flip(x, axis=axis))
     return compute
@@ -494,9 +508,36 @@ _ADJUST = {"brightness": _brightness, "contrast": _contrast, "saturation": _satu
            "hue": _hue}
 
 
+def _serial(rc):
+    """1.9.1's single-engine CPU generator, or None (a GPU: its generator draws instead)."""
+    return getattr(rc.rng, "serial", None)
+
+
+def _coin(rc):
+    """Whether a random flip flips."""
+    ser = _serial(rc)
+    if ser is None:
+        return float(rc.rng.random()) < 0.5
+    return float(_canonical_f64(ser.take(0, 2))[0]) >= 0.5
+
+
 def _uniform(rc, lo, hi):
-    """One host float uniform in [lo, hi) (as Generator.uniform draws it)."""
-    return lo + (hi - lo) * float(rc.rng.random())
+    """One host float uniform in [lo, hi)."""
+    ser = _serial(rc)
+    if ser is None:
+        return lo + (hi - lo) * float(rc.rng.random())
+    lo, hi = np.float32(lo), np.float32(hi)
+    return float(ser.uniform_f32(1)[0] * (hi - lo) + lo)
+
+
+def _uniform_int(ser, hi):
+    """libstdc++'s classic ``uniform_int_distribution(0, hi)`` on a 32-bit engine."""
+    span = hi + 1
+    scaling = 0xFFFFFFFF // span
+    while True:
+        w = int(ser.take(0, 1)[0])
+        if w < span * scaling:
+            return w // scaling
 
 
 def _random_adjust(opname, kind):
@@ -536,6 +577,13 @@ for _kind, _doc in _FACTOR_DOCS.items():
 
 
 def _permutation(rc, n):
+    ser = _serial(rc)
+    if ser is not None:
+        order = list(range(n))
+        for i in range(1, n):
+            j = _uniform_int(ser, i)
+            order[i], order[j] = order[j], order[i]
+        return order
     rng = rc.rng
     if hasattr(rng, "permutation"):
         return [int(i) for i in rng.permutation(n)]
@@ -552,6 +600,8 @@ def _color_jitter(rc, attrs, x):
             continue
         if kind == "hue":
             out = _hue(xp, out, _uniform(rc, -amount, amount))
+        elif _serial(rc) is not None:   # 1.9.1: 1 + U[-amount, amount), in float32
+            out = _ADJUST[kind](xp, out, float(_F32(1) + _F32(_uniform(rc, -amount, amount))))
         else:
             out = _ADJUST[kind](xp, out, _uniform(rc, max(0.0, 1 - amount), 1 + amount))
     return out.copy() if out is x else out
@@ -588,7 +638,11 @@ register("_image_adjust_lighting", _adjust_lighting, attr_check=_lighting_check,
 
 def _random_lighting(rc, attrs, x):
     _check_single("_image_random_lighting", x.shape)
-    alpha = np.asarray(rc.rng.standard_normal(3).tolist()) * attrs["alpha_std"]
+    ser = _serial(rc)
+    if ser is None:
+        alpha = np.asarray(rc.rng.standard_normal(3).tolist()) * attrs["alpha_std"]
+    else:
+        alpha = ser.normal_f32(3) * np.float32(attrs["alpha_std"])
     return _lighting(rc.xp, x, alpha)
 
 

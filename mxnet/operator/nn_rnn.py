@@ -426,6 +426,20 @@ def _forward_plain(xp, lay, W, x, h, ydst, masks, steps):
     return h
 
 
+def _dropout_keep(rc, shape, p):
+    """The keep mask (bool) of the dropout between layers.
+
+    1.9.1's own CPU kernel (float64, or float32 with ``MXNET_USE_MKLDNN_RNN=0``) keeps an
+    element where a canonical float from the single-engine ``Random<cpu>`` resource is >= p,
+    layer after layer; these are its masks. Its default float32 path (oneDNN's RNN) silently
+    applies no dropout at all; that is not copied: the dropout asked for is applied."""
+    serial = getattr(rc.rng, "serial", None)
+    if serial is None:  # a GPU: cuDNN's dropout
+        return rc.rng.random(shape) >= p
+    n = math.prod(shape)
+    return (serial.uniform_f32(n) >= np.float32(p)).reshape(shape)
+
+
 def _rnn_forward(rc, attrs, *arrays):
     xp = rc.xp
     data, params, state, cell, seqlen = _split_inputs(attrs, arrays)
@@ -457,8 +471,9 @@ def _rnn_forward(rc, attrs, *arrays):
             x = y
             if lay.dropout:
                 mask = _view(reserve, slots[l]["mask"])
-                if rc.is_train:
-                    mask[...] = rc.rng.random(mask.shape) >= attrs["p"]
+                keep = _dropout_keep(rc, mask.shape, attrs["p"]) if rc.is_train else None
+                if keep is not None:
+                    mask[...] = keep
                     mask *= 1.0 / (1.0 - attrs["p"])
                     x = y * mask
                 else:
