@@ -38,7 +38,8 @@ class CPURandom:
       and Dropout draw from;
     - ``serial``: 1.9.1's single-engine resource (``mx.np.random.uniform``/``normal``);
     - every other attribute is the NumPy ``Generator`` (MT19937 seeded with the same seed)
-      that the samplers not yet reproduced draw from (``rng.random``, ``rng.integers``, ...).
+      that the few samplers not reproduced draw from (``rng.random``, ``rng.integers``, ...:
+      laplace, f, binomial, multivariate_normal, ...).
 
     ``bit_generator.state`` reads and restores all three at once (replays of control flow).
     """

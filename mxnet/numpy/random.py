@@ -1,6 +1,7 @@
 """``mx.np.random``: samplers drawing from the device generator that ``mx.random.seed`` /
-``npx.random.seed`` seed. Streams differ from 1.9.1's (a different generator); the
-distributions, shapes and dtypes match."""
+``npx.random.seed`` seed. On CPU they draw 1.9.1's numbers for a seed (its single-engine
+generator, see operator/np_random.py and backend/mt_dists.py), except laplace, f, binomial and
+multivariate_normal; chisquare draws gamma(df/2, scale 2), where 1.9.1 wrongly scales by 0.5."""
 from __future__ import annotations
 
 import numpy as _onp
@@ -237,7 +238,8 @@ def chisquare(df, size=None, dtype=None, ctx=None):
     """Samples from the chi-square distribution with ``df`` degrees of freedom."""
     _float_dtype("chisquare", dtype)
     if _any_array(df):
-        return gamma(df / 2, 0.5, size=size, dtype=dtype, ctx=ctx)
+        # gamma(df/2, scale 2); 1.9.1 passes scale 0.5 here, a bug not copied
+        return gamma(df / 2, 2.0, size=size, dtype=dtype, ctx=ctx)
     _positive("chisquare", df=df)
     return _dist("_npi_chisquare", "chisquare", size, dtype, ctx, df=df)
 

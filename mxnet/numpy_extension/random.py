@@ -1,6 +1,6 @@
 """``mx.npx.random``: seeding, and the batched / Bernoulli samplers of 1.9.1's
-``npx.random``. Streams differ from 1.9.1's (a different generator); distributions, shapes
-and dtypes match."""
+``npx.random``. On CPU a seed gives 1.9.1's numbers (``bernoulli`` compares the single
+engine's float uniforms with ``prob``, as 1.9.1 does); distributions, shapes and dtypes match."""
 from __future__ import annotations
 
 import numpy as _onp

@@ -1287,6 +1287,15 @@ def _choice(rc, attrs, *p):
         prob = np.asarray(p[0].get() if hasattr(p[0], "get") else p[0], dtype=np.float64)
         if prob.ndim != 1 or prob.size == 0:
             raise MXNetError(f"choice: p must be a non-empty 1-D array, got shape {prob.shape}")
+        if not replace and prob.shape != (a,):
+            raise MXNetError(f"choice: p must have shape ({a},), got {prob.shape}")
+    serial = getattr(rc.rng, "serial", None)
+    if serial is not None:      # 1.9.1's CPU draws (backend/mt_dists.py)
+        from ..backend.mt_dists import np_choice  # noqa: PLC0415
+        with np.errstate(all="ignore"):
+            out = np_choice(serial, a, n, prob, replace)
+        return out.reshape(tuple(size) if size else ())
+    if p:
         if replace:
             # inverse CDF over the cumulative weights, unnormalised as in 1.9.1, so float32
             # weights that sum to 1 within rounding are accepted; a draw past the last
@@ -1332,6 +1341,13 @@ def _multinomial(rc, attrs):
         raise MXNetError(f"multinomial: pvals must be probabilities summing to at most 1, got "
                          f"{pvals.tolist()}")
     size = _size(attrs)
+    serial = getattr(rc.rng, "serial", None)
+    if serial is not None:      # 1.9.1's CPU draws (backend/mt_dists.py)
+        from ..backend.mt_dists import np_multinomial  # noqa: PLC0415
+        res = np_multinomial(serial, attrs["n"], pvals, size=tuple(size) or None)
+        if int(np.prod(size, dtype=np.int64)):  # 1.9.1 then draws a double per category
+            serial.take(0, 2 * pvals.size)
+        return res
     out = rc.rng.multinomial(attrs["n"], pvals, size=size)
     return rc.xp.asarray(out, dtype=np.int64)
 

@@ -1091,14 +1091,61 @@ def _dist(name, draw, params):
              params=params + (Param("size", "shape", None),) + _CTX_DT)
 
 
+def _exact(name):
+    """1.9.1's CPU sampler ``np_<name>`` of backend/mt_dists.py on the single engine, or None
+    on GPU (no ``serial`` engine)."""
+    def compute(rc, attrs, _name=name):
+        serial = getattr(rc.rng, "serial", None)
+        if serial is None:
+            return None
+        from ..backend import mt_dists  # noqa: PLC0415
+        size = tuple(attrs["size"] or ())
+        n = int(np.prod(size, dtype=np.int64))
+        dt = np.dtype(attrs["dtype"])
+        with np.errstate(all="ignore"):
+            if _name == "beta":
+                y = mt_dists.np_beta(serial, n, attrs["a"], attrs["b"], dt)
+            elif _name == "chisquare":
+                # a chi-square is gamma(df/2, scale 2); 1.9.1 draws gamma(df/2, 0.5), a bug
+                # not copied: the same uniforms, scaled by 2 rather than 0.5
+                y = mt_dists.np_chisquare(serial, n, attrs["df"], dt, scale=2.0)
+            elif dt == np.float64:  # lognormal: the float argument, exp in double
+                z = serial.normal_f32(n)
+                arg = np.float32(attrs["mean"]) + np.float32(attrs["sigma"]) * z
+                y = mt_dists._gexp(arg.astype(np.float64))
+            elif dt == np.float16:  # the float argument rounded to half, then exp
+                z = serial.normal_f32(n)
+                arg = np.float32(attrs["mean"]) + np.float32(attrs["sigma"]) * z
+                y = mt_dists._gexp(arg.astype(np.float16).astype(np.float64)).astype(
+                    np.float32)
+            else:                   # lognormal
+                y = mt_dists.np_lognormal(serial, n, attrs["mean"], attrs["sigma"])
+        return np.asarray(y).reshape(size).astype(dt, copy=False)
+    return compute
+
+
+def _dist_exact(name, draw, params):
+    exact = _exact(name)
+
+    def compute(rc, attrs):
+        res = exact(rc, attrs)
+        if res is not None:
+            return res
+        size = attrs["size"] or ()
+        return rc.xp.asarray(draw(rc.rng, attrs, size)).astype(attrs["dtype"])
+    register(f"_npi_{name}", compute, inputs=(), nd_hidden=True, needs_rng=True,
+             params=params + (Param("size", "shape", None),) + _CTX_DT)
+
+
 _P = Param
 # exponential / gamma / gumbel / logistic / pareto / powerd / rayleigh / weibull (array-valued
 # parameters too): np_random.py
-_dist("beta", lambda r, a, s: r.beta(a["a"], a["b"], s), (_P("a", "float"), _P("b", "float")))
-_dist("chisquare", lambda r, a, s: r.chisquare(a["df"], s), (_P("df", "float"),))
+_dist_exact("beta", lambda r, a, s: r.beta(a["a"], a["b"], s),
+            (_P("a", "float"), _P("b", "float")))
+_dist_exact("chisquare", lambda r, a, s: r.chisquare(a["df"], s), (_P("df", "float"),))
 _dist("laplace", lambda r, a, s: r.laplace(a["loc"], a["scale"], s),
       (_P("loc", "float", 0.0), _P("scale", "float", 1.0)))
-_dist("lognormal", lambda r, a, s: r.lognormal(a["mean"], a["sigma"], s),
+_dist_exact("lognormal", lambda r, a, s: r.lognormal(a["mean"], a["sigma"], s),
       (_P("mean", "float", 0.0), _P("sigma", "float", 1.0)))
 _dist("f", lambda r, a, s: r.f(a["dfnum"], a["dfden"], s),
       (_P("dfnum", "float"), _P("dfden", "float")))

@@ -10,6 +10,10 @@ axis (or an extra leading axis) is read at index 0.
 The reparameterisable samplers (normal, logistic, gumbel, exponential, rayleigh, weibull,
 pareto) keep their standard noise as a second, hidden output and differentiate their
 parameters pathwise; uniform, gamma and power give zero gradients, as in 1.9.1.
+
+On CPU every sampler here draws 1.9.1's numbers from its single engine (``rc.rng.serial``):
+uniform and normal in ``_serial_draw``, the others through ``backend/mt_dists.py``; the
+hidden noise is computed from the same uniforms. On GPU the CuPy generator draws.
 """
 from __future__ import annotations
 
@@ -150,6 +154,58 @@ def _serial_draw(gen, name, vals, shape, dt):
     return y.astype(dt, copy=False), z.astype(dt, copy=False)
 
 
+class _Recorder:
+    """The single engine, keeping the uniforms a sampler draws (for its hidden noise)."""
+
+    def __init__(self, sm):
+        self._sm = sm
+        self.u = None
+
+    def uniform_f32(self, n):
+        self.u = self._sm.uniform_f32(n)
+        return self.u
+
+
+# the hidden noise of each reparameterisable sampler, from its uniforms u (float64)
+_NOISE_OF_U = {
+    "logistic": lambda u: np.log(u / (1.0 - u)),
+    "gumbel": lambda u: -np.log(-np.log(u)),
+    "exponential": lambda u: -np.log(u),
+    "rayleigh": lambda u: np.sqrt(-2.0 * np.log(u)),
+    "weibull": lambda u: -np.log(u),
+    "pareto": lambda u: -np.log(u),
+}
+
+
+def _exact_draw(sm, name, vals, shape, dt):
+    """1.9.1's CPU sampler (``backend/mt_dists.py``) on the single engine ``sm``: a number
+    parameter is an attribute (a C float), an array one is read at every output position.
+    Returns the sample and, for the reparameterisable samplers, the noise behind it."""
+    from ..backend import mt_dists  # noqa: PLC0415 - loaded with the first such draw
+    n = int(np.prod(shape, dtype=np.int64))
+    flat = {k: (v if np.ndim(v) == 0 else np.ascontiguousarray(v).reshape(-1))
+            for k, v in vals.items()}
+    rec = _Recorder(sm)
+    with np.errstate(all="ignore"):
+        if name == "gamma":
+            y = mt_dists.np_gamma(sm, n, flat["shape"], flat["scale"], dt)
+        elif name == "powerd":
+            y = mt_dists.np_power(sm, n, flat["a"])
+            sm.take(0, 1)       # 1.9.1's power draws one word more than it uses
+        elif name in ("logistic", "gumbel"):
+            y = getattr(mt_dists, "np_" + name)(rec, n, flat["loc"], flat["scale"])
+        elif name in ("exponential", "rayleigh"):
+            y = getattr(mt_dists, "np_" + name)(rec, n, flat["scale"])
+        else:                   # weibull, pareto
+            y = getattr(mt_dists, "np_" + name)(rec, n, flat["a"])
+        y = np.asarray(y).reshape(shape).astype(dt, copy=False)
+        if name not in _NOISE_OF_U:
+            return y
+        u = rec.u.astype(np.float64) if rec.u is not None else np.zeros(n)
+        noise = _NOISE_OF_U[name](u).reshape(shape).astype(dt)
+    return y, noise
+
+
 def _pathwise(name, F, attrs, ins, outs, og):
     """d(sample)/d(parameter) times the output gradient, per array input, reduced to it."""
     g, y, n = og[0], outs[0], outs[1]
@@ -199,8 +255,11 @@ def _make(name):
             vals[k] = rc.xp.asarray(_fit(h, shape))   # on the device, with the noise
         rng = rc.rng
         dt = attrs["dtype"] if has_dtype else np.float32
-        if name in ("uniform", "normal") and getattr(rng, "serial", None) is not None:
+        serial = getattr(rng, "serial", None)
+        if name in ("uniform", "normal") and serial is not None:
             return _serial_draw(rng.serial, name, vals, shape, np.dtype(dt))
+        if serial is not None:
+            return _exact_draw(serial, name, vals, shape, np.dtype(dt))
         n = noise(rng, shape) if noise is not None else None
         y = rc.xp.asarray(transform(vals, n, rng, shape)).astype(dt)
         if n is None:

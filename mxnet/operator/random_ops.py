@@ -3,10 +3,12 @@ draws per element of parameter arrays), ``_random_*_like``, ``_random_randint``,
 ``_sample_multinomial`` and ``_shuffle``; and the densities ``_random_pdf_*``.
 
 Every kernel draws from ``rc.rng``, the device's own generator, so ``mx.random.seed`` makes
-runs repeatable. On CPU, uniform, normal and randint (scalar, ``_sample_*`` and ``_like``
-forms) draw from ``rc.rng.parallel``, 1.9.1's parallel generator (``backend/mt_parallel.py``),
-with 1.9.1's arithmetic and types, so a seed gives 1.9.1's numbers. The other distributions
-(and every sampler on GPU) use a NumPy/CuPy ``Generator``, through the methods both share:
+runs repeatable. On CPU every sampler here draws 1.9.1's numbers for a seed: uniform, normal,
+randint, gamma, exponential, poisson and the (generalized) negative binomial (scalar,
+``_sample_*`` and ``_like`` forms) from ``rc.rng.parallel``, 1.9.1's parallel generator
+(``backend/mt_parallel.py``, the distributions' algorithms in ``backend/mt_dists.py``);
+``_sample_multinomial`` and ``_shuffle`` from ``rc.rng.serial``, its single engine. On GPU
+the samplers use the CuPy ``Generator``, through the methods it shares with NumPy's:
 ``random``, ``standard_normal``, ``standard_exponential``, ``standard_gamma``, ``poisson``
 and ``integers``.
 
@@ -122,6 +124,23 @@ def _mt_draw(gen, name, size, out_dt, a, b):
     if out_dt == np.float16 and ctype == f64:
         res = res.astype(f32)
     return res.astype(out_dt, copy=False)
+
+
+_MT_EXACT = ("gamma", "exponential", "poisson", "negative_binomial",
+             "generalized_negative_binomial")
+
+
+def _mt_exact(gen, name, size, out_dt, params):
+    """1.9.1's CPU sampler ``name`` (see ``backend/mt_dists.py``) for ``size`` outputs: each
+    parameter is a number (an attribute, taken as a C float) or an array with one entry per
+    batch of outputs (the ``_sample_*`` layout)."""
+    from ..backend import mt_dists  # noqa: PLC0415 - loaded with the first such draw
+    n = int(np.prod(size, dtype=np.int64))
+    if n == 0:
+        return np.empty(size, dtype=out_dt)
+    with np.errstate(all="ignore"):
+        res = getattr(mt_dists, name)(gen, n, *params, dtype=out_dt)
+    return np.asarray(res).astype(out_dt, copy=False).reshape(size)
 
 
 def _mt_scalar(gen, name, size, out_dt, a, b):
@@ -284,8 +303,10 @@ def _make_random(name, pspecs, draw, check, desc):
             shape = _check_shape(opname, attrs["shape"], allow_empty=False)
         out_dt = dtype_np(attrs["dtype"] or "float32")
         wdt = _work_dtype(out_dt)
-        gen = _parallel(rc) if name in ("uniform", "normal") else None
-        if gen is not None:
+        gen = _parallel(rc)
+        if gen is not None and name in _MT_EXACT:
+            res = _mt_exact(gen, name, shape, out_dt, [attrs[p] for p in pnames])
+        elif gen is not None:
             res = _mt_scalar(gen, name, shape, out_dt, *[attrs[p] for p in pnames])
         else:
             res = draw(rc, shape, wdt, *[attrs[p] for p in pnames]).astype(out_dt, copy=False)
@@ -328,7 +349,9 @@ def _make_like(name, pspecs, draw, check, desc):
     def compute(rc, attrs, data):
         _require_float(opname, data.dtype)
         _check_scalars(opname, check, attrs)
-        gen = _parallel(rc) if name in ("uniform", "normal") else None
+        gen = _parallel(rc)
+        if gen is not None and name in _MT_EXACT:
+            return _mt_exact(gen, name, data.shape, data.dtype, [attrs[p] for p in pnames])
         if gen is not None:
             return _mt_scalar(gen, name, data.shape, data.dtype, *[attrs[p] for p in pnames])
         wdt = _work_dtype(data.dtype)
@@ -367,8 +390,8 @@ def _make_sample(name, inames, draw, acheck, desc):
                                  "must have the same dtype")
         extra = _check_shape(opname, attrs["shape"], allow_empty=True)
         out_dt = dtype_np(attrs["dtype"] or "float32")
-        gen = _parallel(rc) if name in ("uniform", "normal") else None
-        if gen is not None and first.dtype.kind == "f":
+        gen = _parallel(rc)
+        if gen is not None and first.dtype.kind == "f" and name not in _MT_EXACT:
             size = tuple(first.shape) + extra
             bshape = tuple(first.shape) + (1,) * len(extra)
             with np.errstate(over="ignore", invalid="ignore"):
@@ -379,6 +402,9 @@ def _make_sample(name, inames, draw, acheck, desc):
             msg = acheck(xp, *cast)
             if msg:
                 raise MXNetError(f"{opname}: {msg}")
+        if gen is not None and first.dtype.kind == "f":     # 1.9.1's exact kernels
+            return _mt_exact(gen, name, tuple(first.shape) + extra, out_dt,
+                             [p.reshape(-1) for p in params])
         size = tuple(first.shape) + extra
         bshape = tuple(first.shape) + (1,) * len(extra)
         cast = [p.reshape(bshape) for p in cast]
@@ -494,6 +520,9 @@ def _sample_multinomial(rc, attrs, data):
         raise MXNetError(f"{opname}: data has no classes (last dimension is 0)")
     n = int(np.prod(data.shape[:-1], dtype=np.int64))
     m = int(np.prod(extra, dtype=np.int64))
+    serial = getattr(rc.rng, "serial", None)
+    if serial is not None:      # 1.9.1's CPU draws
+        return _multinomial_mt(serial, data, n, k, m, out_shape, attrs)
     probs = data.reshape(n, k).astype(np.float64)
     u = rc.rng.random((n, m), dtype=np.float64)
     cls = _first_above(xp, probs, u)
@@ -504,6 +533,51 @@ def _sample_multinomial(rc, attrs, data):
     with np.errstate(divide="ignore", invalid="ignore"):
         logp = xp.log(picked)
     return sample, logp.reshape(out_shape).astype(data.dtype, copy=False)
+
+
+def _multinomial_mt(serial, data, n, k, m, out_shape, attrs):
+    """1.9.1's CPU kernel: one float32 uniform from the single engine per sample, row after
+    row, compared (in the probabilities' type) with the running sums of the row's
+    probabilities: the first class whose sum exceeds it, else ``k`` (one past the last class,
+    as 1.9.1 gives for rows summing to less than the draw)."""
+    from ..backend import mt_dists  # noqa: PLC0415
+    rows = data.reshape(n, k)
+    u = serial.uniform_f32(n * m).reshape(n, m)
+    if rows.dtype == np.float64:
+        u = u.astype(np.float64)
+    # running sums in the probabilities' type (half: in float, as mshadow's half_t adds)
+    cdf = np.cumsum(rows, axis=1, dtype=np.float32 if rows.dtype == np.float16 else rows.dtype)
+    if n and m and bool((rows >= 0).all()) and np.isfinite(cdf[:, -1]).all():
+        # rows never decrease: searchsorted. Many rows: one call, the rows lifted clear of
+        # each other by multiples of a power of two above every sum and draw, when the
+        # float64 sums stay exact (no nonzero value below the lifts' last bit); else row by row
+        top = max(float(cdf[:, -1].max()), 1.0)
+        lift = 2.0 ** (int(np.ceil(np.log2(top))) + 1)
+        exact = n > 64 and rows.dtype != np.float64
+        if exact:
+            both = np.concatenate([cdf.reshape(-1), u.reshape(-1)])
+            tiny = both[both > 0]
+            exact = not len(tiny) or float(tiny.min()) >= n * lift * 2.0 ** -27
+        if exact:
+            offs = np.arange(n, dtype=np.float64)[:, None] * lift
+            idx = np.searchsorted((cdf.astype(np.float64) + offs).reshape(-1),
+                                  (u.astype(np.float64) + offs).reshape(-1), side="right")
+            cls = idx.reshape(n, m) - np.arange(n)[:, None] * k
+        else:
+            cls = np.stack([np.searchsorted(cdf[r], u[r], side="right") for r in range(n)])
+    elif n and m:
+        hit = cdf[:, None, :] > u[:, :, None]
+        cls = np.where(hit.any(axis=2), hit.argmax(axis=2), k)
+    else:
+        cls = np.zeros((n, m), dtype=np.int64)
+    sample = cls.reshape(out_shape).astype(dtype_np(attrs["dtype"]), copy=False)
+    if not attrs["get_prob"]:
+        return sample
+    picked = np.take_along_axis(rows, np.minimum(cls, k - 1), axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lp = mt_dists._logf(picked) if picked.dtype == np.float32 else (
+            mt_dists._glog(picked) if picked.dtype == np.float64 else np.log(picked))
+    return sample, np.asarray(lp).reshape(out_shape).astype(data.dtype, copy=False)
 
 
 def _multinomial_grad(F, attrs, inputs, outputs, ograds):
@@ -570,6 +644,10 @@ def _shuffle(rc, attrs, data):
                          "dimension")
     n = data.shape[0]
     rng = rc.rng
+    serial = getattr(rng, "serial", None)
+    if serial is not None:      # 1.9.1's CPU swaps, drawn from its single engine
+        from ..backend.mt_dists import shuffle_permutation  # noqa: PLC0415
+        return data[shuffle_permutation(serial, n, data.ndim)]
     perm = rng.permutation(n) if hasattr(rng, "permutation") else rc.xp.argsort(
         rng.random(n, dtype=np.float64))
     return data[perm]
