@@ -443,6 +443,18 @@ def _settle(nxt, final):
     return (flat.reshape(nl, cols1) - base)
 
 
+def _parse_all(P, parse):
+    """``parse()`` over the candidate positions ``P``, which grow until it succeeds; the states
+    are then left just past the words used. Returns parse's (starts, ends, ...) tuple."""
+    while True:
+        res = parse()
+        if res is not None:
+            break
+        P.grow()
+    P.finish(res[1])
+    return res
+
+
 class _Positions:
     """The buffers of words of the chunks of one call, parsed from every position."""
 
@@ -507,13 +519,8 @@ def _gamma_const(pm, n, a, b, f64):
     small = a < 1
     tail = wp + wu + (wu if small else 0)   # an accepted try's words after its pair start
     P = _Positions(pm, n, (3.0 * wp / 2.0 + 1.5 * wu) * (1.3 if small else 1.1) + 0.5)
-    while True:
-        res = _gamma_parse(P, d, k, c, f64, wu, wp, tail)
-        if res is not None:
-            break
-        P.grow()
-    starts, ends, acc_at, z_exact = res
-    P.finish(ends)
+    starts, ends, acc_at, z_exact = _parse_all(P, lambda: _gamma_parse(P, d, k, c, f64, wu,
+                                                                      wp, tail))
     if f64:
         x = 1.0 + c * z_exact
         v = x * x * x
@@ -649,14 +656,7 @@ def _gamma_poisson_const(pm, n, ga, gb):
     tail = 3 + (1 if small else 0)
     mean = float(a) * float(b)
     P = _Positions(pm, n, 6.5 + (mean + 1.5 if mean < 12 else 4.0))
-    while True:
-        res = _gamma_poisson_parse(P, a, b, d, k, c, small, tail)
-        if res is not None:
-            break
-        P.grow()
-    starts, ends, vals = res
-    P.finish(ends)
-    return vals
+    return _parse_all(P, lambda: _gamma_poisson_parse(P, a, b, d, k, c, small, tail))[2]
 
 
 def _gamma_poisson_parse(P, a, b, d, k, c, small, tail):
@@ -803,14 +803,8 @@ def _poisson_const(pm, n, lam):
     lam = _f32(lam)
     small = bool(lam < 12.0)
     P = _Positions(pm, n, (float(lam) + 1.0) * 1.1 + 1.0 if small else 4.0)
-    while True:
-        res = _knuth_parse(P, lam) if small else _rejection_parse(P, lam)
-        if res is not None:
-            break
-        P.grow()
-    starts, ends, vals = res
-    P.finish(ends)
-    return vals
+    return _parse_all(P, lambda: _knuth_parse(P, lam) if small else
+                      _rejection_parse(P, lam))[2]
 
 
 def _knuth_parse(P, lam):

@@ -843,24 +843,17 @@ def _exact_sum_backward(og, x, out, g, attrs, dst):
         den = np.where(zero, 1, o)
     gx = np.zeros(x.shape, dtype=cdt)
     for taps in itertools.product(*(range(k - 1, -1, -1) for k in g.kernel)):
-        osl, isl = [], []
-        for t, s, pd, L, O in zip(taps, g.stride, g.pad, g.spatial, g.out):
-            lo = max(0, -((t - pd) // s))           # first window whose tap t is in the input
-            hi = min(O, (L - 1 - t + pd) // s + 1)  # one past the last
-            if hi <= lo:
-                break
-            osl.append(slice(lo, hi))
-            start = lo * s + t - pd
-            isl.append(slice(start, start + (hi - lo - 1) * s + 1, s))
-        else:
-            osl, isl = (Ellipsis, *osl), (Ellipsis, *isl)
-            term = scale[osl]
-            if p > 1:   # og * (x / out), times (x / out) again for p=3; 0 where out is 0
-                r = xc[isl] / den[osl]
-                term = term * r if p == 2 else term * r * r
-                term = np.where(zero[osl], 0, term)
-            dst_v = gx[isl]
-            np.add(dst_v, term, out=dst_v)
+        sl = _tap_slices(g, taps)
+        if sl is None:
+            continue
+        osl, isl = sl
+        term = scale[osl]
+        if p > 1:   # og * (x / out), times (x / out) again for p=3; 0 where out is 0
+            r = xc[isl] / den[osl]
+            term = term * r if p == 2 else term * r * r
+            term = np.where(zero[osl], 0, term)
+        dst_v = gx[isl]
+        np.add(dst_v, term, out=dst_v)
     return _into(np, dst, gx.astype(x.dtype, copy=False))
 
 
@@ -1585,22 +1578,31 @@ def _tap_sum(x, g, out, div=None):
     own avg kernel does (oneDNN's divides the sum)."""
     out[...] = 0
     for taps in itertools.product(*(range(k) for k in g.kernel)):
-        osl, isl = [], []
-        for t, s, p, L, O in zip(taps, g.stride, g.pad, g.spatial, g.out):
-            lo = max(0, -((t - p) // s))            # first window whose tap t is in the input
-            hi = min(O, (L - 1 - t + p) // s + 1)   # one past the last
-            if hi <= lo:
-                break
-            osl.append(slice(lo, hi))
-            start = lo * s + t - p
-            isl.append(slice(start, start + (hi - lo - 1) * s + 1, s))
-        else:
-            dst = out[(Ellipsis, *osl)]
-            src = x[(Ellipsis, *isl)]
-            if div is not None:
-                src = src / (div if div.ndim == 0 else div[tuple(osl)])
-            np.add(dst, src, out=dst)
+        sl = _tap_slices(g, taps)
+        if sl is None:
+            continue
+        osl, isl = sl
+        dst = out[osl]
+        src = x[isl]
+        if div is not None:
+            src = src / (div if div.ndim == 0 else div[osl[1:]])
+        np.add(dst, src, out=dst)
     return out
+
+
+def _tap_slices(g, taps):
+    """(output slices, input slices), each led by an Ellipsis, of the windows whose kernel
+    tap ``taps`` lies inside the input (as strided input views); None where no window's does."""
+    osl, isl = [Ellipsis], [Ellipsis]
+    for t, s, p, L, O in zip(taps, g.stride, g.pad, g.spatial, g.out):
+        lo = max(0, -((t - p) // s))            # first window whose tap t is in the input
+        hi = min(O, (L - 1 - t + p) // s + 1)   # one past the last
+        if hi <= lo:
+            return None
+        osl.append(slice(lo, hi))
+        start = lo * s + t - p
+        isl.append(slice(start, start + (hi - lo - 1) * s + 1, s))
+    return tuple(osl), tuple(isl)
 
 
 def _fast_forward(x, g, attrs, out):
