@@ -26,6 +26,7 @@ import numpy as np
 
 from ..base import MXNetError
 from ._common import errstate
+from ._gemm_order import gemm
 from .registry import Param, register
 
 # ---------------------------------------------------------------------------------------------
@@ -175,10 +176,12 @@ def _dot(rc, attrs, lhs, rhs):
     if (lhs.ndim == 2 and rhs.ndim == 2 and lhs.shape[1] == rhs.shape[0]
             and not attrs["transpose_a"] and not attrs["transpose_b"]
             and lhs.dtype == rhs.dtype and lhs.dtype in _BLAS_FLOATS):
-        return rc.xp.matmul(lhs, rhs)
+        return gemm(rc.xp, lhs, rhs)
     _check_float("dot", lhs, rhs, half_on_gpu=True)
     a, b, out = _dot_operands(rc.xp, lhs, rhs, attrs["transpose_a"], attrs["transpose_b"])
-    return rc.xp.matmul(a, b).reshape(out)
+    if lhs.ndim == 1 and rhs.ndim == 1:   # BLAS's DOT, not a 1 x 1 GEMM
+        return rc.xp.matmul(a, b).reshape(out)
+    return gemm(rc.xp, a, b).reshape(out)
 
 
 def _partial_product_shape(plan, opname, ins, attrs, batch):
@@ -249,8 +252,8 @@ def _backward_dot(rc, attrs, g, lhs, rhs):
     ta, tb = attrs["transpose_a"], attrs["transpose_b"]
     a, b, _ = _dot_operands(xp, lhs, rhs, ta, tb, "_backward_dot")
     g2 = g.reshape(a.shape[0], b.shape[1])
-    da = xp.matmul(g2, b.T)          # gradient of the (rows, k) operand
-    db = xp.matmul(a.T, g2)          # gradient of the (k, cols) operand
+    da = gemm(xp, g2, b.T)           # gradient of the (rows, k) operand
+    db = gemm(xp, a.T, g2)           # gradient of the (k, cols) operand
     da = da.T if ta else da
     db = db.T if tb else db
     return xp.ascontiguousarray(da).reshape(lhs.shape), xp.ascontiguousarray(db).reshape(rhs.shape)
@@ -300,7 +303,7 @@ def _batch_dot(rc, attrs, lhs, rhs):
     _batch_dot_plan("batch_dot", lhs.shape, rhs.shape, ta, tb)
     _check_float("batch_dot", lhs, rhs, half_on_gpu=True)
     xp = rc.xp
-    return xp.matmul(_t(xp, lhs) if ta else lhs, _t(xp, rhs) if tb else rhs)
+    return gemm(xp, _t(xp, lhs) if ta else lhs, _t(xp, rhs) if tb else rhs)
 
 
 def _batch_dot_grad(F, attrs, ins, outs, og):
@@ -367,7 +370,7 @@ def _gemm_product(xp, a, b, ta, tb, alpha, ax):
     nd = a.ndim
     if ax != nd - 2:
         a, b = xp.swapaxes(a, ax, nd - 2), xp.swapaxes(b, ax, nd - 2)
-    out = xp.matmul(_t(xp, a) if ta else a, _t(xp, b) if tb else b)
+    out = gemm(xp, _t(xp, a) if ta else a, _t(xp, b) if tb else b)
     if alpha != 1.0:
         out *= out.dtype.type(alpha)
     if ax != nd - 2:

@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from ..base import _BF16, MXNetError
+from ._gemm_order import column_sum, dnn_chain, dnn_inner_product
 from .registry import Param, register
 
 __all__ = ["check_float_inputs", "uniform_type", "shape_mismatch", "as_list", "compute_dtype",
@@ -170,6 +171,14 @@ def _fully_connected(rc, attrs, x, w, b=None, out=None):
     dt, rows, feat, oshape = _fc_check("FullyConnected", attrs, x, w, b)
     ct = compute_dtype(dt)
     x2 = x.reshape(rows, feat).astype(ct, copy=False)
+    # small float32 layers: oneDNN's summation order (1.9.1's bits); None elsewhere
+    y = dnn_inner_product(xp, x2, w, b) if dt == _F32 else None
+    if y is not None:
+        o, o2 = _out_view(out, 0, oshape, dt, (rows, attrs["num_hidden"]))
+        if o is not None:
+            o2[...] = y
+            return o
+        return y.reshape(oshape)
     if out is not None and _uniform(ct, x, w, b):
         o, o2 = _out_view(out, 0, oshape, dt, (rows, attrs["num_hidden"]))
         if o is not None:
@@ -232,16 +241,24 @@ register("FullyConnected", _fully_connected, params=_FC_PARAMS, inputs=_fc_input
 def _fc_weight_grads(xp, g2, x2, dt, no_bias, out, first):
     """dw = g^T x and db = sum(g), into ``out[first]``/``out[first + 1]`` when given."""
     dwo, dw2 = _out_view(out, first, (g2.shape[1], x2.shape[1]), dt, (g2.shape[1], x2.shape[1]))
-    if dwo is not None:
+    # small float32 layers: oneDNN's summation order (1.9.1's bits); None elsewhere
+    dw = dnn_chain(xp, g2.T, x2) if dt == _F32 else None
+    if dw is not None:
+        if dwo is not None:
+            dwo[...] = dw
+            dw = dwo
+    elif dwo is not None:
         dw = xp.matmul(g2.T, x2, out=dwo)
     else:
         dw = xp.matmul(g2.T, x2).astype(dt, copy=False)
     if no_bias:
         return dw, None
     dbo, _ = _out_view(out, first + 1, (g2.shape[1],), dt, (g2.shape[1],))
+    db = column_sum(xp, g2) if dt == _F32 else g2.sum(axis=0)
     if dbo is not None:
-        return dw, g2.sum(axis=0, out=dbo)
-    return dw, g2.sum(axis=0).astype(dt, copy=False)
+        dbo[...] = db
+        return dw, dbo
+    return dw, db.astype(dt, copy=False)
 
 
 def _backward_fc(rc, attrs, g, x, w, out=None):
@@ -253,20 +270,27 @@ def _backward_fc(rc, attrs, g, x, w, out=None):
     ct = compute_dtype(dt)
     g2 = g.reshape(rows, attrs["num_hidden"]).astype(ct, copy=False)
     x2 = x.reshape(rows, feat).astype(ct, copy=False)
+    # oneDNN's order where emulated (not for one feature: another kernel, order not found)
+    dxe = dnn_chain(xp, g2, w) if dt == _F32 and feat > 1 else None
     if out is not None and _uniform(ct, g, x, w):
         dxo, dx2 = _out_view(out, 0, x.shape, dt, (rows, feat))
         if dxo is not None:
-            xp.matmul(g2, w, out=dx2)
+            if dxe is not None:
+                dx2[...] = dxe
+            else:
+                xp.matmul(g2, w, out=dx2)
             dx = dxo
         else:
-            dx = xp.matmul(g2, w).reshape(x.shape)
+            dx = (dxe if dxe is not None else xp.matmul(g2, w)).reshape(x.shape)
         dw, db = _fc_weight_grads(xp, g2, x2, dt, attrs["no_bias"], out, 1)
         return (dx, dw) if attrs["no_bias"] else (dx, dw, db)
-    dx = xp.matmul(g2, w.astype(ct, copy=False)).reshape(x.shape).astype(dt, copy=False)
-    dw = xp.matmul(g2.T, x2).astype(dt, copy=False)
+    if dxe is None:
+        dxe = xp.matmul(g2, w.astype(ct, copy=False))
+    dx = dxe.reshape(x.shape).astype(dt, copy=False)
+    dw, db = _fc_weight_grads(xp, g2, x2, dt, attrs["no_bias"], None, 1)
     if attrs["no_bias"]:
         return dx, dw
-    return dx, dw, g2.sum(axis=0).astype(dt, copy=False)
+    return dx, dw, db
 
 
 def _backward_fc_grad(F, attrs, ins, outs, og):
@@ -307,10 +331,8 @@ def _backward_fc_nodata(rc, attrs, g, x, w, out=None):
     if out is not None and _uniform(ct, g, x, w):
         dw, db = _fc_weight_grads(xp, g2, x2, dt, attrs["no_bias"], out, 0)
         return dw if attrs["no_bias"] else (dw, db)
-    dw = xp.matmul(g2.T, x2).astype(dt, copy=False)
-    if attrs["no_bias"]:
-        return dw
-    return dw, g2.sum(axis=0).astype(dt, copy=False)
+    dw, db = _fc_weight_grads(xp, g2, x2, dt, attrs["no_bias"], None, 0)
+    return dw if attrs["no_bias"] else (dw, db)
 
 
 register("_backward_FullyConnected_nodata", _backward_fc_nodata, params=_FC_PARAMS,

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..base import MXNetError, MXNetValueError
 from ._common import normalize_axis
+from ._gemm_order import gemm
 from .registry import Param, get_op, register
 
 _F32 = np.dtype(np.float32)
@@ -941,6 +942,13 @@ def _tensordot(rc, attrs, a, b):
                          f"b {b.shape} axes {ax_b}")
     dt = promote("tensordot", a.dtype, b.dtype)
     _no_cpu_half("tensordot", dt, rc)
+    if len(ax_a) == 1 and a.ndim in (1, 2) and b.ndim in (1, 2) and a.ndim + b.ndim > 2 and \
+            ax_a[0] % a.ndim == a.ndim - 1 and ax_b[0] % b.ndim == 0:
+        # a matrix-vector or matrix product: GEMM, as 1.9.1 (see _gemm_order)
+        a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+        with np.errstate(all="ignore"):
+            out = gemm(rc.xp, a.reshape(-1, a.shape[-1]), b.reshape(b.shape[0], -1))
+        return out.reshape(a.shape[:-1] + b.shape[1:])
     with np.errstate(all="ignore"):   # overflow to inf without NumPy's warning, as in 1.9.1
         return rc.xp.asarray(rc.xp.tensordot(a.astype(dt, copy=False), b.astype(dt, copy=False),
                                              axes=(list(ax_a), list(ax_b))))
@@ -991,7 +999,9 @@ def _matmul(rc, attrs, a, b):
                          "broadcast") from None
     dt = promote("matmul", a.dtype, b.dtype)
     _no_cpu_half("matmul", dt, rc)
-    out = rc.xp.matmul(aa.astype(dt, copy=False), bb.astype(dt, copy=False))
+    aa, bb = aa.astype(dt, copy=False), bb.astype(dt, copy=False)
+    # 1.9.1 keeps vector-shaped products on GEMM (a 1-D . 1-D product is BLAS's DOT)
+    out = rc.xp.matmul(aa, bb) if a.ndim == 1 and b.ndim == 1 else gemm(rc.xp, aa, bb)
     if b.ndim == 1:
         out = out[..., 0]
     if a.ndim == 1:

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..base import MXNetError
 from ._common import normalize_axis
+from ._gemm_order import gemm
 from .np_ops import _CTX_DT, _F32, _no_cpu_half, _tensordot_grad, _zero_grad, promote
 from .registry import Param, get_op, register
 
@@ -60,6 +61,10 @@ def _dot(rc, attrs, a, b):
     if a.ndim and b.ndim and a.shape[-1] != b.shape[max(b.ndim - 2, 0)]:
         raise MXNetError(f"dot: shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} "
                          f"(dim {a.ndim - 1}) != {b.shape[max(b.ndim - 2, 0)]}")
+    if a.ndim in (1, 2) and b.ndim in (1, 2) and a.ndim + b.ndim > 2:
+        # 1.9.1 keeps vector-shaped products on GEMM (see _gemm_order)
+        out = gemm(rc.xp, a.reshape(-1, a.shape[-1]), b.reshape(b.shape[0], -1))
+        return out.reshape(a.shape[:-1] + b.shape[1:])
     return rc.xp.asarray(rc.xp.dot(a, b), dtype=dt)
 
 
