@@ -443,6 +443,14 @@ def _settle(nxt, final):
     return (flat.reshape(nl, cols1) - base)
 
 
+def _rejection_constants(lam):
+    """The float32 constants of the poisson rejection method for rates ``lam``:
+    sqrt(2 * lam), logf(lam) and lam * logf(lam) - lgammaf(lam + 1)."""
+    sq = np.sqrt(2.0 * lam.astype(_f64)).astype(_f32)
+    ll = _logf(lam)
+    return sq, ll, lam * ll - _lgammaf((lam.astype(_f64) + 1.0).astype(_f32))
+
+
 def _parse_all(P, parse):
     """``parse()`` over the candidate positions ``P``, which grow until it succeeds; the states
     are then left just past the words used. Returns parse's (starts, ends, ...) tuple."""
@@ -742,9 +750,7 @@ def _poisson_from(u, start, lam, mask):
     if big.any():
         bs, br, cur = sel[big], row[big], g[big].copy()
         lb = la[big]
-        sq = np.sqrt(2.0 * lb.astype(_f64)).astype(_f32)
-        ll = _logf(lb)
-        gg = lb * ll - _lgammaf((lb.astype(_f64) + 1.0).astype(_f32))
+        sq, ll, gg = _rejection_constants(lb)
         live = np.arange(len(bs))
         while len(live):
             out = cur[live] + 1 >= cols
@@ -936,9 +942,7 @@ def _poisson_lanes(L, lanes, lam):
     big = np.flatnonzero(~(lam < 12.0))
     if len(big):
         lb = lam[big]
-        sq = np.sqrt(2.0 * lb.astype(_f64)).astype(_f32)
-        ll = _logf(lb)
-        g = lb * ll - _lgammaf((lb.astype(_f64) + 1.0).astype(_f32))
+        sq, ll, g = _rejection_constants(lb)
         pend = np.arange(len(big))
         while len(pend):
             ln = lanes[big[pend]]
