@@ -15,11 +15,13 @@ Records are read with :mod:`mxnet.recordio`; decoding and resizing use the NumPy
 :mod:`mxnet.gluon.data.vision._image` (the ones :mod:`mxnet.image` uses too), whose resize
 follows OpenCV's arithmetic.
 
-Random choices (crop offsets, mirroring, the shuffled order) come from generators seeded by
-``seed`` and the batch's position in the stream, so a run is reproducible whatever the thread
-timing. Without shuffling and random augmentation the batches equal 1.9.1's bit for bit in the
-tested cases (PNG and baseline JPEG; a JPEG decoded by a differently built libjpeg may differ
-by a grey level here and there).
+The shuffled order is 1.9.1's (``std::shuffle`` with ``std::mt19937(111 + seed)``, a new
+permutation of the part's records at every pass). The random augmentation (crop offsets,
+mirroring, ...) comes from generators seeded by ``seed`` and the batch's position in the
+stream, so a run is reproducible whatever the thread timing (not 1.9.1's draws). Without
+random augmentation the batches equal 1.9.1's bit for bit in the tested cases (PNG and
+baseline JPEG; a JPEG decoded by a differently built libjpeg may differ by a grey level here
+and there).
 """
 from __future__ import annotations
 
@@ -116,6 +118,39 @@ def _scan_offsets(path, begin, end):
     return offsets
 
 
+def _std_shuffle(mt, n):
+    """``arange(n)`` permuted as 1.9.1's record shuffling does it: libstdc++'s ``std::shuffle``
+    (one swap per position ``i = 1 .. n-1``, no paired draws) with its division-based
+    ``uniform_int_distribution``: ``scale = (2**32 - 1) // (i + 1)``, words ``>= (i + 1) *
+    scale`` rejected, ``j = word // scale``. ``mt`` is the std::mt19937 (NumPy's legacy
+    MT19937 bit generator seeded alike), advanced as 1.9.1's is."""
+    if n <= 1:
+        return np.arange(n)
+    ue = np.arange(2, n + 1, dtype=np.uint64)           # i + 1 for i = 1 .. n-1
+    scale = np.uint64(0xFFFFFFFF) // ue
+    past = ue * scale
+    js = np.empty(n - 1, dtype=np.int64)
+    pos, block = 0, 1 << 14
+    pending = np.zeros(0, dtype=np.uint64)     # words drawn ahead, not yet used
+    while pos < n - 1:      # blocks, so that a rare rejected word redoes only its block
+        need = min(n - 1, pos + block) - pos
+        if len(pending) < need:
+            w = np.concatenate([pending, mt.random_raw(need - len(pending)).astype(np.uint64)])
+            pending = pending[:0]
+        else:
+            w, pending = pending[:need], pending[need:]
+        bad = np.flatnonzero(w >= past[pos:pos + need])
+        k = need if bad.size == 0 else int(bad[0])
+        js[pos:pos + k] = (w[:k] // scale[pos:pos + k]).astype(np.int64)
+        pos += k
+        if bad.size:        # word k is rejected: position pos draws again from the next one
+            pending = np.concatenate([w[k + 1:], pending])
+    a = list(range(n))
+    for i, j in zip(range(1, n), js.tolist()):
+        a[i], a[j] = a[j], a[i]
+    return np.array(a, dtype=np.int64)
+
+
 class _RecordSource:
     """The records of one part of a .rec file, in file order or shuffled on every pass."""
 
@@ -127,6 +162,7 @@ class _RecordSource:
         self.shuffle = shuffle
         self.seed = seed
         self.passes = 0
+        self._mt = None           # 1.9.1's shuffling engine: std::mt19937(111 + seed)
         self.offsets = None       # explicit record offsets (idx file or shuffling)
         size = os.path.getsize(path)
         self.begin, self.end = 0, size
@@ -152,7 +188,9 @@ class _RecordSource:
         if self.offsets is not None:
             order = np.arange(len(self.offsets))
             if self.shuffle:
-                np.random.default_rng([self.seed & 0xFFFFFFFF, self.passes]).shuffle(order)
+                if self._mt is None:
+                    self._mt = np.random.RandomState((111 + self.seed) & 0xFFFFFFFF)._bit_generator
+                order = _std_shuffle(self._mt, len(order))
             self._order = order
             self._pos = 0
         else:

@@ -8,7 +8,9 @@
   scalar, begin, end, step)`` fills that slice with ``scalar``. ``_crop_assign`` /
   ``_crop_assign_scalar`` are their old names. Neither has a gradient (nor has 1.9.1's).
 - ``_sample_unique_zipfian(range_max, shape)``: per row, distinct draws from the log-uniform
-  distribution and the number of draws needed (random streams differ from 1.9.1's).
+  distribution and the number of draws needed. On CPU it draws 1.9.1's numbers: row ``r``
+  from parallel state ``r // ceil(batch / 1024)``, one float64 uniform ``u``
+  (two words) per draw, value ``round(exp(u * log(range_max))) - 1``.
 - ``_grad_add(lhs, rhs)`` is ``lhs + rhs`` under its own name (1.9.1 sums gradients with it;
   it has no gradient itself);
   ``_identity_with_attr_like_rhs(lhs, rhs)`` is ``lhs``, whose shape must equal ``rhs``'s.
@@ -138,9 +140,13 @@ def _unique_zipfian(rc, attrs):
     if k > n_max:
         raise MXNetError(f"_sample_unique_zipfian: cannot draw {k} distinct values from "
                          f"range_max={n_max}")
-    log_range = np.log(n_max + 1.0)
     samples = np.zeros((batch, k), dtype=np.int64)
     trials = np.zeros((batch,), dtype=np.int64)
+    par = getattr(rc.rng, "parallel", None)
+    if par is not None:     # 1.9.1's CPU draws
+        _unique_zipfian_mt(par, n_max, k, samples, trials)
+        return rc.xp.asarray(samples), rc.xp.asarray(trials)
+    log_range = np.log(n_max + 1.0)
     for row in range(batch):   # one row at a time, each drawn in vectorised chunks
         drawn = np.zeros((0,), dtype=np.int64)
         while True:
@@ -156,6 +162,35 @@ def _unique_zipfian(rc, attrs):
                 break
     xp = rc.xp
     return xp.asarray(samples), xp.asarray(trials)
+
+
+def _unique_zipfian_mt(par, n_max, k, samples, trials):
+    """1.9.1's CPU kernel: rows split in ``min(batch, 1024)`` contiguous chunks of
+    ``ceil(batch / 1024)`` rows, chunk ``j`` drawing from parallel state ``j``; each draw is a
+    float64 canonical uniform ``u`` (two words), value ``round(exp(u * log(range_max))) - 1``,
+    repeated until ``k`` distinct values came up (words past the last draw are given back)."""
+    from ..backend.mt_parallel import NUM_STATES, _canonical_f64
+    log_range = np.log(float(n_max))
+    batch = samples.shape[0]
+    step = -(-batch // min(batch, NUM_STATES))
+    for row in range(batch):
+        st = row // step
+        drawn = np.zeros((0,), dtype=np.int64)
+        while True:
+            m = max(2 * k, 16)
+            w = par.take(st, 2 * m)
+            u = _canonical_f64(w)
+            vals = np.floor(np.exp(u * log_range) + 0.5).astype(np.int64) - 1
+            base = drawn.size
+            drawn = np.concatenate([drawn, vals])
+            uniq, first = np.unique(drawn, return_index=True)
+            if uniq.size >= k:
+                order = np.sort(first)[:k]
+                used = int(order[-1]) + 1
+                samples[row] = drawn[order]
+                trials[row] = used
+                par.give_back(st, w[2 * (used - base):])
+                break
 
 
 register("_sample_unique_zipfian", _unique_zipfian, inputs=(), num_outputs=2, needs_rng=True,
