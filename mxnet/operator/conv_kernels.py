@@ -41,6 +41,12 @@ Memory traffic is what costs besides the GEMMs, so every copy moves whole rows:
   NumPy each row moves as one opaque item, ``copy_rows``). For a stride ``s > 1`` along the
   last axis the padded input is first split into its ``s`` phases along that axis (padded
   positions ``r, r+s, r+2s, ...``), so that each kernel tap still reads unit-stride rows.
+  Where every phase that a tap reads fits the output along every axis (``Conv.gather_plan``,
+  e.g. a 3x3/2 with pad 1 on even sizes), the unpadded input is instead split into its phases
+  along all axes at once, each laid out with the output's pitch (``phase_source``); a tap then
+  reads one phase shifted by the same offset for every output, so its columns for a channel
+  and block are one flat copy of the whole phase, and the few outputs that read past a phase
+  edge are zeroed after (``phase_im2col``, the mirror of ``scatter_flat``).
 - col2im (strided data gradients) accumulates into the stride phases of the input gradient:
   along every axis, tap ``t`` of output ``o`` lands on input ``s*(o + a) + r`` with
   ``(a, r) = divmod(t*dilate - pad, s)``, i.e. on position ``o + a`` of phase ``r``. With
@@ -106,6 +112,9 @@ _BL_FILTERS = 256
 _BL_BYTES = 8 << 20
 # ... and from this many columns on, the weight gradient is computed transposed.
 _BL_TALL_COLS = 1024
+# Strided im2col from whole phases (``Conv.gather_plan``): for output rows shorter than this,
+# the phases of the outer axes are split off first as whole input rows (see phase_source).
+_PHASE_ROW = 16
 
 
 _POOL = threading.local()
@@ -341,6 +350,115 @@ class Conv:
             return full.reshape(m, 1, rows + 1, self.b * self.L)
         return col.reshape(m, self.g, self.cg * self.ksize, self.b * self.L)
 
+    # -- im2col from whole stride phases ----------------------------------------------------
+    def gather_plan(self, xp):
+        """``scatter_plan`` where every phase some tap reads fits the output along every axis
+        (a strided NumPy convolution, not ``unit``), else None: then ``phase_source`` and
+        ``phase_im2col`` copy each tap's columns as whole feature maps."""
+        if (xp is not np or self.unit or all(s == 1 for s in self.stride)
+                or (self.ksize > 1 and all(k <= s for k, s in zip(self.kernel, self.stride)))):
+            return None
+        plan = self.scatter_plan()
+        if plan is None or any(lengths[r] > o for (lengths, taps), o in zip(plan, self.ospace)
+                               for r, _, _, _ in taps):
+            return None
+        return plan
+
+    def phase_source(self, xp, x, plan):
+        """The unpadded input's stride phases as blocks, {phase: (nblk, C, b, *O)}: phase
+        (r_0, r_1, ...) holds input positions r_d, r_d + s_d, ... along axis d, with the
+        output's pitch (slots past a phase's length are left as they are: only outputs that
+        ``phase_im2col`` zeroes read them)."""
+        xb = self.blocked(x)
+        head = (slice(None),) * 3
+        # the even phase of a stride 2 over 2- or 4-byte items is the low half of each pair
+        # of items (a narrowing cast reads rows contiguously; faster than a strided copy)
+        pairs = (self.stride[-1] == 2 and x.itemsize in (2, 4) and self.ispace[-1] % 2 == 0
+                 and x.flags.c_contiguous and sys.byteorder == "little")
+        if pairs:
+            wide, narrow = (np.uint32, np.uint16) if x.itemsize == 2 else (np.uint64, np.uint32)
+        res, rows = {}, {}
+        for ph in itertools.product(*[sorted({r for r, _, _, _ in taps}) for _, taps in plan]):
+            out = scratch(xp, "psource" + "_".join(map(str, ph)),
+                          (self.nblk, self.c, self.b) + self.ospace, x.dtype)
+            lengths = [plan[d][0][r] for d, r in enumerate(ph)]
+            res[ph] = out
+            if not all(lengths):
+                continue
+            dst = out[head + tuple(slice(0, k) for k in lengths)]
+            # the outer axes' phase first, as whole rows (one long loop, where selecting
+            # both at once loops over short rows), then the last axis' phase from it
+            src = rows.get(ph[:-1])
+            if src is None:
+                src = xb
+                if any(s > 1 for s in self.stride[:-1]) and self.ospace[-1] < _PHASE_ROW:
+                    sel = head + tuple(slice(r, None, s) for r, s in zip(ph[:-1], self.stride))
+                    src = scratch(xp, "psource_rows", xb[sel].shape, x.dtype)
+                    copy_rows(xp, src, xb[sel])
+                rows = {ph[:-1]: src}
+            if src is xb:
+                src = xb[head + tuple(slice(r, None, s) for r, s in zip(ph[:-1], self.stride))]
+            if pairs and ph[-1] == 0:
+                np.copyto(dst.view(narrow), src.view(wide), casting="unsafe")
+            else:
+                copy_rows(xp, dst, src[..., ph[-1]::self.stride[-1]])
+        return res
+
+    def phase_im2col(self, xp, src, plan, i, j, buf, ones=False):
+        """``im2col`` from ``phase_source``: tap t reads position o + a of its phase (``plan``),
+        the same shift for every output, so each channel's columns of a tap are one shifted
+        copy of its phase's whole block; outputs whose position falls outside the phase are
+        zeroed after."""
+        m, n, O = j - i, self.nsp, self.ospace
+        bl = self.b * self.L
+        shape = (m, self.c, self.ksize, bl)
+        if ones:
+            rows = self.c * self.ksize
+            full = buf[:m * (rows + 1) * bl].reshape(m, rows + 1, bl)
+            full[:, rows] = 1
+            col = full[:, :rows].reshape(shape)
+        else:
+            col = buf[:math.prod(shape)].reshape(shape)
+        pitch = [math.prod(O[d + 1:]) for d in range(n)]
+        head = (slice(None),) * 3
+        for k, tap in enumerate(itertools.product(*[range(t) for t in self.kernel])):
+            info = [plan[d][1][t] for d, t in enumerate(tap)]
+            if (self.ksize == 1 and not ones and not any(a for _, a, _, _ in info)
+                    and all(lo == 0 and hi == o for (_, _, lo, hi), o in zip(info, O))):
+                # one tap reading its phase as it is: the phase is the column matrix
+                a = src[tuple(r for r, _, _, _ in info)][i:j]
+                return a.reshape(m, self.g, self.cg, bl)
+            dst = col[:, :, k]
+            if any(lo >= hi for _, _, lo, hi in info):
+                dst[...] = 0
+                continue
+            a = src[tuple(r for r, _, _, _ in info)][i:j].reshape(m, self.c, bl)
+            shift = sum(q * p for (_, q, _, _), p in zip(info, pitch))
+            if shift >= 0:
+                copy_rows(xp, dst[..., :bl - shift], a[..., shift:])
+            else:
+                copy_rows(xp, dst[..., -shift:], a[..., :bl + shift])
+            box = dst.reshape((m, self.c, self.b) + O)
+            for d, (_, _, lo, hi) in enumerate(info):
+                before, rest = (slice(None),) * d, (slice(None),) * (n - 1 - d)
+                if lo > 0:
+                    box[head + before + (slice(None, lo),) + rest] = 0
+                if hi < O[d]:
+                    box[head + before + (slice(hi, None),) + rest] = 0
+        if ones:
+            return full.reshape(m, 1, rows + 1, bl)
+        return col.reshape(m, self.g, self.cg * self.ksize, bl)
+
+    def columns(self, xp, x):
+        """(source, im2col) for the kernels: ``phase_source``/``phase_im2col`` where
+        ``gather_plan`` allows, else ``source``/``im2col``."""
+        plan = self.gather_plan(xp)
+        if plan is None:
+            return self.source(xp, x), self.im2col
+        return (self.phase_source(xp, x, plan),
+                lambda xp, src, i, j, buf, ones=False: self.phase_im2col(xp, src, plan, i, j,
+                                                                          buf, ones))
+
     # -- col2im ------------------------------------------------------------------------------
     def scatter_plan(self):
         """Per spatial axis: (phase lengths, [(phase, shift, first, end) per tap]), where tap t
@@ -516,7 +634,7 @@ def conv_forward(xp, x, w, cv, out=None, bias=None):
     fused = bias is not None and cv.thin()
     if fused:   # the bias as one more weight column, against the columns' row of ones
         wm = xp.concatenate([wm, bias.astype(dt, copy=False).reshape(1, cv.f, 1)], axis=2)
-    src = cv.source(xp, x)
+    src, im2col = cv.columns(xp, x)
     size, ranges = cv.chunks(xp, dt.itemsize)
     rows = cv.c * cv.ksize + fused
     buf = None if cv.unit else scratch(xp, "columns", (size * rows * cv.b * cv.L,), dt)
@@ -524,7 +642,7 @@ def conv_forward(xp, x, w, cv, out=None, bias=None):
     blk = y if cv.b == 1 else scratch(xp, "blocked", (cv.nblk, cv.f, cv.b, cv.L), dt)
     ym = blk.reshape(cv.nblk, cv.g, cv.fg, cv.b * cv.L)
     for i, j in ranges:
-        xp.matmul(wm, cv.im2col(xp, src, i, j, buf, fused), out=ym[i:j])
+        xp.matmul(wm, im2col(xp, src, i, j, buf, fused), out=ym[i:j])
     if cv.b != 1:
         cv.unblock_into(xp, blk, y.reshape(cv.n, cv.f, cv.L))
     if bias is not None and not fused:
@@ -699,7 +817,7 @@ def conv_wgrad(xp, gy, x, cv, out=None, bias=False, bias_out=None):
     dw = _result(xp, out, (cv.f, cv.cg) + cv.kernel, dt)
     fused = bias and cv.thin()
     gb = cv.grouped(xp, gy)
-    src = cv.source(xp, x)
+    src, im2col = cv.columns(xp, x)
     size, ranges = cv.chunks(xp, dt.itemsize)
     ck = cv.cg * cv.ksize + fused
     buf = None if cv.unit else scratch(xp, "columns",
@@ -715,7 +833,7 @@ def conv_wgrad(xp, gy, x, cv, out=None, bias=False, bias_out=None):
     part = scratch(xp, "wpart", (size, cv.g, rows, cols), dt)
     first = True
     for i, j in ranges:
-        col = cv.im2col(xp, src, i, j, buf, fused)
+        col = im2col(xp, src, i, j, buf, fused)
         m = j - i
         if tall:
             prod = xp.matmul(col, gb[i:j].transpose(0, 1, 3, 2), out=part[:m])
