@@ -219,9 +219,10 @@ def hls_shift(img, dh, dl, ds):
 
 
 def _gray(img):
-    # 1.9.1 applies the luma weights to its BGR buffer in RGB order: 0.299 lands on blue
-    f = img.astype(np.float32)
-    return f[..., 0] * np.float32(0.114) + f[..., 1] * np.float32(0.587) + f[..., 2] * np.float32(0.299)
+    # 1.9.1 applies the luma weights to its BGR buffer in RGB order: 0.299 lands on blue; the
+    # grey is OpenCV's 8-bit one (14-bit fixed-point weights, rounded)
+    i = img.astype(np.int32)
+    return ((i[..., 0] * 1868 + i[..., 1] * 9617 + i[..., 2] * 4899 + 8192) >> 14).astype(np.float32)
 
 
 def color_jitter(img, brightness, contrast, saturation):
@@ -243,4 +244,6 @@ def color_jitter(img, brightness, contrast, saturation):
 def pca_lighting(img, alpha):
     """Add ``PCA_EIGVEC @ (alpha * PCA_EIGVAL)`` to the RGB pixels (rounded, clamped)."""
     offset = PCA_EIGVEC @ (np.asarray(alpha, np.float32) * PCA_EIGVAL)
-    return _round_u8(img.astype(np.float32) + offset[: img.shape[-1]].astype(np.float32))
+    # 1.9.1 clamps the float sum to [0, 255] and truncates it to the 8-bit pixel
+    val = img.astype(np.float32) + offset[: img.shape[-1]].astype(np.float32)
+    return np.clip(val, 0, 255).astype(np.uint8)

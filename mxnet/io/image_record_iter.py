@@ -16,20 +16,34 @@ Records are read with :mod:`mxnet.recordio`; decoding and resizing use the NumPy
 follows OpenCV's arithmetic.
 
 The shuffled order is 1.9.1's (``std::shuffle`` with ``std::mt19937(111 + seed)``, a new
-permutation of the part's records at every pass). The random augmentation (crop offsets,
-mirroring, ...) comes from generators seeded by ``seed`` and the batch's position in the
-stream, so a run is reproducible whatever the thread timing (not 1.9.1's draws). Without
-random augmentation the batches equal 1.9.1's bit for bit in the tested cases (PNG and
-baseline JPEG; a JPEG decoded by a differently built libjpeg may differ by a grey level here
-and there).
+permutation of the part's records at every pass). The random augmentation draws are 1.9.1's
+too (``_StdEngine``: std::mt19937 with libstdc++'s distributions; ``seed`` does not touch
+them): without ``seed_aug``, one engine seeded 111 (1.9.1's single decoding thread) runs on
+over the images and across passes -- the batches take turns on it, so the result does not
+depend on our thread count; with ``seed_aug``, every image gets a fresh engine seeded
+``111 + seed_aug + its place in the file`` (``+ batch_size`` when shuffling). Per image, in
+1.9.1's order: the affine warp (shear, angle, scale, aspect; interpolation), the random-size
+crop (area, aspect, swap coin per try, then y, x), the crop-size crop, the plain crop's y and
+x, brightness / contrast / saturation (all three factors, then a std::shuffle of their order),
+PCA lighting (std::normal_distribution<float>), the mirror coin (std::bernoulli_distribution)
+and the two always-drawn contrast / illumination factors. Equal to 1.9.1 in the tested cases
+(tests/test_compat_sweep_iter_aug.py). Still ours: the HSL shift's draws (1.9.1's values come
+from other draws we have not pinned down), the draws when 1.9.1 would shuffle without
+``seed_aug`` (it draws in file order before shuffling; we draw in the shuffled order), the
+``seed_aug`` index after a ``round_batch`` wrap-around (1.9.1 shifts it), the draws spent by
+batches 1.9.1 prefetched and threw away on ``reset()`` (a reset before the first batch skips a
+whole chunk there) and 1.9.1's several-thread split of the stream. Without random
+augmentation the batches equal 1.9.1's bit for bit in the tested cases (PNG and baseline
+JPEG; a JPEG decoded by a differently built libjpeg may differ by a grey level here and
+there).
 """
 from __future__ import annotations
 
 import collections
 import io as _io
-import math
 import os
 import struct
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -151,6 +165,81 @@ def _std_shuffle(mt, n):
     return np.array(a, dtype=np.int64)
 
 
+class _StdEngine:
+    """A ``std::mt19937`` with libstdc++'s distributions, as 1.9.1's image augmenter draws from
+    it (NumPy's MT19937 seeded with an integer is the same generator). The method names follow
+    ``numpy.random.Generator`` so the augmenter's code works with either."""
+
+    __slots__ = ("_bg", "_buf", "_i")
+    _local = threading.local()
+
+    def __init__(self, seed, scratch=False):
+        """``scratch``: reseed this thread's reusable generator (much cheaper than a new one);
+        only for an engine used up before the thread makes its next scratch engine."""
+        if scratch:
+            rs = getattr(self._local, "rs", None)
+            if rs is None:
+                rs = self._local.rs = np.random.RandomState()
+            rs.seed(seed & 0xFFFFFFFF)
+            self._bg = rs._bit_generator
+        else:
+            self._bg = np.random.RandomState(seed & 0xFFFFFFFF)._bit_generator
+        self._buf = []
+        self._i = 0
+
+    def u32(self):
+        if self._i >= len(self._buf):
+            self._buf = self._bg.random_raw(16).tolist()
+            self._i = 0
+        self._i += 1
+        return self._buf[self._i - 1]
+
+    def integers(self, lo, hi):
+        """``std::uniform_int_distribution(lo, hi - 1)``: libstdc++'s divide-and-reject."""
+        span = hi - lo
+        scale = 0xFFFFFFFF // span
+        limit = span * scale
+        while True:
+            r = self.u32()
+            if r < limit:
+                return lo + r // scale
+
+    def random(self):
+        """``std::generate_canonical<float, 24>``: one 32-bit draw over 2**32, in float32."""
+        v = np.float32(self.u32()) * np.float32(2.0 ** -32)
+        return v if v < 1 else np.float32(1 - 2.0 ** -24)
+
+    def uniform(self, lo, hi):
+        """``std::uniform_real_distribution<float>(lo, hi)``."""
+        return self.random() * (np.float32(hi) - np.float32(lo)) + np.float32(lo)
+
+    def bernoulli(self):
+        """``std::bernoulli_distribution(0.5)``: a 64-bit canonical double below one half."""
+        lo = self.u32()
+        return (lo + self.u32() * 4294967296.0) * 2.0 ** -64 < 0.5
+
+    def normal(self, mean, std, n):
+        """``n`` draws of one ``std::normal_distribution<float>`` (Marsaglia's polar method,
+        the second value of each pair kept for the next draw)."""
+        out, saved = [], None
+        one, two = np.float32(1), np.float32(2)
+        for _ in range(n):
+            if saved is not None:
+                out.append(saved)
+                saved = None
+                continue
+            while True:
+                x = two * self.random() - one
+                y = two * self.random() - one
+                r2 = x * x + y * y
+                if 0 < r2 <= 1:
+                    break
+            mult = np.sqrt(np.float32(-2) * np.log(r2) / r2)
+            saved = x * mult
+            out.append(y * mult)
+        return np.array(out, np.float32) * np.float32(std) + np.float32(mean)
+
+
 class _RecordSource:
     """The records of one part of a .rec file, in file order or shuffled on every pass."""
 
@@ -182,6 +271,7 @@ class _RecordSource:
         self.reader = recordio.MXRecordIO(path, "r")
         self._order = None
         self._pos = 0
+        self.index = -1   # the file position (within the part) of the record last read
         self.before_first()
 
     def before_first(self):
@@ -195,6 +285,7 @@ class _RecordSource:
             self._pos = 0
         else:
             self.reader.handle.seek(self.begin)
+        self.index = -1
         self.passes += 1
 
     def next(self):
@@ -202,7 +293,8 @@ class _RecordSource:
         if self.offsets is not None:
             if self._pos >= len(self._order):
                 return None
-            offset = self.offsets[self._order[self._pos]]
+            self.index = int(self._order[self._pos])
+            offset = self.offsets[self.index]
             self._pos += 1
             self.reader.handle.seek(offset)
             rec = self.reader.read()
@@ -211,6 +303,7 @@ class _RecordSource:
             return rec
         if self.reader.tell() >= self.end:
             return None
+        self.index += 1
         return self.reader.read()
 
     def close(self):
@@ -228,6 +321,7 @@ class _RecordBatcher:
         self.round_batch = round_batch
         self.overflow = False
         self.count = 0   # batches handed out (seeds the augmentation)
+        self.indices = []   # the file positions of the last batch's records
 
     def before_first(self):
         if not self.round_batch or not self.overflow:
@@ -238,11 +332,13 @@ class _RecordBatcher:
         if self.overflow:
             return None
         records = []
+        self.indices = indices = []
         while len(records) < self.batch_size:
             rec = self.source.next()
             if rec is None:
                 break
             records.append(rec)
+            indices.append(self.source.index)
         if not records:
             return None
         pad = 0
@@ -255,6 +351,7 @@ class _RecordBatcher:
                 if rec is None:
                     raise MXNetError("number of input images must be bigger than the batch size")
                 records.append(rec)
+                indices.append(self.source.index)
         self.count += 1
         return records, pad, self.count - 1
 
@@ -289,10 +386,13 @@ class _Augmenter:
         lo = a["min_aspect_ratio"]
         hi = a["max_aspect_ratio"]
         self.aspect_range = (1 - hi, 1 + hi) if lo is None else (lo, hi)
+        # (with random_resized_crop the scale and aspect options belong to the crop: only a
+        # rotation or shear warps then)
         self.affine = (a["max_rotate_angle"] > 0 or a["max_shear_ratio"] > 0 or a["rotate"] > 0
-                       or a["max_random_scale"] != 1 or a["min_random_scale"] != 1
-                       or a["max_aspect_ratio"] != 0 or a["max_img_size"] != 1e10
-                       or a["min_img_size"] != 0)
+                       or (not a["random_resized_crop"] and (
+                           a["max_random_scale"] != 1 or a["min_random_scale"] != 1
+                           or a["max_aspect_ratio"] != 0 or a["max_img_size"] != 1e10
+                           or a["min_img_size"] != 0)))
         # 1.9.1 skips the random-size crop when it could only take the whole image as is
         self.resized_crop = a["random_resized_crop"] and (
             a["max_random_area"] != 1 or a["min_random_area"] != 1 or self.aspect_range != (1, 1))
@@ -323,8 +423,9 @@ class _Augmenter:
             return int(rng.integers(0, 5))
         return method
 
-    def _resize(self, img, w, h, rng):
-        interp = self._interp(self.p["inter_method"], img.shape[1], img.shape[0], w, h, rng)
+    def _resize(self, img, w, h, rng, interp=None):
+        if interp is None:
+            interp = self._interp(self.p["inter_method"], img.shape[1], img.shape[0], w, h, rng)
         return _resize_bgr(img, w, h, interp)
 
     def _affine(self, img, rng):
@@ -357,14 +458,20 @@ class _Augmenter:
             raise MXNetError(f"ImageRecordIter: random_resized_crop needs a positive aspect ratio "
                              f"range, got [{lo}, {hi}] (min_aspect_ratio, max_aspect_ratio)")
         area = rows * cols
+        area = np.float32(area)
         for _ in range(10):
+            # as 1.9.1: three float draws a try (area fraction, aspect ratio -- uniform, not
+            # log-uniform --, and a coin that swaps width and height), then y and x
             frac = rng.uniform(a["min_random_area"], a["max_random_area"])
-            ratio = math.exp(rng.uniform(math.log(lo), math.log(hi)))
-            w = int(round(math.sqrt(area * frac * ratio)))
-            h = int(round(math.sqrt(area * frac / ratio)))
+            ratio = rng.uniform(lo, hi)
+            swap = rng.random() >= 0.5
+            w = int(np.floor(np.sqrt(area * frac * ratio) + np.float32(0.5)))
+            h = int(np.floor(np.sqrt(area * frac / ratio) + np.float32(0.5)))
+            if swap:
+                w, h = h, w
             if 0 < w <= cols and 0 < h <= rows:
-                x = int(rng.integers(0, cols - w + 1))
                 y = int(rng.integers(0, rows - h + 1))
+                x = int(rng.integers(0, cols - w + 1))
                 interp = self._interp(self.p["inter_method"], w, h, self.crop_w, self.crop_h, rng)
                 return _resize_bgr(img[y:y + h, x:x + w], self.crop_w, self.crop_h, interp)
         return None
@@ -390,11 +497,13 @@ class _Augmenter:
         rows, cols = img.shape[:2]
         # enlarge so that the crop fits: as 1.9.1, first to the crop's height, then (if still
         # too narrow) to its width, each keeping the aspect ratio
+        # (with inter_method 10, 1.9.1 draws the method once, whether it enlarges or not)
+        drawn = int(rng.integers(0, 5)) if self.p["inter_method"] == 10 else None
         if rows < ch:
-            img = self._resize(img, cols * ch // rows, ch, rng)
+            img = self._resize(img, cols * ch // rows, ch, rng, drawn)
             rows, cols = img.shape[:2]
         if cols < cw:
-            img = self._resize(img, cw, rows * cw // cols, rng)
+            img = self._resize(img, cw, rows * cw // cols, rng, drawn)
             rows, cols = img.shape[:2]
         y, x = rows - ch, cols - cw
         if self.p["rand_crop"]:
@@ -412,6 +521,14 @@ class _Augmenter:
         """The default augmenter on one decoded (H, W, C) uint8 image: resize, affine warp, pad,
         crop (random-size / crop-size / plain), HSL shift, colour jitter, PCA lighting."""
         p, a = self.p, self.a
+        if a["random_resized_crop"] and (
+                a["min_random_scale"] != 1 or a["max_random_scale"] != 1
+                or a["min_crop_size"] != -1 or a["max_crop_size"] != -1 or p["rand_crop"]):
+            raise MXNetError("ImageRecordIter: random_resized_crop=True conflicts with "
+                             "min_random_scale, max_random_scale, min_crop_size, max_crop_size "
+                             f"and rand_crop (got min/max_random_scale {a['min_random_scale']}/"
+                             f"{a['max_random_scale']}, min/max_crop_size {a['min_crop_size']}/"
+                             f"{a['max_crop_size']}, rand_crop {p['rand_crop']})")
         if img.ndim == 2:
             img = img[:, :, None]
         if p["resize"] > 0:
@@ -438,24 +555,43 @@ class _Augmenter:
             if crop.shape[2] != 3:
                 raise MXNetError("ImageRecordIter: random_h/random_s/random_l need 3-channel "
                                  f"images, got {crop.shape[2]} channel(s)")
-            dh = int(np.float32(rng.random()) * np.float32(a["random_h"] * 2) - np.float32(a["random_h"]))
-            ds = int(np.float32(rng.random()) * np.float32(a["random_s"] * 2) - np.float32(a["random_s"]))
-            dl = int(np.float32(rng.random()) * np.float32(a["random_l"] * 2) - np.float32(a["random_l"]))
+            # (not 1.9.1's values: its HSL shift takes other draws than these)
+            dh, ds, dl = (int(rng.random() * np.float32(v * 2) - np.float32(v))
+                          for v in (a["random_h"], a["random_s"], a["random_l"]))
             crop = _aug.hls_shift(crop, dh, dl, ds)
         if self.jitter:
-            factors = [1.0 + rng.uniform(-v, v) if v > 0 else 1.0
-                       for v in (a["brightness"], a["contrast"], a["saturation"])]
-            crop = _aug.color_jitter(crop, *factors)
+            # 1.9.1 draws all three factors whenever one is asked for, then applies them in
+            # a random order (std::shuffle of the three steps: one swap per position)
+            factors = [np.float32(1) + rng.uniform(-v, v) for v in
+                       (a["brightness"], a["contrast"], a["saturation"])]
+            order = [0, 1, 2]
+            for i in (1, 2):
+                j = int(rng.integers(0, i + 1))
+                order[i], order[j] = order[j], order[i]
+            for step in order:
+                one = [1, 1, 1]
+                one[step] = factors[step]
+                crop = _aug.color_jitter(crop, *one)
         if a["pca_noise"] > 0:
             crop = _aug.pca_lighting(crop, rng.normal(0, a["pca_noise"], 3))
         return crop
 
     def process(self, buf, out, rng):
+        self.finish(self.decode(buf), out, rng)
+
+    def finish(self, crop, out, rng):
+        """Augment, mirror and normalise one decoded image into its batch slot ``out``."""
         p = self.p
-        crop = self.decode(buf)
         for _ in range(p.get("aug_passes", 1)):
             crop = self.augment(crop, rng)
-        mirror = p["mirror"] or (p["rand_mirror"] and rng.integers(0, 2))
+        # 1.9.1's order: the mirror coin (only with rand_mirror), then the contrast and the
+        # illumination factors (always drawn, except for uint8 output; used when normalising)
+        mirror = bool(p["rand_mirror"] and rng.bernoulli()) or p["mirror"]
+        mc, mi = np.float32(self.a["max_random_contrast"]), np.float32(self.a["max_random_illumination"])
+        contrast = illumination = None
+        if out.dtype != np.uint8:
+            contrast = np.float32(rng.random() * mc * np.float32(2) - mc + np.float32(1))
+            illumination = np.float32(rng.random() * mi * np.float32(2) - mi)
         chw = crop.transpose(2, 0, 1)
         if out.dtype == np.int8 and self.mean_img is None:
             # 1.9.1's int8 output: the pixel minus the mean rounded (half away from zero) to an
@@ -464,11 +600,8 @@ class _Augmenter:
             val = np.clip(chw.astype(np.float32) - mean, -128, 127)
             out[...] = val[:, :, ::-1] if mirror else val
             return
-        contrast = illumination = None
-        if self.normalize and (self.a["max_random_contrast"] or self.a["max_random_illumination"]):
-            mc, mi = self.a["max_random_contrast"], self.a["max_random_illumination"]
-            contrast = np.float32(rng.random() * mc * 2 - mc + 1)
-            illumination = np.float32(rng.random() * mi * 2 - mi)
+        if not (self.normalize and (mc or mi)):
+            contrast = None
         if not self.normalize or (self.identity and contrast is None and self.mean_img is None):
             out[...] = chw[:, :, ::-1] if mirror else chw
             return
@@ -497,15 +630,40 @@ class _ImageRecordLoader:
         self.depth = threads + 1
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="mxnet-ImageRecordIter")
         self.inflight = collections.deque()
+        # Without seed_aug, 1.9.1's (single) decoding thread draws from one std::mt19937(111)
+        # that runs on across batches and passes: the batches take turns on it (each waits
+        # for the one before to finish its draws; the decoding itself overlaps).
+        self.engine = _StdEngine(111) if p["seed_aug"] is None else None
+        self._turn = threading.Event()
+        self._turn.set()
+        self._dones = []   # the turns not yet given (released on close)
 
-    def _decode_batch(self, records, pad, batch_no):
+    def _decode_batch(self, records, pad, batch_no, indices=None, wait=None, done=None):
         p = self.p
         b = p["batch_size"]
         c, h, w = p["data_shape"]
         lw = p["label_width"]
         data = np.zeros((b, c, h, w), p["out_dtype"])
         label = np.zeros((b, lw), np.float32)
-        rng = np.random.default_rng([p["seed_aug"] & 0xFFFFFFFF, batch_no])
+        try:
+            images = [self.aug.decode(_unpack(rec)[2]) for rec in records]
+            if wait is not None:
+                wait.wait()
+            self._augment_batch(records, indices, images, data, label)
+        finally:
+            if done is not None:
+                done.set()
+        if lw == 1:
+            label = label.reshape(b)
+        return RawBatch(data, label, pad, np.zeros(b, np.uint64))
+
+    def _augment_batch(self, records, indices, images, data, label):
+        p = self.p
+        lw = p["label_width"]
+        # with seed_aug, 1.9.1 seeds a fresh engine for every image from seed_aug and the
+        # image's place in the file (shifted by batch_size when shuffling)
+        base = None if p["seed_aug"] is None else \
+            111 + p["seed_aug"] + (p["batch_size"] if p["shuffle"] else 0)
         for i, rec in enumerate(records):
             labels, image_id, payload = _unpack(rec)
             if self.labels_by_id is not None:
@@ -517,14 +675,13 @@ class _ImageRecordLoader:
                                  f"{len(labels)}) : rec file provide {len(labels)}-dimensional "
                                  f"label but label_width is set to {lw}")
             label[i] = labels
-            self.aug.process(payload, data[i], rng)
-        if lw == 1:
-            label = label.reshape(b)
-        return RawBatch(data, label, pad, np.zeros(b, np.uint64))
+            rng = self.engine if base is None else _StdEngine(base + indices[i], scratch=True)
+            self.aug.finish(images[i], data[i], rng)
 
     def before_first(self):
+        # the batches under way finish (as 1.9.1's prefetched ones, their draws are spent)
         for f in self.inflight:
-            f.cancel()
+            f.result()
         self.inflight.clear()
         self.batcher.before_first()
 
@@ -533,7 +690,13 @@ class _ImageRecordLoader:
             item = self.batcher.next()
             if item is None:
                 break
-            self.inflight.append(self.pool.submit(self._decode_batch, *item))
+            wait = done = None
+            if self.engine is not None:
+                wait, done = self._turn, threading.Event()
+                self._turn = done
+                self._dones = [e for e in self._dones if not e.is_set()] + [done]
+            self.inflight.append(self.pool.submit(self._decode_batch, *item,
+                                                  list(self.batcher.indices), wait, done))
         if not self.inflight:
             return None
         return self.inflight.popleft().result()
@@ -542,6 +705,8 @@ class _ImageRecordLoader:
         for f in self.inflight:
             f.cancel()
         self.inflight.clear()
+        for e in self._dones:   # a cancelled batch never gives its turn: let the next one go
+            e.set()
         self.pool.shutdown(wait=False)
         self.batcher.source.close()
 
@@ -628,7 +793,7 @@ def _mean_image(path, p, make_batcher, name, verbose=False):
     batcher = make_batcher()
     total = np.zeros(shape, np.float32)   # 1.9.1 adds up in float32
     count = 0
-    rng = np.random.default_rng([p["seed_aug"] & 0xFFFFFFFF, 0x6D65616E])
+    rng = _StdEngine(111 + (p["seed_aug"] or 0))
     slot = np.zeros(shape, np.float32)
     while True:
         rec = batcher.source.next()
@@ -674,8 +839,9 @@ class ImageRecordIter(MXDataIter):
     (batch, label_width).
 
     ``preprocess_threads`` threads decode and augment; ``prefetch_buffer`` batches are kept
-    ready. ``shuffle`` reshuffles the records on every pass (seeded by ``seed``, not in
-    1.9.1's order). ``num_parts`` / ``part_index`` read one share of the file. With
+    ready. ``shuffle`` reshuffles the records on every pass (seeded by ``seed``, 1.9.1's
+    order); the random augmentation follows ``seed_aug`` (1.9.1's draws, see the module
+    notes). ``num_parts`` / ``part_index`` read one share of the file. With
     ``round_batch`` (default) the last batch is completed from the start and its ``pad`` says
     how many; without it the last batch is short, zero-filled, and reports pad 0 as 1.9.1 does.
 
@@ -737,7 +903,7 @@ class ImageRecordIter(MXDataIter):
             "out_dtype": _OUT_DTYPES[dtype],
         }
         seed_aug = get("seed_aug", None)
-        p["seed_aug"] = p["seed"] if seed_aug in (None, "None") else parse_int(seed_aug, "seed_aug")
+        p["seed_aug"] = None if seed_aug in (None, "None") else parse_int(seed_aug, "seed_aug")
         for key, default in (("mean_r", 0.0), ("mean_g", 0.0), ("mean_b", 0.0), ("std_r", 1.0),
                              ("std_g", 1.0), ("std_b", 1.0)):
             p[key] = parse_float(get(key, default), key)
@@ -750,7 +916,7 @@ class ImageRecordIter(MXDataIter):
         part_index = parse_int(get("part_index", 0), "part_index")
         if num_parts <= 0 or not 0 <= part_index < num_parts:
             raise MXNetError(f"{name}: invalid part_index {part_index} of num_parts {num_parts}")
-        shuffle = parse_bool(get("shuffle", False), "shuffle")
+        shuffle = p["shuffle"] = parse_bool(get("shuffle", False), "shuffle")
         path_idx = parse_str(get("path_imgidx", ""), "path_imgidx")
         round_batch = parse_bool(get("round_batch", True), "round_batch")
         verbose = parse_bool(get("verbose", True), "verbose")

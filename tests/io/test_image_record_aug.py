@@ -125,9 +125,10 @@ AUG_LEVEL3 = {"random_h": 36, "random_s": 50, "random_l": 50, "max_rotate_angle"
 
 def test_random_pipeline_shapes_ranges_and_seeds():
     plain = _epochs(REC, cls=mx.io.ImageRecordUInt8Iter)
-    a = _epochs(REC, cls=mx.io.ImageRecordUInt8Iter, seed=3, **AUG_LEVEL3)
-    b = _epochs(REC, cls=mx.io.ImageRecordUInt8Iter, seed=3, **AUG_LEVEL3)
-    c = _epochs(REC, cls=mx.io.ImageRecordUInt8Iter, seed=4, **AUG_LEVEL3)
+    # (as in 1.9.1, seed_aug -- not seed -- seeds the augmentation)
+    a = _epochs(REC, cls=mx.io.ImageRecordUInt8Iter, seed_aug=3, **AUG_LEVEL3)
+    b = _epochs(REC, cls=mx.io.ImageRecordUInt8Iter, seed_aug=3, **AUG_LEVEL3)
+    c = _epochs(REC, cls=mx.io.ImageRecordUInt8Iter, seed_aug=4, **AUG_LEVEL3)
     assert a.shape == plain.shape == (12, 3, 8, 8) and a.dtype == np.uint8
     np.testing.assert_array_equal(a, b)           # reproducible from the seed
     assert not np.array_equal(a, c)
