@@ -365,11 +365,11 @@ def test_float32_uniform_can_be_exactly_one():
     # recorded from 1.9.1: mx.random.seed(0); mx.nd.random.uniform(shape=(2**25,)) has 1.0 at
     # index 9609221 (chunks of 32,768: state 293, its word 8197 rounds up to 2**32), the only
     # value >= 1; its libstdc++ does not clamp generate_canonical below 1
-    from mxnet.backend.mt_parallel import ParallelMT, _canonical_f32
+    from mxnet.backend.mt_parallel import ParallelMT, canonical_f32
     gen = ParallelMT(0)
     n = 2 ** 25
     a, b, k = gen.chunks(n)[293]
     assert (a, b, k) == (9601024, 9633792, 293)
     words = gen.state(293).random_raw(8198)   # (the public draw would take 128 MB)
-    assert float(_canonical_f32(words)[8197]) == 1.0
-    assert float(_canonical_f32(words[:8197]).max()) < 1.0
+    assert float(canonical_f32(words)[8197]) == 1.0
+    assert float(canonical_f32(words[:8197]).max()) < 1.0

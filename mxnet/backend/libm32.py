@@ -17,10 +17,39 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["expf", "logf", "log1pf"]
+__all__ = ["expf", "logf", "log1pf", "c_math"]
 
 _f64 = np.float64
 _f32 = np.float32
+
+_C_LIBM = []   # the C math library (loaded on first use), or None where it cannot be
+
+
+def c_math(name, nargs=1, double=False):
+    """The C library's math function ``name`` (float arguments, or double ones) as a NumPy
+    object ufunc, one C call per element; None where the C library cannot be loaded. For
+    the few values whose exact glibc bits matter and that no array algorithm here covers."""
+    if not _C_LIBM:
+        lib = None
+        try:
+            import ctypes
+            import ctypes.util
+            lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        except OSError:
+            pass
+        _C_LIBM.append(lib)
+    lib = _C_LIBM[0]
+    if lib is None:
+        return None
+    import ctypes
+    try:
+        f = getattr(lib, name)
+    except AttributeError:
+        return None
+    ctype = ctypes.c_double if double else ctypes.c_float
+    f.restype, f.argtypes = ctype, [ctype] * nargs
+    return np.frompyfunc(f, nargs, 1)
+
 
 # ---- expf: 2^(k/32) from a table times a cubic in the remainder ------------------------------
 _EXP_N = 32

@@ -47,14 +47,13 @@ within a few double ulps of a rounding boundary (``_rounded``).
 """
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import math
 
 import numpy as np
 
 from .mt_parallel import ParallelMT, SerialMT
-from .libm32 import expf as _expf32, logf as _logf32
+from .libm32 import c_math, expf as _expf32, logf as _logf32
+from .mt_parallel import canonical_f32, canonical_f64
 
 __all__ = ["exponential", "gamma", "poisson", "negative_binomial", "np_exponential",
            "np_rayleigh", "np_pareto", "np_weibull", "np_power", "np_gumbel", "np_logistic",
@@ -111,17 +110,8 @@ _E49 = 2.0 ** -49          # a few double ulps, relative: NumPy's log/exp/power 
 
 
 def _libm():
-    try:
-        lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-        fns = []
-        for name in ("tanf", "lgammaf", "logf", "expf"):
-            f = getattr(lib, name)
-            f.restype = ctypes.c_float
-            f.argtypes = [ctypes.c_float]
-            fns.append(np.frompyfunc(f, 1, 1))
-        return fns
-    except (OSError, AttributeError):     # no C library to call: round the double result
-        return None
+    fns = [c_math(name) for name in ("tanf", "lgammaf", "logf", "expf")]
+    return None if None in fns else fns   # no C library: round the double results
 
 
 _LIBM = _libm()
@@ -193,18 +183,6 @@ def _expf(x):
     return _expf32(np, x)
 
 
-def _canon32(words):
-    u = words.astype(_f32)
-    u /= _f32(_TWO32)
-    return u
-
-
-def _canon64(w0, w1):
-    u = w0.astype(_f64) + w1.astype(_f64) * _TWO32
-    u /= _TWO32 * _TWO32
-    return u
-
-
 # ---- the chunks of one sampler call, run in lock step ----------------------------------------
 class _Lanes:
     """One lane per chunk of an ``n``-element call: a growing buffer of words taken from
@@ -261,12 +239,12 @@ class _Lanes:
 
 
 def _uniform32(L, lanes):
-    return _canon32(L.take(lanes, 1)[:, 0])
+    return canonical_f32(L.take(lanes, 1)[:, 0])
 
 
 def _uniform64(L, lanes):
     w = L.take(lanes, 2)
-    return _canon64(w[:, 0], w[:, 1])
+    return canonical_f64(w[:, 0], w[:, 1])
 
 
 def _normal32(L, lanes):
@@ -274,7 +252,7 @@ def _normal32(L, lanes):
     out = np.empty(len(lanes), _f32)
     pend = np.arange(len(lanes))
     while len(pend):
-        u = _canon32(L.take(lanes[pend], 2))
+        u = canonical_f32(L.take(lanes[pend], 2))
         x = (2.0 * u[:, 0].astype(_f64) - 1.0).astype(_f32)
         y = (2.0 * u[:, 1].astype(_f64) - 1.0).astype(_f32)
         r2 = x * x + y * y
@@ -292,8 +270,8 @@ def _normal64(L, lanes):
     pend = np.arange(len(lanes))
     while len(pend):
         w = L.take(lanes[pend], 4)
-        x = 2.0 * _canon64(w[:, 0], w[:, 1]) - 1.0
-        y = 2.0 * _canon64(w[:, 2], w[:, 3]) - 1.0
+        x = 2.0 * canonical_f64(w[:, 0], w[:, 1]) - 1.0
+        y = 2.0 * canonical_f64(w[:, 2], w[:, 3]) - 1.0
         r2 = x * x + y * y
         ok = (r2 <= 1) & (r2 != 0)
         if ok.any():
@@ -535,13 +513,13 @@ def _gamma_const(pm, n, a, b, f64):
         out = d * v * _f64(b)
         if small:
             w = P.gather(P.buf, acc_at + wp + wu), P.gather(P.buf, acc_at + wp + wu + 1)
-            out = out * _gpow(_canon64(*w), 1.0 / float(a))
+            out = out * _gpow(canonical_f64(*w), 1.0 / float(a))
         return out
     x = _f32(1) + c * z_exact
     v = x * x * x
     out = d * v * _f32(b)
     if small:
-        u = _canon32(P.gather(P.buf, acc_at + wp + wu)).astype(_f64)
+        u = canonical_f32(P.gather(P.buf, acc_at + wp + wu)).astype(_f64)
         inv = float(_f32(1.0 / float(a)))
         o64 = out.astype(_f64)
         with np.errstate(all="ignore"):
@@ -573,11 +551,11 @@ def _gamma_tries(buf, d, k, c, f64, wu, wp):
     arrays (x, y, r2 per position)."""
     nl, cols = buf.shape
     if f64:
-        un = _canon64(buf[:, :-1], buf[:, 1:])          # the canonical double at each position
+        un = canonical_f64(buf[:, :-1], buf[:, 1:])          # the canonical double at each position
         xs = 2.0 * un - 1.0
         X, Y = xs[:, :-2], xs[:, 2:]
     else:
-        un = _canon32(buf)
+        un = canonical_f32(buf)
         xs = (2.0 * un.astype(_f64) - 1.0).astype(_f32)
         X, Y = xs[:, :-1], xs[:, 1:]
     with np.errstate(all="ignore"):
@@ -683,7 +661,7 @@ def _gamma_poisson_parse(P, a, b, d, k, c, small, tail):
     v = x * x * x
     val = d * v * b
     if small:
-        u = _canon32(buf[ri, ci + 3]).astype(_f64)
+        u = canonical_f32(buf[ri, ci + 3]).astype(_f64)
         inv = float(_f32(1.0 / float(a)))
         o64 = val.astype(_f64)
         with np.errstate(all="ignore"):
@@ -692,7 +670,7 @@ def _gamma_poisson_parse(P, a, b, d, k, c, small, tail):
     lam_at = np.zeros(nl * cols, dtype=_f32)
     lam_at[idx] = val
     lam = lam_at[(rows1 * cols + np.minimum(at, cols - 1))]
-    end, cnt, okp = _poisson_from(_canon32(buf), at + tail, lam, okg)
+    end, cnt, okp = _poisson_from(canonical_f32(buf), at + tail, lam, okg)
     ok = okg & okp
     jump = np.where(ok, end, cols)
     walked = P.walk(jump, ok)
@@ -815,7 +793,7 @@ def _poisson_const(pm, n, lam):
 
 def _knuth_parse(P, lam):
     t = _expf(np.array([-lam], dtype=_f32))[0]
-    u = _canon32(P.buf)
+    u = canonical_f32(P.buf)
     nl, cols = u.shape
     uf = u.reshape(-1)
     cnt = np.zeros(nl * cols, dtype=np.int64)
@@ -851,7 +829,7 @@ def _rejection_parse(P, lam):
     sq = _f32(math.sqrt(2.0 * float(lam)))
     ll = _logf(np.array([lam], dtype=_f32))[0]
     g = lam * ll - _lgammaf(np.array([_f32(float(lam) + 1.0)]))[0]
-    u = _canon32(P.buf)
+    u = canonical_f32(P.buf)
     nl, cols = u.shape
     ang = _PI_F * u
     y = np.tan(ang.astype(_f64)).astype(_f32)             # glibc's tanf where it matters
@@ -1137,18 +1115,7 @@ def _powf(x, y):
                         lambda i: _POWF(xf[i], yf[i])).reshape(x.shape)
 
 
-def _load_powf():
-    try:
-        lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-        f = lib.powf
-        f.restype = ctypes.c_float
-        f.argtypes = [ctypes.c_float, ctypes.c_float]
-        return np.frompyfunc(f, 2, 1)
-    except (OSError, AttributeError):
-        return None
-
-
-_POWF = _load_powf()
+_POWF = c_math("powf", 2)
 
 
 def _param(p, n):
@@ -1275,8 +1242,8 @@ def np_choice(sm, a, n, p=None, replace=True):
 
 def _serial_u64(sm, m):
     """m canonical doubles (two words each) from the single engine."""
-    w = sm.take(0, 2 * m).astype(_f64).reshape(m, 2)
-    return (w[:, 0] + w[:, 1] * _TWO32) / (_TWO32 * _TWO32)
+    w = sm.take(0, 2 * m).reshape(m, 2)
+    return canonical_f64(w[:, 0], w[:, 1])
 
 
 def _serial_n64(sm, m):

@@ -33,7 +33,8 @@ import weakref
 
 import numpy as np
 
-__all__ = ["ParallelMT", "SerialMT", "NUM_STATES", "MIN_PER_THREAD", "SEED_MAGIC"]
+__all__ = ["canonical_f32", "canonical_f64", "ParallelMT", "SerialMT", "NUM_STATES",
+           "MIN_PER_THREAD", "SEED_MAGIC"]
 
 NUM_STATES = 1024
 MIN_PER_THREAD = 64
@@ -188,7 +189,7 @@ class ParallelMT(_Engines):
 
     def uniform_f32(self, n):
         """n canonical float32 values in [0, 1) (libstdc++'s generate_canonical<float>)."""
-        return _canonical_f32(self.words(n))
+        return canonical_f32(self.words(n))
 
     def uniform_f64(self, n):
         """n canonical float64 values in [0, 1) (two words each, low word first)."""
@@ -202,7 +203,7 @@ class ParallelMT(_Engines):
         if cut is None:
             guess = int(min(max(float(t), 0.0), 1.0) * _TWO32)
             cand = np.arange(max(guess - 4096, 0), min(guess + 4096, 1 << 32), dtype=np.int64)
-            ok = np.flatnonzero(_canonical_f32(cand) <= t)
+            ok = np.flatnonzero(canonical_f32(cand) <= t)
             cut = int(cand[ok[-1]]) if len(ok) else -1   # -1: t < 0, nothing is kept
             if len(_LE_CUT) < 256:
                 _LE_CUT[float(t)] = cut
@@ -279,7 +280,7 @@ class SerialMT(_Engines):
 
     def uniform_f32(self, n):
         """n canonical float32 values, one word each."""
-        return _canonical_f32(self.take(0, n)) if n > 0 else np.empty(0, np.float32)
+        return canonical_f32(self.take(0, n)) if n > 0 else np.empty(0, np.float32)
 
     def normal_f32(self, n, log=None):
         """n standard normal float32 values from one fresh normal_distribution<float>."""
@@ -314,19 +315,27 @@ _WPP = {False: 2, True: 4}   # words per polar pair: float32, float64
 _LE_CUT = {}   # float32 threshold -> the last word whose canonical value is <= it
 
 
-def _canonical_f32(words):
+def canonical_f32(words):
+    """libstdc++'s generate_canonical<float> of each 32-bit word: float(w) / 2**32 (1.0 where
+    that rounds up; 1.9.1's libstdc++ has no clamp below 1)."""
     u = words.astype(np.float32)
     u *= np.float32(1.0 / _TWO32)
     return u
 
 
-def _canonical_f64(words):
-    w = words.reshape(-1, 2)
-    u = w[:, 1].astype(np.float64)
+def canonical_f64(w0, w1):
+    """generate_canonical<double> of word pairs (low word first): (w0 + w1 * 2**32) / 2**64."""
+    u = w1.astype(np.float64)
     u *= _TWO32
-    u += w[:, 0]
+    u += w0
     u *= 1.0 / (_TWO32 * _TWO32)
     return u
+
+
+def _canonical_f64(words):
+    """canonical_f64 of consecutive word pairs."""
+    w = words.reshape(-1, 2)
+    return canonical_f64(w[:, 0], w[:, 1])
 
 
 def _polar_xy(words, f64):
@@ -336,7 +345,7 @@ def _polar_xy(words, f64):
         x = 2.0 * u[:, 0] - 1.0
         y = 2.0 * u[:, 1] - 1.0
     else:   # float 2u, minus the double 1.0, rounded back to float
-        u = _canonical_f32(words).reshape(-1, 2)
+        u = canonical_f32(words).reshape(-1, 2)
         x = (2.0 * u[:, 0].astype(np.float64) - 1.0).astype(np.float32)
         y = (2.0 * u[:, 1].astype(np.float64) - 1.0).astype(np.float32)
     return x, y, x * x + y * y

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend.mt_parallel import _canonical_f64
+from ..backend.mt_parallel import canonical_f64
 from ..base import MXNetError
 from .registry import Param, register
 
@@ -518,7 +518,8 @@ def _coin(rc):
     ser = _serial(rc)
     if ser is None:
         return float(rc.rng.random()) < 0.5
-    return float(_canonical_f64(ser.take(0, 2))[0]) >= 0.5
+    w = ser.take(0, 2)
+    return float(canonical_f64(w[0], w[1])) >= 0.5
 
 
 def _uniform(rc, lo, hi):

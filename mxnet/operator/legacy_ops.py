@@ -169,7 +169,7 @@ def _unique_zipfian_mt(par, n_max, k, samples, trials):
     ``ceil(batch / 1024)`` rows, chunk ``j`` drawing from parallel state ``j``; each draw is a
     float64 canonical uniform ``u`` (two words), value ``round(exp(u * log(range_max))) - 1``,
     repeated until ``k`` distinct values came up (words past the last draw are given back)."""
-    from ..backend.mt_parallel import NUM_STATES, _canonical_f64
+    from ..backend.mt_parallel import NUM_STATES, canonical_f64
     log_range = np.log(float(n_max))
     batch = samples.shape[0]
     step = -(-batch // min(batch, NUM_STATES))
@@ -179,7 +179,7 @@ def _unique_zipfian_mt(par, n_max, k, samples, trials):
         while True:
             m = max(2 * k, 16)
             w = par.take(st, 2 * m)
-            u = _canonical_f64(w)
+            u = canonical_f64(w[0::2], w[1::2])
             vals = np.floor(np.exp(u * log_range) + 0.5).astype(np.int64) - 1
             base = drawn.size
             drawn = np.concatenate([drawn, vals])

@@ -86,6 +86,7 @@ import weakref
 
 import numpy as np
 
+from ..backend.libm32 import c_math
 from ..base import _BF16, MXNetError, dtype_name, dtype_np, native_log
 from ._batch_threads import map_batch
 from .conv_kernels import scratch
@@ -447,21 +448,12 @@ _LIBM_CBRT_MAX = 8192
 
 
 def _cbrt_functions():
-    """(cbrt, cbrtf) of the C library, or None where it cannot be loaded."""
+    """(cbrt, cbrtf) of the C library as object ufuncs, or None where it cannot be loaded."""
     if not _LIBM_CBRT:
-        fns = None
-        try:
-            import ctypes
-            import ctypes.util
-            libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-            f64, f32 = libm.cbrt, libm.cbrtf
-            f64.restype, f64.argtypes = ctypes.c_double, [ctypes.c_double]
-            f32.restype, f32.argtypes = ctypes.c_float, [ctypes.c_float]
-            fns = (np.frompyfunc(math.cbrt if hasattr(math, "cbrt") else f64, 1, 1),
-                   np.frompyfunc(f32, 1, 1))
-        except (OSError, AttributeError):
-            pass
-        _LIBM_CBRT.append(fns)
+        f32 = c_math("cbrtf")
+        f64 = np.frompyfunc(math.cbrt, 1, 1) if hasattr(math, "cbrt") else \
+            c_math("cbrt", double=True)
+        _LIBM_CBRT.append(None if f32 is None or f64 is None else (f64, f32))
     return _LIBM_CBRT[0]
 
 
