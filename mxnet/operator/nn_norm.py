@@ -26,6 +26,7 @@ elementwise operators would make several extra passes over the activations.
 """
 from __future__ import annotations
 
+import math
 import numpy as np
 
 from ..base import MXNetError
@@ -114,10 +115,7 @@ def _chan_dot(xp, a, b):
 
 # float32 BatchNorm inputs up to this many elements take 1.9.1's inference arithmetic step by
 # step: (x - mean) * (gamma / sqrt(var + eps)) + beta. Larger ones fold the mean into the shift
-# (one pass less). The batch statistics of a training forward are NumPy's (pairwise) sums at
-# every size: 1.9.1's oneDNN sums them in an order that depends on the memory layout its input
-# arrived in (a plain array and the blocked output of a convolution give different bits), so
-# no single order matches it, and sums taken element after element lose accuracy.
+# (one pass less). Training: see _BN_TRAIN_EXACT_MAX below.
 _BN_EXACT_MAX = 65536
 
 
@@ -162,6 +160,90 @@ def _sync_forward_exact(x3, gamma, beta, mm, mv, eps, batch_stats, o3):
         out = np.multiply((gamma / root)[:, None], x3, out=o3)
         out += (beta - gamma * mm / root)[:, None]
         return out, mm.copy(), mv.copy()
+
+
+# 1.9.1 hands float32 BatchNorm of every rank and axis to oneDNN's plain-layout ("ncsp") kernel,
+# the data seen as (N, C, S) with the channel axis in the middle. Each channel's sums (mean,
+# variance, and the backward's sum(g) and sum(g * (x - mean))) are float32 sums taken element
+# after element in (n, s) order (what its threads do on the 2-core machines 1.9.1 was measured
+# on; more threads would split them). Emulating that order needs channel-last copies of the
+# data (x in the forward pass, x and g in the backward) and sums that NumPy can only vectorise
+# across channels: forward + backward take 1.1-1.8x the pairwise kernel's time up to 65,536
+# elements and ~2x on ResNet-sized inputs, so the training kernel takes it up to this many
+# elements (as the inference arithmetic above) and keeps NumPy's pairwise sums beyond (a few
+# ulps off 1.9.1). That is 1.9.1's order for data in the plain layout. The output of 1.9.1's
+# oneDNN Convolution (and of the oneDNN operators after it) is in a blocked layout (nChw16c),
+# which 1.9.1 normalises with another oneDNN kernel in another order, so BatchNorm right after
+# a convolution still differs from 1.9.1 in the last bits. (That kernel, observed: per image
+# n, spatial position s goes to accumulator s % 4, accumulator 0 starting from the running
+# sum of the images before, then acc0 + acc1 + acc2 + acc3; the variance's steps are fused
+# multiply-adds of (mean - x)^2; out = fma(x - mean, gamma / sqrt(var + eps), beta); the
+# backward sums are one running fused chain (n, s).)
+_BN_TRAIN_EXACT_MAX = _BN_EXACT_MAX
+
+
+def _chan_last(a3):
+    """``(t, owned)``: float32 (N, C, S) data as a C-contiguous (N * S, C) array, each channel a
+    column with its rows in (n, s) order; ``owned`` when ``t`` is a new array (a view of ``a3``
+    where no transposition is needed). Transposed through (N, S/64, C, 64) tiles where S and C
+    are large (NumPy's direct strided copy is up to ~3x slower there)."""
+    n, c, s = a3.shape
+    if s == 1 or c == 1:
+        return a3.reshape(n * s, c), False
+    out = np.empty((n, s, c), a3.dtype)
+    b = 64
+    k = s // b
+    if s >= 256 and c >= 64:
+        tiles = np.empty((n, k, c, b), a3.dtype)
+        np.copyto(tiles, a3[:, :, :k * b].reshape(n, c, k, b).transpose(0, 2, 1, 3))
+        np.copyto(out[:, :k * b].reshape(n, k, b, c), tiles.transpose(0, 1, 3, 2))
+        if s > k * b:
+            np.copyto(out[:, k * b:], a3[:, :, k * b:].transpose(0, 2, 1))
+    else:
+        np.copyto(out, a3.transpose(0, 2, 1))
+    return out.reshape(n * s, c), True
+
+
+def _col_sums(t):
+    """Float32 sums of the columns of a 2-D array with contiguous rows, each adding its rows
+    one after another (as _seq_rows; einsum adds a row at a time too, with less overhead per
+    row than sum(axis=0), which wins on wide rows)."""
+    if t.shape[1] == 1 or t.shape[1] >= 256 or t.shape[0] <= 64:
+        return _seq_rows(t)
+    return np.einsum("rc->c", t)
+
+
+def _centre_rows(t, v, owned):
+    """``t - v`` for a C-contiguous (R, C) ``t`` and a (C,) ``v``, in place when ``owned``.
+    Large ones go as rows of up to ~4096 elements (NumPy's per-row overhead dominates rows of
+    a few channels)."""
+    r, c = t.shape
+    out = t if owned else np.empty_like(t)
+    k = math.gcd(r, 1 << max(0, (4096 // c).bit_length() - 1)) if t.size > 8192 else 1
+    if k > 1:
+        np.subtract(t.reshape(r // k, k * c), np.tile(v, k), out=out.reshape(r // k, k * c))
+    else:
+        np.subtract(t, v, out=out)
+    return out
+
+
+def _bn_train_stats(x3, eps):
+    """1.9.1's batch statistics of float32 (N, C, S) data: mean = sum(x) / n, var =
+    sum((x - mean)^2) / n, both sums in (n, s) order; root = sqrt(var + eps) in float32."""
+    f32 = np.float32
+    n = f32(x3.shape[0] * x3.shape[2])
+    t, owned = _chan_last(x3)
+    mean = _col_sums(t) / n
+    t = _centre_rows(t, mean, owned)
+    t *= t
+    var = _col_sums(t) / n
+    return mean, var, np.sqrt(var + f32(eps))
+
+
+def _bn_exact_train(xp, x, saved_is_var):
+    """Whether BatchNorm (not SyncBatchNorm) of ``x`` takes 1.9.1's summation order."""
+    return xp is np and x.dtype == np.float32 and not saved_is_var and \
+        0 < x.size <= _BN_TRAIN_EXACT_MAX
 
 
 def _bn_checks(opname, x, gamma, beta, mm, mv, axis):
@@ -226,7 +308,16 @@ def _make_bn_forward(opname, saved_is_var, axis_of):
                                                  not attrs["use_global_stats"], o3)
             out = o if o is not None else _as(out, x.dtype).reshape(x.shape)
             return out, mean, var
-        if rc.is_train and not attrs["use_global_stats"]:
+        if rc.is_train and not attrs["use_global_stats"] and _bn_exact_train(xp, x, saved_is_var):
+            with np.errstate(all="ignore"):
+                mean, _var, root = _bn_train_stats(x3, eps)
+                # (x - mean) * (gamma / root) + beta; invstd = 1 / root
+                scale = (np.float32(1) if attrs["fix_gamma"] else gamma) / root
+                out = np.subtract(x3, mean[:, None], out=o3)
+                out *= scale[:, None]
+                out += beta[:, None]
+                saved = (mean, np.float32(1) / root)
+        elif rc.is_train and not attrs["use_global_stats"]:
             n = x3.shape[0] * x3.shape[2]
             mean = _chan_sum(xp, x3) / n
             out = xp.subtract(x3, mean[:, None], out=o3)
@@ -255,6 +346,48 @@ def _make_bn_forward(opname, saved_is_var, axis_of):
     return compute
 
 
+def _bn_backward_exact(attrs, train, x3, g3, gamma, mean, invstd, mm, mv, o3):
+    """1.9.1's BatchNorm backward of float32 (N, C, S) data (oneDNN's plain-layout kernel):
+    sums in (n, s) order; in training mode the variance is recovered from 1/sqrt(var + eps) in
+    double, the moving statistics move towards the batch's, and dx = (g - (sum(g) / n + (x -
+    mean) * dgamma * r / n)) * (gamma * r) with r = 1 / sqrt(var + eps), dgamma = sum(g * (x -
+    mean)) * r; otherwise dx = g * (gamma * r). Returns (dx, dgamma, dbeta)."""
+    f32 = np.float32
+    eps = attrs["eps"]
+    n = f32(x3.shape[0] * x3.shape[2])
+    w = f32(1) if attrs["fix_gamma"] else gamma
+    with np.errstate(all="ignore"):
+        if train:
+            var = (1.0 / (invstd * invstd).astype(np.float64) - eps).astype(f32)
+            m = f32(attrs["momentum"])
+            mm *= m
+            mm += mean * (f32(1) - m)
+            mv *= m
+            mv += var * (f32(1) - m)
+            r = f32(1) / np.sqrt(var + f32(eps))
+        else:
+            r = invstd
+        gt = _chan_last(g3)[0]
+        dbeta = _col_sums(gt)
+        t, owned = _chan_last(x3)
+        t = _centre_rows(t, mean, owned)
+        t *= gt
+        dgamma = _col_sums(t) * r
+        if train:
+            dx = np.subtract(x3, mean[:, None], out=o3)
+            dx *= dgamma[:, None]
+            dx *= r[:, None]
+            dx /= n
+            dx += (dbeta / n)[:, None]
+            np.subtract(g3, dx, out=dx)
+            dx *= (w * r)[:, None]
+        else:
+            dx = np.multiply(g3, (w * r)[:, None], out=o3)
+    if attrs["fix_gamma"]:
+        dgamma = np.zeros_like(dgamma)
+    return dx, dgamma, dbeta
+
+
 def _make_bn_backward(opname, saved_is_var, axis_of):
     """Gradients of data, gamma and beta; updates the moving statistics in training mode."""
 
@@ -268,6 +401,13 @@ def _make_bn_backward(opname, saved_is_var, axis_of):
         o = _big_out(out, 0, x) if og.dtype == x.dtype else None
         o3 = None if o is None else o.reshape(shp)
         eps = attrs["eps"]
+        if og.dtype == x.dtype and _bn_exact_train(xp, x, saved_is_var):
+            if o3 is not None and (np.may_share_memory(o3, g3) or np.may_share_memory(o3, x3)):
+                o = o3 = None
+            dx, dgamma, dbeta = _bn_backward_exact(
+                attrs, rc.is_train and not attrs["use_global_stats"], x3, g3, gamma, mean,
+                saved, mm, mv, o3)
+            return (o if o is not None else dx.reshape(x.shape)), dgamma, dbeta
         invstd = 1.0 / xp.sqrt(saved + eps) if saved_is_var else saved
         w = xp.ones_like(invstd) if attrs["fix_gamma"] else gamma
         xc = x3 - mean[:, None]
