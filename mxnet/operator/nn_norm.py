@@ -27,6 +27,8 @@ elementwise operators would make several extra passes over the activations.
 from __future__ import annotations
 
 import math
+import warnings
+
 import numpy as np
 
 from ..base import MXNetError
@@ -580,12 +582,24 @@ _SYNC_PARAMS = (
     Param("fix_gamma", "bool", True, doc="Use gamma = 1 and give it no gradient."),
     Param("use_global_stats", "bool", False, doc="Normalise with the moving statistics."),
     Param("output_mean_var", "bool", False, doc="Also return the mean and the variance."),
-    Param("ndev", "int", 1, doc="Number of devices synchronised (one here)."),
+    Param("ndev", "int", 1, doc="Number of devices meant to share statistics (each device "
+                              "uses its own here: see _sync_forward)."),
     Param("key", "str", doc="Name shared by the synchronised copies."),
 )
 
 
+_UNSYNCED_KEYS: set = set()
+
+
 def _sync_forward(rc, attrs, x, gamma, beta, mm, mv):
+    if attrs["ndev"] > 1 and rc.is_train and not attrs["use_global_stats"] and \
+            attrs["key"] not in _UNSYNCED_KEYS:
+        # 1.9.1's engine threads block until every device has sent its statistics; calls run
+        # one after another in the caller's thread here, so a device cannot wait for the others
+        _UNSYNCED_KEYS.add(attrs["key"])
+        warnings.warn(f"SyncBatchNorm ({attrs['key']!r}, ndev={attrs['ndev']}): statistics are "
+                      "not synchronised across devices in mxnet-py; each device normalises "
+                      "with its own batch's statistics", UserWarning, stacklevel=2)
     attrs = dict(attrs, eps=_f32(attrs["eps"]))
     return _sync_forward_kernel(rc, attrs, x, gamma, beta, mm, mv)
 

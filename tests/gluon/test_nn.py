@@ -256,6 +256,31 @@ def test_syncbatchnorm_matches_batchnorm_on_one_device():
     np.testing.assert_allclose(yb.asnumpy(), ya.asnumpy(), rtol=1e-5, atol=1e-6)
 
 
+def test_syncbatchnorm_several_devices_warns_and_uses_each_batch():
+    # the devices' statistics are not shared here (documented): each device's output is
+    # normalised with its own batch's mean and variance, and the first training call says so
+    rng = np.random.default_rng(5)
+    ctxs = [mx.cpu(0), mx.cpu(1)]
+    xs = [mx.nd.array(rng.standard_normal((4, 3, 5)) * (i + 1) + i, ctx=c)
+          for i, c in enumerate(ctxs)]
+    blk = cnn.SyncBatchNorm(num_devices=2, prefix="sbn_warn_")
+    blk.initialize(ctx=ctxs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with autograd.record():
+            ys = [blk(x) for x in xs]
+        with autograd.record():
+            blk(xs[0])
+    said = [w for w in caught if "not synchronised" in str(w.message)]
+    assert len(said) == 1 and "ndev=2" in str(said[0].message)
+    for x, y in zip(xs, ys):
+        a = x.asnumpy()
+        mean = a.mean(axis=(0, 2), keepdims=True)
+        var = a.var(axis=(0, 2), keepdims=True)
+        np.testing.assert_allclose(y.asnumpy(), (a - mean) / np.sqrt(var + 1e-5),
+                                   rtol=1e-4, atol=1e-5)
+
+
 def test_export_and_symbolblock_roundtrip(tmp_path):
     net = _build("nested()")
     net.initialize()
