@@ -33,6 +33,10 @@ The forward pass stores what the backward pass needs (activated gates, cell stat
 outputs of inner layers and dropout masks) in one flat hidden output, ``reserve``; the
 dedicated ``_backward_RNN`` runs back-propagation through time from it and finishes each
 layer and direction with one GEMM per weight gradient.
+
+float32 calls on the CPU up to a size (``_rnn_onednn.emulated``) instead take
+``_rnn_onednn``'s forward and backward, which follow the order of arithmetic of oneDNN's RNN
+primitive (1.9.1's CPU path) and give its bits; they store the same reserve.
 """
 from __future__ import annotations
 
@@ -40,7 +44,9 @@ import math
 
 import numpy as np
 
+from .._mode import mode as _mode
 from ..base import MXNetError
+from . import _rnn_onednn as _dnn
 from .registry import Param, register
 
 _GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
@@ -449,6 +455,10 @@ def _rnn_forward(rc, attrs, *arrays):
     D, R = lay.D, lay.R
     masks = _step_masks(xp, seqlen, T)
     slots, total = lay.reserve_slots(T, N)
+    # 1.9.1 runs oneDNN's training kind of primitive also for a forward recorded by autograd
+    # in predict mode
+    train = rc.is_train or _mode.recording
+    exact = _dnn.emulated(xp, attrs, lay, T, N, dt, train, masks)
     reserve = xp.empty(total, dtype=dt)
     out = xp.empty(lay.out_shape(T, N), dtype=dt)
     hy = xp.empty(lay.state_shape(N), dtype=dt)
@@ -460,10 +470,16 @@ def _rnn_forward(rc, attrs, *arrays):
         for d in range(D):
             k = l * D + d
             ent = {name: _view(reserve, s) for name, s in slots[l]["dirs"][d].items()}
-            h, c = _run_direction(xp, lay, attrs, _Weights(lay, params, l, d), x, state[k],
-                                  None if cell is None else cell[k],
-                                  y[:, :, d * R:(d + 1) * R] if D == 2 else y, ent, masks,
-                                  reverse=d == 1)
+            ydst = y[:, :, d * R:(d + 1) * R] if D == 2 else y
+            W = _Weights(lay, params, l, d)
+            c0 = None if cell is None else cell[k]
+            if exact:
+                steps = range(T - 1, -1, -1) if d == 1 else range(T)
+                starts = _dnn.chain_starts(lay, l, T, N, train)
+                h, c = _dnn.forward(lay, W, x, state[k], c0, ydst, ent, steps, starts)
+            else:
+                h, c = _run_direction(xp, lay, attrs, W, x, state[k], c0, ydst, ent, masks,
+                                      reverse=d == 1)
             hy[k] = h
             if cy is not None:
                 cy[k] = c
@@ -645,6 +661,7 @@ def _rnn_backward(rc, attrs, *arrays):
     D, R = lay.D, lay.R
     masks = _step_masks(xp, seqlen, T)
     slots, _ = lay.reserve_slots(T, N)
+    exact = _dnn.emulated(xp, attrs, lay, T, N, data.dtype, True, masks)
     dparams = xp.zeros_like(params)
     dstate = xp.empty_like(state)
     dcell = None if cell is None else xp.empty_like(cell)
@@ -664,10 +681,18 @@ def _rnn_backward(rc, attrs, *arrays):
             k = l * D + d
             ent = {name: _view(reserve, s) for name, s in slots[l]["dirs"][d].items()}
             sl = slice(d * R, (d + 1) * R)
-            dh0, dc0, dxd = _back_direction(
-                xp, lay, attrs, _Weights(lay, params, l, d), _Weights(lay, dparams, l, d), x,
-                y[:, :, sl], state[k], None if cell is None else cell[k], dY[:, :, sl],
-                dhy[k], None if dcy is None else dcy[k], ent, masks, reverse=d == 1)
+            W, dW = _Weights(lay, params, l, d), _Weights(lay, dparams, l, d)
+            c0 = None if cell is None else cell[k]
+            if exact:
+                order = list(range(T - 1, -1, -1)) if d == 1 else list(range(T))
+                dh0, dc0, dxd = _dnn.backward(
+                    lay, W, dW, x, y[:, :, sl], _prev_states(xp, y[:, :, sl], state[k], d == 1),
+                    c0, dY[:, :, sl], dhy[k], None if dcy is None else dcy[k], ent, order,
+                    bidir=D == 2, xrest=D == 1 and l > (0 if lay.I == lay.H else 1))
+            else:
+                dh0, dc0, dxd = _back_direction(
+                    xp, lay, attrs, W, dW, x, y[:, :, sl], state[k], c0, dY[:, :, sl],
+                    dhy[k], None if dcy is None else dcy[k], ent, masks, reverse=d == 1)
             dstate[k] = dh0
             if dcell is not None:
                 dcell[k] = dc0
