@@ -177,7 +177,7 @@ def rgb_to_hls8(img):
     eps = np.finfo(np.float32).eps
     ok = diff > eps
     with np.errstate(divide="ignore", invalid="ignore"):
-        sat = np.where(light < 0.5, diff / (vmax + vmin), diff / (np.float32(2) - vmax - vmin))
+        sat = np.where(light < 0.5, diff / (vmax + vmin), diff / (np.float32(2) - (vmax + vmin)))
         d = np.float32(60) / diff
         hue = np.where(vmax == r, (g - b) * d,
                        np.where(vmax == g, (b - r) * d + np.float32(120), (r - g) * d + np.float32(240)))

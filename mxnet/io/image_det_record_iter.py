@@ -14,14 +14,26 @@ ymax <= ymin) are dropped from the label, as 1.9.1 does; the length counts what 
 
 The images are decoded (Pillow, or the NumPy kernels of
 :mod:`mxnet.gluon.data.vision._image`), resized with those kernels (OpenCV's arithmetic), then
-go through 1.9.1's default detection augmenter (:mod:`mxnet.io._det_augment`: mirror, colour
-jitter, random expansion, random crop, each updating the boxes), are fitted to ``data_shape``
+go through 1.9.1's default detection augmenter (:mod:`mxnet.io._det_augment`: colour jitter,
+mirror, random expansion, random crop, each updating the boxes), are fitted to ``data_shape``
 and normalised as ``(x - mean) / std * scale`` (or ``(x - mean_img) / std * scale``) over the
-whole slot. Random draws (the augmenters, the shuffled order) come from generators seeded by
-``seed`` and the batch's position in the stream, so runs repeat, though not 1.9.1's draws.
+whole slot.
+
+The random draws are 1.9.1's (CPU, its single decoding thread): one ``std::mt19937`` seeded
+233 runs on over the images, across passes and through the ``mean_img`` pass (``seed`` does
+not touch it); the shuffled order is ``std::shuffle`` with ``std::mt19937(233 + seed)``, a new
+permutation per pass (the ``mean_img`` pass is one), each 8 MiB reading chunk of the file
+apart (:func:`mxnet.io.image_record_iter._read_chunks`). 1.9.1 augments a shuffled chunk in
+file order and then hands its images out shuffled, so with ``shuffle`` each chunk is drawn
+ahead in file order (:meth:`_DetLoader.plan_of`, from the labels and the image sizes read
+once from the headers) and applied when each image comes. Equal to 1.9.1 in the tested cases
+(tests/test_compat_sweep_iter_aug2.py); 1.9.1's split of the stream over several decoding
+threads is not reproduced.
 """
 from __future__ import annotations
 
+import bisect
+import io as _io
 import os
 
 import numpy as np
@@ -30,7 +42,8 @@ from ..base import MXNetError, native_log
 from . import _det_augment as _aug
 from ._native import (RawBatch, _literal, parse_bool, parse_float, parse_int, parse_shape,
                       parse_str, required)
-from .image_record_iter import _Augmenter, _RecordBatcher, _RecordSource, _recordio, decoding_log
+from .image_record_iter import (_Augmenter, _RecordBatcher, _RecordSource, _recordio, _StdEngine,
+                                decoding_log)
 from .io import MXDataIter
 
 __all__ = ["ImageDetRecordIter"]
@@ -59,6 +72,8 @@ _SAMPLER_TUPLES = (("min_crop_scales", "min_scale", float, 0.0),
                    ("min_crop_object_coverages", "min_object_coverage", float, 0.0),
                    ("max_crop_object_coverages", "max_object_coverage", float, 1.0),
                    ("max_crop_trials", "trials", int, 25))
+# the seed of 1.9.1's augmentation engine (its first decoding thread's)
+_DET_SEED = 233
 # accepted and without effect here
 _IGNORED = ("shuffle_chunk_size", "shuffle_chunk_seed", "prefetch_buffer", "ctx",
             "preprocess_threads", "verbose", "mean_a", "std_a", "aug_seq")
@@ -119,6 +134,17 @@ class _DetLoader:
         self.data = np.zeros((b, c, h, w), np.float32)
         self.label = np.full((b, 4 + pad_width), p["label_pad_value"], np.float32)
         self.index = np.zeros((b,), np.uint64)
+        # as 1.9.1 (one decoding thread): one std::mt19937 seeded 233 draws every random
+        # augmentation, running on over the images and across passes (``seed`` does not
+        # touch it)
+        self.engine = _StdEngine(_DET_SEED)
+        # 1.9.1 augments a shuffled chunk in file order and hands its images out shuffled: with
+        # shuffle (and anything random) each chunk is planned ahead in file order
+        self.plan_ahead = batcher.source.shuffle and self._draws()
+        self._meta = None           # per file position: (label, rows, cols)
+        self._plans = (None, -1, {})   # (pass number, last chunk drawn, {file position: plan})
+        if self.plan_ahead:
+            self._chunk_starts = [a for a, _ in batcher.source.chunks]
 
     def label_of(self, label, image_id):
         p = self.p
@@ -135,48 +161,151 @@ class _DetLoader:
                              f"{p['label_width']}")
         return label.copy()
 
-    def _augment(self, img, objs, rng):
-        """1.9.1's default detection augmenter after the ``resize`` step, in its order: mirror,
-        colour jitter, random expansion, random crop. Returns (img, objs)."""
+    def _draws(self):
+        """Whether the augmentation draws random numbers at all."""
         p = self.p
+        return bool(p["rand_mirror_prob"] > 0 or p["rand_pad_prob"] > 0 and p["max_pad_scale"] > 1
+                    or p["rand_crop_prob"] > 0 and p["samplers"] or p["inter_method"] == 10
+                    or any(p[k] > 0 for k in ("random_hue_prob", "random_saturation_prob",
+                                              "random_illumination_prob", "random_contrast_prob")))
+
+    def _file_meta(self, first, stop):
+        """(label without empty boxes, rows, cols) of the records at file positions [first,
+        stop) of the part (read once and kept; the image size from its header)."""
+        meta = self._meta
+        if meta is None:
+            meta = self._meta = {}
+        if first not in meta:
+            source = self.batcher.source
+            reader = _recordio().MXRecordIO(source.reader.uri, "r")
+            try:
+                for k in range(first, stop):
+                    reader.handle.seek(source.offsets[k])
+                    raw, image_id, payload = _unpack(reader.read())
+                    label = _valid_objects(self.label_of(raw, image_id))
+                    meta[k] = (label,) + self._image_size(payload)
+            finally:
+                reader.close()
+        return [meta[k] for k in range(first, stop)]
+
+    def _image_size(self, payload):
+        """(rows, cols) of an encoded image, from its header when Pillow can read it."""
+        try:
+            from PIL import Image
+            with Image.open(_io.BytesIO(payload)) as im:
+                cols, rows = im.size
+            return rows, cols
+        except Exception:  # noqa: BLE001 - fall back on decoding
+            img = self.aug.decode(payload)
+            return img.shape[0], img.shape[1]
+
+    def plan_of(self, pass_id, index):
+        """The drawn augmentation of the record at file position ``index`` in pass
+        ``pass_id``. 1.9.1 shuffles each chunk of the file apart and augments it in file order,
+        so the chunks of a pass are drawn in file order, each when first asked for (with the
+        ones before it)."""
+        chunks = self.batcher.source.chunks
+        c = bisect.bisect_right(self._chunk_starts, index) - 1
+        if self._plans[0] != pass_id:
+            self._plans = (pass_id, -1, {})
+        _, done, plans = self._plans
+        for k in range(done + 1, c + 1):
+            if k >= 2:   # the shuffled order goes chunk by chunk: older plans are not needed
+                for pos in range(*chunks[k - 2]):
+                    plans.pop(pos, None)
+            a, b = chunks[k]
+            for pos, (label, rows, cols) in enumerate(self._file_meta(a, b), a):
+                _, objs = _split_label(label)
+                plans[pos] = self._plan(objs, rows, cols, self.engine)
+        if c > done:
+            self._plans = (pass_id, c, plans)
+        return plans[index]
+
+    def _plan(self, objs, rows, cols, rng):
+        """Draw one image's augmentation from its size (``rows`` x ``cols`` as decoded) and its
+        objects, in 1.9.1's order: the ``resize`` step's interpolation, colour, mirror,
+        expansion, crop, then the fitting resize's interpolation. Returns (steps, objs, rows,
+        cols): the pixel steps for :meth:`_apply`, the boxes and the final size."""
+        p = self.p
+        _, out_h, out_w = p["data_shape"]
+        method = p["inter_method"]
+        steps = []
+        if p["resize"] > 0:
+            r = p["resize"]
+            w, h = (r, r * rows // cols) if rows > cols else (r * cols // rows, r)
+            steps.append(("resize", (w, h, self.aug._interp(method, cols, rows, w, h, rng))))
+            rows, cols = h, w
+        colour = _aug.draw_colour(p, rng)
+        if colour is not None:
+            steps.append(("colour", colour))
         if p["rand_mirror_prob"] > 0 and rng.random() < p["rand_mirror_prob"]:
-            img = img[:, ::-1]
+            steps.append(("mirror", None))
             objs = _aug.mirror(objs)
-        img = _aug.color_jitter(img, p, rng)
         if p["rand_pad_prob"] > 0 and p["max_pad_scale"] > 1 \
                 and rng.random() < p["rand_pad_prob"]:
-            img, objs = _aug.random_pad(img, objs, p, rng)
+            got = _aug.draw_pad(objs, rows, cols, p, rng)
+            if got is not None:
+                (top, left, bottom, right), objs = got
+                steps.append(("pad", (top, left, bottom, right)))
+                rows, cols = rows + top + bottom, cols + left + right
         if p["rand_crop_prob"] > 0 and p["samplers"] and rng.random() < p["rand_crop_prob"]:
-            img, objs = _aug.random_crop(img, objs, p, rng)
-        return img, objs
+            got = _aug.draw_crop(objs, rows, cols, p, rng)
+            if got is not None:
+                (top, left, h, w), objs = got
+                h, w = min(h, rows - top), min(w, cols - left)
+                steps.append(("crop", (top, left, h, w)))
+                rows, cols = h, w
+        mode = p["resize_mode"]
+        size = None
+        if mode == "force":
+            size = out_w, out_h
+        elif mode == "fit" or (mode == "shrink" and (rows > out_h or cols > out_w)):
+            # in float32, as 1.9.1 (its size can be one pixel short of the double's)
+            f = np.float32
+            ratio = min(f(out_h) / f(rows), f(out_w) / f(cols))
+            size = max(1, int(f(cols) * ratio)), max(1, int(f(rows) * ratio))
+        if size is not None:
+            w, h = size
+            steps.append(("resize", (w, h, self.aug._interp(method, cols, rows, w, h, rng))))
+            rows, cols = h, w
+        return steps, objs, rows, cols
 
-    def _process(self, payload, label, slot, rng, out=None):
+    def _apply(self, img, steps):
+        """The pixel work of a plan (see :meth:`_plan`) on the decoded (H, W, C) image."""
+        for name, args in steps:
+            if name == "resize":
+                w, h, interp = args
+                img = self.aug._resize(img, w, h, None, interp)
+            elif name == "colour":
+                img = _aug.apply_colour(np.ascontiguousarray(img), *args)
+            elif name == "mirror":
+                img = img[:, ::-1]
+            elif name == "pad":
+                img = _aug.pad_pixels(img, args, self.p["fill_value"])
+            else:   # crop
+                top, left, h, w = args
+                img = img[top:top + h, left:left + w]
+        return img
+
+    def _process(self, payload, label, slot, rng, out=None, plan=None):
         """Decode and augment one image into ``self.data[slot]`` (or ``out``), normalised
         unless ``out`` is given; returns the image height and width inside the slot and the
-        updated raw label."""
+        updated raw label. ``plan``: the image's drawn augmentation (from :meth:`_plan`),
+        otherwise drawn here from ``rng``."""
         p = self.p
         _, out_h, out_w = p["data_shape"]
         img = self.aug.decode(payload)
         if img.ndim == 2:
             img = img[:, :, None]
-        if p["resize"] > 0:
-            rows, cols = img.shape[:2]
-            r = p["resize"]
-            if rows > cols:
-                img = self.aug._resize(img, r, r * rows // cols, rng)
-            else:
-                img = self.aug._resize(img, r * cols // rows, r, rng)
         header, objs = _split_label(label)
-        img, objs = self._augment(np.ascontiguousarray(img), objs, rng)
+        if plan is None:
+            plan = self._plan(objs, img.shape[0], img.shape[1], rng)
+        steps, objs, rows, cols = plan
+        img = self._apply(img, steps)
         label = np.concatenate([header, objs.ravel()]).astype(np.float32)
-        rows, cols = img.shape[:2]
-        mode = p["resize_mode"]
-        if mode == "force":
-            img = self.aug._resize(img, out_w, out_h, rng)
-        elif mode == "fit" or (mode == "shrink" and (rows > out_h or cols > out_w)):
-            ratio = min(out_h / rows, out_w / cols)
-            img = self.aug._resize(img, max(1, int(cols * ratio)), max(1, int(rows * ratio)), rng)
-        rows, cols = img.shape[:2]
+        if img.shape[:2] != (rows, cols):   # pragma: no cover - the plan tracks the size
+            raise MXNetError(f"ImageDetRecordIter: internal size mismatch {img.shape[:2]} vs "
+                             f"{(rows, cols)}")
         if rows > out_h or cols > out_w:
             raise MXNetError(f"ImageDetRecordIter: an image of {rows}x{cols} does not fit "
                              f"data_shape {p['data_shape']}")
@@ -201,7 +330,7 @@ class _DetLoader:
         """The mean of the (augmented, unnormalised) data slots over one pass of ``source``."""
         total = np.zeros(self.p["data_shape"], np.float32)   # 1.9.1 adds up in float32
         buf = np.zeros(self.p["data_shape"], np.float32)
-        rng = np.random.default_rng([self.p["seed"] & 0xFFFFFFFF, 1 << 31])
+        rng = self.engine
         count = 0
         while True:
             rec = source.next()
@@ -209,7 +338,8 @@ class _DetLoader:
                 break
             raw, image_id, payload = _unpack(rec)
             label = _valid_objects(self.label_of(raw, image_id))
-            self._process(payload, label, 0, rng, out=buf)
+            plan = self.plan_of(source.passes, source.index) if self.plan_ahead else None
+            self._process(payload, label, 0, rng, out=buf, plan=plan)
             total += buf
             count += 1
         if count == 0:
@@ -227,11 +357,13 @@ class _DetLoader:
         records, pad, batch_no = item
         p = self.p
         b = p["batch_size"]
-        rng = np.random.default_rng([p["seed"] & 0xFFFFFFFF, batch_no])
+        rng = self.engine
+        indices, pass_ids = self.batcher.indices, self.batcher.pass_ids
         for i, rec in enumerate(records):
             raw, image_id, payload = _unpack(rec)
             label = _valid_objects(self.label_of(raw, image_id))
-            rows, cols, label = self._process(payload, label, i, rng)
+            plan = self.plan_of(pass_ids[i], indices[i]) if self.plan_ahead else None
+            rows, cols, label = self._process(payload, label, i, rng, plan=plan)
             if label.size > self.pad_width:
                 raise MXNetError(f"ImageDetRecordIter: a label of {label.size} values is longer "
                                  f"than label_pad_width {self.pad_width}")
@@ -344,11 +476,11 @@ class ImageDetRecordIter(MXDataIter):
     values<TAB>path`` lines, matched on the records' ids); ``label_width`` > 0 requires every
     record to hold that many values.
 
-    Per image: the shorter side is resized to ``resize`` (if > 0); the image and its boxes
-    are mirrored with probability ``rand_mirror_prob``; colours are jittered
+    Per image: the shorter side is resized to ``resize`` (if > 0); colours are jittered
     (``random_hue/saturation/illumination_prob`` with ``max_random_*``: integer shifts of
     OpenCV's 8-bit HLS channels; ``random_contrast_prob``: ``x * (1 + c)``, ``|c| <=
-    max_random_contrast``); with probability ``rand_pad_prob`` the image is placed in a canvas
+    max_random_contrast``); the image and its boxes are mirrored with probability
+    ``rand_mirror_prob``; with probability ``rand_pad_prob`` the image is placed in a canvas
     up to ``max_pad_scale`` times larger filled with ``fill_value``; with probability
     ``rand_crop_prob`` one of ``num_crop_sampler`` crop samplers (``min/max_crop_scales``,
     ``..._aspect_ratios``, ``..._overlaps``, ``..._sample_coverages``,
@@ -362,10 +494,11 @@ class ImageDetRecordIter(MXDataIter):
     ``mean_img`` is set and ``mean_r/g/b`` are all 0, ``mean`` is that image (read from the
     file, or computed over one pass of the data and saved there as ``{"mean_img": array}``).
 
-    ``shuffle`` reshuffles the records on every pass (seeded by ``seed``, not in 1.9.1's
-    order); ``num_parts`` / ``part_index`` read one share of the file; with ``round_batch``
-    (default) the last batch is completed from the start, without it the missing slots keep
-    the previous batch's contents; ``pad`` says how many in both cases.
+    ``shuffle`` reshuffles the records on every pass (1.9.1's order, seeded by ``seed``; the
+    random augmentation draws are 1.9.1's too and do not depend on ``seed``); ``num_parts``
+    / ``part_index`` read one share of the file; with ``round_batch`` (default) the last batch
+    is completed from the start, without it the missing slots keep the previous batch's
+    contents; ``pad`` says how many in both cases.
     """
 
     def __init__(self, *args, **kwargs):
@@ -421,7 +554,8 @@ class ImageDetRecordIter(MXDataIter):
         if verbose:
             decoding_log("../src/io/iter_image_det_recordio.cc:282", "ImageDetRecordIOParser",
                          path, parse_int(get("preprocess_threads", 4), "preprocess_threads"))
-        source = _RecordSource(path, "", num_parts, part_index, shuffle, p["seed"])
+        source = _RecordSource(path, "", num_parts, part_index, shuffle, p["seed"],
+                               magic=_DET_SEED)
         imglist = parse_str(get("path_imglist", ""), "path_imglist")
         labels = _read_det_imglist(imglist) if imglist else None
         try:
@@ -482,8 +616,7 @@ class ImageDetRecordIter(MXDataIter):
             native_log("../src/io/./iter_normalize.h:382", f"Cannot find {path}: create mean "
                        "image, this will take some time...")
         mean = loader.compute_mean(source)
-        source.passes = 0   # the first pass again (the same shuffled order)
-        source.before_first()
+        source.before_first()   # as 1.9.1: a new pass (reshuffled) for the batches
         if verbose:
             native_log("../src/io/./iter_normalize.h:408", f"Save mean image to {path}..")
         nd_save(path, {"mean_img": nd_array(mean)})
@@ -508,6 +641,5 @@ class ImageDetRecordIter(MXDataIter):
                                  f"({label_width} vs. {n}) : rec file provide {n}-dimensional "
                                  f"label but label_width is set to {label_width}")
             widest = max(widest, n)
-        source.passes = 0   # the first pass again (the same shuffled order)
-        source.before_first()
+        source.rewind()     # the first pass again (the same shuffled order)
         return widest

@@ -16,29 +16,38 @@ Records are read with :mod:`mxnet.recordio`; decoding and resizing use the NumPy
 follows OpenCV's arithmetic.
 
 The shuffled order is 1.9.1's (``std::shuffle`` with ``std::mt19937(111 + seed)``, a new
-permutation of the part's records at every pass). The random augmentation draws are 1.9.1's
-too (``_StdEngine``: std::mt19937 with libstdc++'s distributions; ``seed`` does not touch
-them): without ``seed_aug``, one engine seeded 111 (1.9.1's single decoding thread) runs on
-over the images and across passes -- the batches take turns on it, so the result does not
-depend on our thread count; with ``seed_aug``, every image gets a fresh engine seeded
-``111 + seed_aug + its place in the file`` (``+ batch_size`` when shuffling). Per image, in
-1.9.1's order: the affine warp (shear, angle, scale, aspect; interpolation), the random-size
-crop (area, aspect, swap coin per try, then y, x), the crop-size crop, the plain crop's y and
-x, brightness / contrast / saturation (all three factors, then a std::shuffle of their order),
-PCA lighting (std::normal_distribution<float>), the mirror coin (std::bernoulli_distribution)
-and the two always-drawn contrast / illumination factors. Equal to 1.9.1 in the tested cases
-(tests/test_compat_sweep_iter_aug.py). Still ours: the HSL shift's draws (1.9.1's values come
-from other draws we have not pinned down), the draws when 1.9.1 would shuffle without
-``seed_aug`` (it draws in file order before shuffling; we draw in the shuffled order), the
-``seed_aug`` index after a ``round_batch`` wrap-around (1.9.1 shifts it), the draws spent by
-batches 1.9.1 prefetched and threw away on ``reset()`` (a reset before the first batch skips a
-whole chunk there) and 1.9.1's several-thread split of the stream. Without random
-augmentation the batches equal 1.9.1's bit for bit in the tested cases (PNG and baseline
-JPEG; a JPEG decoded by a differently built libjpeg may differ by a grey level here and
-there).
+permutation at every pass; without ``path_imgidx`` 1.9.1 reads the part 8 MiB at a time and
+shuffles each such chunk apart, the engine running on: :func:`_read_chunks`). The random
+augmentation draws are 1.9.1's too (``_StdEngine``: std::mt19937 with libstdc++'s
+distributions; ``seed`` does not touch them): without ``seed_aug``, one engine seeded 111
+(1.9.1's single decoding thread) runs on over the images and across passes, after the
+``mean_img`` pass if there is one -- the batches take turns on it, so the result does not
+depend on our thread count; with ``seed_aug``, every image gets a fresh engine seeded ``111 +
+seed_aug + n``, n its place in its chunk plus how full the batch was when the chunk began
+(``batch_size`` when shuffling and in the ``mean_img`` pass), or, with ``path_imgidx``, its
+slot in the batch (see :meth:`_RecordBatcher._note`). Per image, in 1.9.1's order: the affine
+warp (shear, angle, scale, aspect; interpolation), the random-size crop (area, aspect, swap
+coin per try, then y, x), the crop-size crop, the plain crop's y and x, brightness / contrast /
+saturation (all three factors, then a std::shuffle of their order), the HSL shift (applied
+after the jitter; all three shifts drawn when one is asked for, two floats ``a``, ``b`` each,
+the shift being ``trunc((a + 4 b) / 5 * 2 R - R)``), PCA lighting
+(std::normal_distribution<float>), the mirror coin (std::bernoulli_distribution) and the two
+always-drawn contrast / illumination factors. When shuffling without ``seed_aug``, 1.9.1
+augments each chunk in file order and then hands its images out shuffled; so do we
+(:class:`_ChunkDraws`: the draws of a chunk are recorded ahead in file order from the image
+sizes, read once from the image headers, with the augmenter running on :class:`_Dims`, and
+replayed when each image comes). Equal to 1.9.1 in the tested cases
+(tests/test_compat_sweep_iter_aug.py, tests/test_compat_sweep_iter_aug2.py). Still ours: with
+``path_imgidx`` and ``seed_aug``, the batches after a computed ``mean_img`` (1.9.1 numbers them
+otherwise), the draws spent by batches 1.9.1 prefetched and threw away on ``reset()`` (a reset
+before the first batch skips a whole chunk there) and 1.9.1's several-thread split of the
+stream. Without random augmentation the batches equal 1.9.1's bit for bit in the tested cases
+(PNG and baseline JPEG; a JPEG decoded by a differently built libjpeg may differ by a grey
+level here and there).
 """
 from __future__ import annotations
 
+import bisect
 import collections
 import io as _io
 import os
@@ -65,9 +74,27 @@ def _kernels():
     return _image
 
 
+class _Dims:
+    """The size of an image without its pixels: the augmenter's steps run on it to replay
+    their random draws only (see :meth:`_Augmenter.draw_words`)."""
+
+    __slots__ = ("shape",)
+    ndim = 3
+
+    def __init__(self, rows, cols, channels):
+        self.shape = (rows, cols, channels)
+
+    def __getitem__(self, key):
+        ys, xs = key[0], key[1]
+        return _Dims(len(range(*ys.indices(self.shape[0]))),
+                     len(range(*xs.indices(self.shape[1]))), self.shape[2])
+
+
 def _resize_bgr(img, w, h, interp):
     """Resize an (H, W, C) image as 1.9.1 does on OpenCV's BGR copy: the channel order
     matters to bicubic, whose SIMD kernel treats the row's last few values apart."""
+    if isinstance(img, _Dims):
+        return _Dims(int(h), int(w), img.shape[2])
     if img.shape[2] == 3:
         return _kernels().resize(img[:, :, ::-1], w, h, interp)[:, :, ::-1]
     return _kernels().resize(img, w, h, interp)
@@ -132,6 +159,28 @@ def _scan_offsets(path, begin, end):
     return offsets
 
 
+_CHUNK_BYTES = 8 << 20
+
+
+def _read_chunks(offsets, end):
+    """The record ranges [(first, stop)] 1.9.1 shuffles apart when it shuffles a .rec file
+    without an index: it reads 8 MiB at a time and keeps the records before the last one that
+    starts in the buffer (that one begins the next read); a read that reaches the part's end
+    keeps everything."""
+    starts = np.asarray(offsets, np.int64)
+    chunks, i, n = [], 0, len(starts)
+    while i < n:
+        limit = int(starts[i]) + _CHUNK_BYTES
+        if end <= limit:
+            chunks.append((i, n))
+            break
+        j = int(np.searchsorted(starts, limit, side="left")) - 1  # the last start in the buffer
+        j = max(j, i + 1)
+        chunks.append((i, j))
+        i = j
+    return chunks
+
+
 def _std_shuffle(mt, n):
     """``arange(n)`` permuted as 1.9.1's record shuffling does it: libstdc++'s ``std::shuffle``
     (one swap per position ``i = 1 .. n-1``, no paired draws) with its division-based
@@ -194,6 +243,30 @@ class _StdEngine:
         self._i += 1
         return self._buf[self._i - 1]
 
+    def words(self, n):
+        """The next ``n`` raw 32-bit words (a list), for a caller that draws ahead."""
+        i = self._i
+        if i + n <= len(self._buf):
+            self._i = i + n
+            return self._buf[i:i + n]
+        out = self._buf[i:]
+        out += self._bg.random_raw(n - len(out)).tolist()
+        self._buf = []
+        self._i = 0
+        return out
+
+    def unread(self, words):
+        """Put ``words`` (the last ones read, in order) back: the next draws repeat them."""
+        if words:
+            self._buf = list(words) + self._buf[self._i:]
+            self._i = 0
+
+    @staticmethod
+    def canonical(words):
+        """float32 canonical values of raw words, as :meth:`random` makes them."""
+        v = np.asarray(words, np.float64).astype(np.float32) * np.float32(2.0 ** -32)
+        return np.where(v < 1, v, np.float32(1 - 2.0 ** -24)).astype(np.float32)
+
     def integers(self, lo, hi):
         """``std::uniform_int_distribution(lo, hi - 1)``: libstdc++'s divide-and-reject."""
         span = hi - lo
@@ -240,19 +313,63 @@ class _StdEngine:
         return np.array(out, np.float32) * np.float32(std) + np.float32(mean)
 
 
+class _Recorder(_StdEngine):
+    """Draws from another engine and keeps the raw words it took (``log``)."""
+
+    __slots__ = ("_src", "log")
+
+    def __init__(self, src):
+        self._src = src
+        self.log = []
+
+    def u32(self):
+        w = self._src.u32()
+        self.log.append(w)
+        return w
+
+
+class _Replay(_StdEngine):
+    """An engine that gives back recorded words (see :meth:`_Augmenter.draw_words`)."""
+
+    __slots__ = ()
+
+    def __init__(self, words):
+        self._buf = list(words)
+        self._i = 0
+        self._bg = None
+
+    def u32(self):
+        if self._i >= len(self._buf):   # pragma: no cover - the recording covers every draw
+            raise MXNetError("ImageRecordIter: internal error: an image drew more random numbers "
+                             "than its recorded draws")
+        self._i += 1
+        return self._buf[self._i - 1]
+
+
+def _hls_draw(rng, limit):
+    """One HSL shift in ``[-limit, limit]`` as 1.9.1 draws it: two canonical floats ``a``, ``b``
+    make ``u = (a + 4 b) / 5``, the shift is ``u * 2 limit - limit`` truncated toward zero
+    (found by experiment; the double arithmetic matches where float32 would round otherwise)."""
+    a = float(rng.random())
+    b = float(rng.random())
+    return int((a + 4.0 * b) / 5.0 * (2.0 * limit) - limit)
+
+
 class _RecordSource:
     """The records of one part of a .rec file, in file order or shuffled on every pass."""
 
-    def __init__(self, path, path_idx, num_parts, part_index, shuffle, seed):
+    def __init__(self, path, path_idx, num_parts, part_index, shuffle, seed, magic=111):
         recordio = _recordio()
         for f in (path, path_idx):
             if f and not os.path.isfile(f):
                 raise MXNetError(f"LocalFileSystem.GetPathInfo: {f} error: No such file or directory")
         self.shuffle = shuffle
         self.seed = seed
+        self.magic = magic        # the shuffling engine's seed is magic + seed
         self.passes = 0
         self._mt = None           # 1.9.1's shuffling engine: std::mt19937(111 + seed)
         self.offsets = None       # explicit record offsets (idx file or shuffling)
+        self.chunks = None        # [(first, stop)] record ranges shuffled apart (see _read_chunks)
         size = os.path.getsize(path)
         self.begin, self.end = 0, size
         if path_idx:
@@ -268,7 +385,12 @@ class _RecordSource:
             self.end = _record_begin(path, step * (part_index + 1), size)
             if shuffle:
                 self.offsets = _scan_offsets(path, self.begin, self.end)
+                self.chunks = _read_chunks(self.offsets, self.end)
         self.reader = recordio.MXRecordIO(path, "r")
+        self._chunk_firsts = [a for a, _ in self.chunks] if self.chunks else None
+        self._chunk_start = self.begin
+        self.chunk_new = False    # whether the record last read begins one of 1.9.1's chunks
+        self.chunk_pos = 0        # and its place in that chunk (file order)
         self._order = None
         self._pos = 0
         self.index = -1   # the file position (within the part) of the record last read
@@ -279,14 +401,29 @@ class _RecordSource:
             order = np.arange(len(self.offsets))
             if self.shuffle:
                 if self._mt is None:
-                    self._mt = np.random.RandomState((111 + self.seed) & 0xFFFFFFFF)._bit_generator
-                order = _std_shuffle(self._mt, len(order))
+                    self._mt = np.random.RandomState((self.magic + self.seed)
+                                                     & 0xFFFFFFFF)._bit_generator
+                if self.chunks is None:
+                    order = _std_shuffle(self._mt, len(order))
+                else:   # each chunk apart, one engine running on
+                    order = np.concatenate([_std_shuffle(self._mt, b - a) + a
+                                            for a, b in self.chunks] or [order])
             self._order = order
             self._pos = 0
         else:
             self.reader.handle.seek(self.begin)
         self.index = -1
+        self._chunk_start = self.begin
         self.passes += 1
+
+    def rewind(self):
+        """Back to the start of the current pass, in the same order (no new shuffle)."""
+        if self.offsets is not None:
+            self._pos = 0
+        else:
+            self.reader.handle.seek(self.begin)
+        self.index = -1
+        self._chunk_start = self.begin
 
     def next(self):
         """The next record's bytes, or None at the end of the part."""
@@ -300,11 +437,28 @@ class _RecordSource:
             rec = self.reader.read()
             if rec is None:
                 raise MXNetError(f"Invalid RecordIO index: offset {offset} is past the end of the file")
+            self.chunk_new = False
+            self.chunk_pos = self.index
+            if self.chunks is not None:
+                self.chunk_pos -= self.chunks[bisect.bisect_right(self._chunk_firsts, self.index) - 1][0]
             return rec
-        if self.reader.tell() >= self.end:
+        pos = self.reader.tell()
+        if pos >= self.end:
             return None
         self.index += 1
-        return self.reader.read()
+        rec = self.reader.read()
+        # 1.9.1's 8 MiB reads (see _read_chunks), followed record by record: a record begins
+        # a new chunk when the record after it starts past the current chunk's first 8 MiB
+        limit = self._chunk_start + _CHUNK_BYTES
+        if self.index == 0:
+            self.chunk_new, self.chunk_pos = True, 0
+        elif self.end > limit and self.reader.tell() >= limit:
+            self.chunk_new, self.chunk_pos = True, 0
+            self._chunk_start = pos
+        else:
+            self.chunk_new = False
+            self.chunk_pos += 1
+        return rec
 
     def close(self):
         self.reader.close()
@@ -322,23 +476,47 @@ class _RecordBatcher:
         self.overflow = False
         self.count = 0   # batches handed out (seeds the augmentation)
         self.indices = []   # the file positions of the last batch's records
+        self.pass_ids = []  # and the passes they were read in
+        self.aug_indices = []   # and the indices 1.9.1 seeds their seed_aug engines with
+        self._fill = 0      # how full the batch was when the current chunk began
 
     def before_first(self):
         if not self.round_batch or not self.overflow:
             self.source.before_first()
         self.overflow = False
 
+    def _note(self, fill):
+        """The seed_aug index of the record just read (``fill``: records already in the batch).
+        1.9.1 numbers the records of each chunk it reads from the batch's fill level at the
+        chunk's start (from ``batch_size`` when shuffling)."""
+        src = self.source
+        if src.offsets is not None and src.chunks is None:
+            # with an index file 1.9.1 reads a batch's worth of records at a time: the index
+            # is the record's slot in the batch (shuffled or not)
+            self.aug_indices.append(fill)
+            return
+        if src.shuffle:
+            self.aug_indices.append(self.batch_size + src.chunk_pos)
+            return
+        if src.chunk_new:
+            self._fill = fill
+        self.aug_indices.append(self._fill + src.chunk_pos)
+
     def next(self):
         if self.overflow:
             return None
         records = []
         self.indices = indices = []
+        self.pass_ids = pass_ids = []
+        self.aug_indices = []
         while len(records) < self.batch_size:
             rec = self.source.next()
             if rec is None:
                 break
+            self._note(len(records))
             records.append(rec)
             indices.append(self.source.index)
+            pass_ids.append(self.source.passes)
         if not records:
             return None
         pad = 0
@@ -350,8 +528,10 @@ class _RecordBatcher:
                 rec = self.source.next()
                 if rec is None:
                     raise MXNetError("number of input images must be bigger than the batch size")
+                self._note(len(records))
                 records.append(rec)
                 indices.append(self.source.index)
+                pass_ids.append(self.source.passes)
         self.count += 1
         return records, pad, self.count - 1
 
@@ -447,6 +627,8 @@ class _Augmenter:
         fw = max(np.float32(a["min_img_size"]), min(np.float32(a["max_img_size"]), np.float32(scale) * cols))
         fh = max(np.float32(a["min_img_size"]), min(np.float32(a["max_img_size"]), np.float32(scale) * rows))
         interp = self._interp(self.p["inter_method"], cols, rows, fw, fh, rng)
+        if isinstance(img, _Dims):
+            return _Dims(max(int(new_h), 0), max(int(new_w), 0), img.shape[2])
         return _aug.warp_affine(img, m, new_w, new_h, interp, self.p["fill_value"])
 
     def _resized_crop(self, img, rng):
@@ -519,7 +701,8 @@ class _Augmenter:
 
     def augment(self, img, rng):
         """The default augmenter on one decoded (H, W, C) uint8 image: resize, affine warp, pad,
-        crop (random-size / crop-size / plain), HSL shift, colour jitter, PCA lighting."""
+        crop (random-size / crop-size / plain), colour jitter, HSL shift (after the jitter,
+        as 1.9.1), PCA lighting."""
         p, a = self.p, self.a
         if a["random_resized_crop"] and (
                 a["min_random_scale"] != 1 or a["max_random_scale"] != 1
@@ -543,7 +726,10 @@ class _Augmenter:
             img = self._affine(img, rng)
         if p["pad"] > 0:
             k = p["pad"]
-            img = np.pad(img, ((k, k), (k, k), (0, 0)), constant_values=p["fill_value"])
+            if isinstance(img, _Dims):
+                img = _Dims(img.shape[0] + 2 * k, img.shape[1] + 2 * k, img.shape[2])
+            else:
+                img = np.pad(img, ((k, k), (k, k), (0, 0)), constant_values=p["fill_value"])
         crop = None
         if self.resized_crop:
             crop = self._resized_crop(img, rng)
@@ -551,14 +737,7 @@ class _Augmenter:
             crop = self._size_crop(img, rng)
         if crop is None:
             crop = self._plain_crop(img, rng)
-        if self.hls:
-            if crop.shape[2] != 3:
-                raise MXNetError("ImageRecordIter: random_h/random_s/random_l need 3-channel "
-                                 f"images, got {crop.shape[2]} channel(s)")
-            # (not 1.9.1's values: its HSL shift takes other draws than these)
-            dh, ds, dl = (int(rng.random() * np.float32(v * 2) - np.float32(v))
-                          for v in (a["random_h"], a["random_s"], a["random_l"]))
-            crop = _aug.hls_shift(crop, dh, dl, ds)
+        dry = isinstance(crop, _Dims)
         if self.jitter:
             # 1.9.1 draws all three factors whenever one is asked for, then applies them in
             # a random order (std::shuffle of the three steps: one swap per position)
@@ -568,30 +747,64 @@ class _Augmenter:
             for i in (1, 2):
                 j = int(rng.integers(0, i + 1))
                 order[i], order[j] = order[j], order[i]
-            for step in order:
+            for step in order if not dry else ():
                 one = [1, 1, 1]
                 one[step] = factors[step]
                 crop = _aug.color_jitter(crop, *one)
+        if self.hls:
+            if crop.shape[2] != 3:
+                raise MXNetError("ImageRecordIter: random_h/random_s/random_l need 3-channel "
+                                 f"images, got {crop.shape[2]} channel(s)")
+            # as 1.9.1: all three shifts are drawn whenever one is asked for, two floats
+            # each (hue, saturation, lightness), weighted 1:4 into one uniform value
+            dh, ds, dl = (_hls_draw(rng, v) for v in (a["random_h"], a["random_s"], a["random_l"]))
+            if not dry:
+                crop = _aug.hls_shift(crop, dh, dl, ds)
         if a["pca_noise"] > 0:
-            crop = _aug.pca_lighting(crop, rng.normal(0, a["pca_noise"], 3))
+            alpha = rng.normal(0, a["pca_noise"], 3)
+            if not dry:
+                crop = _aug.pca_lighting(crop, alpha)
         return crop
 
     def process(self, buf, out, rng):
         self.finish(self.decode(buf), out, rng)
+
+    def _finish_draws(self, dtype, rng):
+        """1.9.1's order: the mirror coin (only with rand_mirror), then the contrast and the
+        illumination factors (always drawn, except for uint8 output; used when normalising)."""
+        p = self.p
+        mirror = bool(p["rand_mirror"] and rng.bernoulli()) or p["mirror"]
+        mc, mi = np.float32(self.a["max_random_contrast"]), np.float32(self.a["max_random_illumination"])
+        contrast = illumination = None
+        if dtype != np.uint8:
+            contrast = np.float32(rng.random() * mc * np.float32(2) - mc + np.float32(1))
+            illumination = np.float32(rng.random() * mi * np.float32(2) - mi)
+        return mirror, contrast, illumination, mc, mi
+
+    def random(self):
+        """Whether a drawn number can change the output."""
+        p, a = self.p, self.a
+        return bool(p["rand_crop"] or p["rand_mirror"] or self.affine or self.resized_crop
+                    or a["max_crop_size"] != a["min_crop_size"] or p["inter_method"] == 10
+                    or self.jitter or self.hls or a["pca_noise"] > 0
+                    or (p["normalize"] and (a["max_random_contrast"] or a["max_random_illumination"])))
+
+    def draw_words(self, rows, cols, dtype, engine):
+        """The raw words one image of ``rows`` x ``cols`` takes from ``engine`` (its draws
+        made without the pixel work), for replaying them later with :class:`_Replay`."""
+        rec = _Recorder(engine)
+        crop = _Dims(rows, cols, self.channels)
+        for _ in range(self.p.get("aug_passes", 1)):
+            crop = self.augment(crop, rec)
+        self._finish_draws(dtype, rec)
+        return rec.log
 
     def finish(self, crop, out, rng):
         """Augment, mirror and normalise one decoded image into its batch slot ``out``."""
         p = self.p
         for _ in range(p.get("aug_passes", 1)):
             crop = self.augment(crop, rng)
-        # 1.9.1's order: the mirror coin (only with rand_mirror), then the contrast and the
-        # illumination factors (always drawn, except for uint8 output; used when normalising)
-        mirror = bool(p["rand_mirror"] and rng.bernoulli()) or p["mirror"]
-        mc, mi = np.float32(self.a["max_random_contrast"]), np.float32(self.a["max_random_illumination"])
-        contrast = illumination = None
-        if out.dtype != np.uint8:
-            contrast = np.float32(rng.random() * mc * np.float32(2) - mc + np.float32(1))
-            illumination = np.float32(rng.random() * mi * np.float32(2) - mi)
+        mirror, contrast, illumination, mc, mi = self._finish_draws(out.dtype, rng)
         chw = crop.transpose(2, 0, 1)
         if out.dtype == np.int8 and self.mean_img is None:
             # 1.9.1's int8 output: the pixel minus the mean rounded (half away from zero) to an
@@ -618,6 +831,59 @@ class _Augmenter:
         out[...] = val
 
 
+class _ChunkDraws:
+    """The random draws of a shuffled pass without ``seed_aug``, as 1.9.1 makes them: it
+    augments each chunk it reads (see :func:`_read_chunks`) in file order and then hands the
+    images out shuffled. So each chunk's draws are recorded ahead in file order from the image
+    sizes (read once, from the image headers; the augmenter runs on :class:`_Dims`) and
+    replayed (:class:`_Replay`) when the images come."""
+
+    def __init__(self, aug, source, engine, dtype):
+        self.aug, self.source, self.engine, self.dtype = aug, source, engine, dtype
+        self._chunk_starts = [a for a, _ in source.chunks]
+        self._dims = np.full((len(source.offsets), 2), -1, np.int64)
+        self._words = (None, -1, {})   # (pass, last chunk drawn, {file position: words})
+
+    def _image_dims(self, first, stop):
+        """(rows, cols) of the images at file positions [first, stop)."""
+        if self._dims[first, 0] < 0:
+            src = self.source
+            reader = _recordio().MXRecordIO(src.reader.uri, "r")
+            try:
+                for k in range(first, stop):
+                    reader.handle.seek(src.offsets[k])
+                    payload = _unpack(reader.read())[2]
+                    try:
+                        with _pil_image().open(_io.BytesIO(payload)) as im:
+                            cols, rows = im.size
+                    except Exception:  # noqa: BLE001 - fall back on decoding
+                        rows, cols = self.aug.decode(payload).shape[:2]
+                    self._dims[k] = rows, cols
+            finally:
+                reader.close()
+        return self._dims[first:stop]
+
+    def words_of(self, pass_id, index):
+        """The recorded draws of the image at file position ``index`` in pass ``pass_id``:
+        the chunks of a pass are drawn in file order, each when first asked for (with the ones
+        before it)."""
+        chunks = self.source.chunks
+        c = bisect.bisect_right(self._chunk_starts, index) - 1
+        if self._words[0] != pass_id:
+            self._words = (pass_id, -1, {})
+        _, done, words = self._words
+        for k in range(done + 1, c + 1):
+            if k >= 2:   # the shuffled order goes chunk by chunk: older draws are not needed
+                for pos in range(*chunks[k - 2]):
+                    words.pop(pos, None)
+            a, b = chunks[k]
+            for pos, (rows, cols) in enumerate(self._image_dims(a, b).tolist(), a):
+                words[pos] = self.aug.draw_words(rows, cols, self.dtype, self.engine)
+        if c > done:
+            self._words = (pass_id, c, words)
+        return words[index]
+
+
 class _ImageRecordLoader:
     """The loader behind ImageRecordIter: reads batches of records, decodes them on a pool."""
 
@@ -633,12 +899,21 @@ class _ImageRecordLoader:
         # Without seed_aug, 1.9.1's (single) decoding thread draws from one std::mt19937(111)
         # that runs on across batches and passes: the batches take turns on it (each waits
         # for the one before to finish its draws; the decoding itself overlaps).
-        self.engine = _StdEngine(111) if p["seed_aug"] is None else None
+        self.engine = p.get("_engine") or _StdEngine(111) if p["seed_aug"] is None else None
+        # 1.9.1 augments a shuffled file chunk by chunk in file order and hands the images out
+        # shuffled: then the draws of each chunk are recorded ahead, in file order, from the
+        # image sizes (no pixel work), and replayed when the images come
+        src = batcher.source
+        self.draws = None
+        if self.engine is not None and src.shuffle and src.chunks is not None \
+                and self.aug.random():
+            self.draws = _ChunkDraws(self.aug, src, self.engine, p["out_dtype"])
         self._turn = threading.Event()
         self._turn.set()
         self._dones = []   # the turns not yet given (released on close)
 
-    def _decode_batch(self, records, pad, batch_no, indices=None, wait=None, done=None):
+    def _decode_batch(self, records, pad, batch_no, indices=None, wait=None, done=None,
+                      draws=None):
         p = self.p
         b = p["batch_size"]
         c, h, w = p["data_shape"]
@@ -649,7 +924,7 @@ class _ImageRecordLoader:
             images = [self.aug.decode(_unpack(rec)[2]) for rec in records]
             if wait is not None:
                 wait.wait()
-            self._augment_batch(records, indices, images, data, label)
+            self._augment_batch(records, indices, images, data, label, draws)
         finally:
             if done is not None:
                 done.set()
@@ -657,13 +932,12 @@ class _ImageRecordLoader:
             label = label.reshape(b)
         return RawBatch(data, label, pad, np.zeros(b, np.uint64))
 
-    def _augment_batch(self, records, indices, images, data, label):
+    def _augment_batch(self, records, indices, images, data, label, draws=None):
         p = self.p
         lw = p["label_width"]
         # with seed_aug, 1.9.1 seeds a fresh engine for every image from seed_aug and the
-        # image's place in the file (shifted by batch_size when shuffling)
-        base = None if p["seed_aug"] is None else \
-            111 + p["seed_aug"] + (p["batch_size"] if p["shuffle"] else 0)
+        # image's index (its place in its chunk, shifted: see _RecordBatcher._note)
+        base = None if p["seed_aug"] is None else 111 + p["seed_aug"]
         for i, rec in enumerate(records):
             labels, image_id, payload = _unpack(rec)
             if self.labels_by_id is not None:
@@ -675,7 +949,12 @@ class _ImageRecordLoader:
                                  f"{len(labels)}) : rec file provide {len(labels)}-dimensional "
                                  f"label but label_width is set to {lw}")
             label[i] = labels
-            rng = self.engine if base is None else _StdEngine(base + indices[i], scratch=True)
+            if draws is not None:
+                rng = _Replay(draws[i])
+            elif base is None:
+                rng = self.engine
+            else:
+                rng = _StdEngine(base + indices[i], scratch=True)
             self.aug.finish(images[i], data[i], rng)
 
     def before_first(self):
@@ -690,13 +969,17 @@ class _ImageRecordLoader:
             item = self.batcher.next()
             if item is None:
                 break
-            wait = done = None
-            if self.engine is not None:
+            wait = done = draws = None
+            if self.draws is not None:
+                draws = [self.draws.words_of(q, k) for q, k in
+                         zip(self.batcher.pass_ids, self.batcher.indices)]
+            elif self.engine is not None:
                 wait, done = self._turn, threading.Event()
                 self._turn = done
                 self._dones = [e for e in self._dones if not e.is_set()] + [done]
             self.inflight.append(self.pool.submit(self._decode_batch, *item,
-                                                  list(self.batcher.indices), wait, done))
+                                                  list(self.batcher.aug_indices), wait, done,
+                                                  draws))
         if not self.inflight:
             return None
         return self.inflight.popleft().result()
@@ -794,11 +1077,25 @@ def _mean_image(path, p, make_batcher, name, verbose=False):
     total = np.zeros(shape, np.float32)   # 1.9.1 adds up in float32
     count = 0
     rng = _StdEngine(111 + (p["seed_aug"] or 0))
+    source = batcher.source
+    draws = None
+    if p["seed_aug"] is None:   # the batches' engine runs on after the mean pass's draws
+        p["_engine"] = rng
+        if source.shuffle and source.chunks is not None and aug.random():
+            draws = _ChunkDraws(aug, source, rng, np.dtype(np.float32))
     slot = np.zeros(shape, np.float32)
     while True:
         rec = batcher.source.next()
         if rec is None:
             break
+        if draws is not None:
+            rng = _Replay(draws.words_of(source.passes, source.index))
+        elif p["seed_aug"] is not None:
+            if source.offsets is not None and source.chunks is None:   # an index file
+                n = p["batch_size"] + count % p["batch_size"]
+            else:
+                n = p["batch_size"] + source.chunk_pos
+            rng = _StdEngine(111 + p["seed_aug"] + n, scratch=True)
         aug.process(_unpack(rec)[2], slot, rng)
         total += slot
         count += 1

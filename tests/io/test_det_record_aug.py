@@ -12,7 +12,7 @@ import mxnet as mx
 from mxnet.base import MXNetError
 from mxnet.io import _det_augment as aug
 from mxnet.io import _image_aug as kern
-from mxnet.io.image_record_iter import _kernels
+from mxnet.io.image_record_iter import _kernels, _StdEngine
 
 from .._scripts import load_script
 
@@ -262,13 +262,13 @@ def _batches_one(it):
 
 
 def test_crop_respects_the_sampler_constraints():
-    rng = np.random.default_rng(0)
+    rng = _StdEngine(0)
     objs = np.array([[0, 0.1, 0.1, 0.4, 0.5, 0], [1, 0.5, 0.3, 0.9, 0.9, 0],
                      [2, 0.05, 0.6, 0.3, 0.95, 0]], np.float32)
     smp = dict(min_scale=0.3, max_scale=0.9, min_aspect=0.5, max_aspect=2.0, min_overlap=0.3,
                max_overlap=0.9, min_sample_coverage=0.2, max_sample_coverage=1.0,
                min_object_coverage=0.6, max_object_coverage=0.95, trials=50)
-    boxes = aug.crop_boxes(rng, 4000, smp, 1.0)
+    boxes, _ = aug.crop_boxes(rng, 4000, smp, 1.0)
     x, y, w, h = boxes.T
     assert (w > 0).all() and (w <= 1).all() and (h <= 1).all()
     assert (x >= 0).all() and (x + w <= 1 + 1e-6).all() and (y + h <= 1 + 1e-6).all()
@@ -312,7 +312,7 @@ def test_random_crop_crops_the_pixels_its_boxes_say():
                max_overlap=1.0, min_sample_coverage=0.0, max_sample_coverage=1.0,
                min_object_coverage=0.0, max_object_coverage=1.0, trials=25)
     p = {"samplers": [smp], "crop_emit_mode": "center", "emit_overlap_thresh": 0.3}
-    rng = np.random.default_rng(1)
+    rng = _StdEngine(1)
     cropped = 0
     for _ in range(40):
         out, new = aug.random_crop(img, objs, p, rng)
@@ -336,7 +336,7 @@ def test_random_crop_crops_the_pixels_its_boxes_say():
     assert cropped > 30
 
 
-def test_zero_probabilities_are_the_identity_and_seeds_repeat(folder):
+def test_zero_probabilities_are_the_identity_and_runs_repeat(folder):
     rec = str(folder / "det.rec")
     common = dict(path_imgrec=rec, data_shape=(3, 12, 12), batch_size=3, verbose=False)
     tuning = dict(min_crop_scales=(0.2,), max_crop_scales=(0.6,), max_pad_scale=3,
@@ -356,7 +356,9 @@ def test_zero_probabilities_are_the_identity_and_seeds_repeat(folder):
     for a, b in zip(first, again):
         np.testing.assert_array_equal(a[0], b[0])
         np.testing.assert_array_equal(a[1], b[1])
-    assert any(not np.array_equal(a[0], b[0]) for a, b in zip(first, other))
+    # as in 1.9.1, ``seed`` seeds only the shuffling: the augmentation draws stay the same
+    for a, b in zip(first, other):
+        np.testing.assert_array_equal(a[0], b[0])
     assert any(not np.array_equal(a[0], b[0]) for a, b in zip(first, plain))
 
 
