@@ -28,7 +28,7 @@ __all__ = ["init", "init_trainer", "scale_loss", "unscale", "convert_model",
 try:
     from ml_dtypes import bfloat16 as _bf16_type
     bfloat16 = np.dtype(_bf16_type)
-except ImportError:  # pragma: no cover - ml_dtypes is a dependency
+except ImportError:  # ml_dtypes is optional (the onnx extra brings it)
     bfloat16 = None
 
 _F16 = np.dtype(np.float16)
@@ -57,6 +57,14 @@ def _which(target_dtype, fn):
             raise MXNetError(f"amp.{fn}: target_dtype={target_dtype!r} is not supported; "
                              "expected 'float16' or 'bfloat16'")
     return kind
+
+
+def _bf16(fn):
+    """The bfloat16 dtype, which only the ml_dtypes package provides to NumPy."""
+    if bfloat16 is None:
+        raise MXNetError(f"amp.{fn}: target_dtype='bfloat16' needs the ml_dtypes package "
+                         "(pip install ml_dtypes, or mxnet-py's onnx extra)")
+    return bfloat16
 
 
 def list_lp16_ops(target_dtype):
@@ -320,7 +328,7 @@ def init(target_dtype="float16", target_precision_ops=None, conditional_fp32_ops
     if _amp_initialized:
         return
     kind = _which(target_dtype, "init")
-    target = _F16 if kind == "fp16" else bfloat16
+    target = _F16 if kind == "fp16" else _bf16("init")
     from ... import ndarray, symbol
     _amp_initialized = True
     logging.info("Using AMP")
@@ -423,7 +431,7 @@ def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=
     if target_dtype not in ("float16", "bfloat16"):
         raise MXNetError(f"amp.convert_symbol: target_dtype={target_dtype!r}; only 'float16' and "
                          "'bfloat16' are supported")
-    target = _F16 if target_dtype == "float16" else bfloat16
+    target = _F16 if target_dtype == "float16" else _bf16("convert_symbol")
     _check_list(target_dtype_ops, "target_dtype_ops", "convert_symbol")
     _check_list(fp32_ops, "fp32_ops", "convert_symbol")
     _check_list(conditional_fp32_ops, "conditional_fp32_ops", "convert_symbol")
