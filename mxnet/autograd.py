@@ -162,11 +162,40 @@ def _topo_order(head_entries):
     return order
 
 
+class _Parts(list):
+    """Several gradient contributions to one tape entry, in the order the walk made them."""
+    __slots__ = ()
+
+
 def _accumulate(store, key, idx, nouts, g):
     slot = store.get(key)
     if slot is None:
         slot = store[key] = [None] * nouts
-    slot[idx] = g if slot[idx] is None else slot[idx] + g
+    cur = slot[idx]
+    if cur is None:
+        slot[idx] = g
+    elif type(cur) is _Parts:
+        cur.append(g)
+    else:
+        slot[idx] = _Parts((cur, g))
+
+
+def _summed(slot):
+    """``slot`` (popped from the walk's store) with each entry's contributions added up.
+
+    1.9.1 sums an entry's gradients with one ElementWiseSum over them in the walk's order
+    (the last-recorded consumer first); its kernel adds 3 or 4 inputs in the reverse of that
+    order (the first-recorded consumer's first) and 5 or more in that order. Float sums
+    depend on the order, so the same is done here."""
+    if slot is not None:
+        for i, v in enumerate(slot):
+            if type(v) is _Parts:
+                seq = v[::-1] if len(v) in (3, 4) else v
+                acc = seq[0]
+                for g in seq[1:]:
+                    acc = acc + g
+                slot[i] = acc
+    return slot
 
 
 def _check_heads(heads, head_grads):
@@ -227,7 +256,7 @@ def _run_backward(heads, head_grads, retain_graph, train_mode, create_graph, var
         uses = _fallback_log.LeafUses(order, lambda: _leaf_edges(order, entries))
         unreached = []   # variables only gradient-free paths lead to (one_hot, a constant
         for node in order:   # second derivative ...): 1.9.1 writes zeros into 'write' buffers
-            slot = grads.pop(id(node), None)
+            slot = _summed(grads.pop(id(node), None))
             if slot is None:
                 if isinstance(node, Leaf):
                     unreached.append(node)
@@ -616,7 +645,7 @@ def _walk(release, heads, head_grads, entries, order, last, targets, edges, reta
     grads: dict = {}
 
     def finish_leaf(key):
-        slot = grads.pop(key, None)
+        slot = _summed(grads.pop(key, None))
         target = targets.pop(key, None)
         if target is None:
             return
@@ -639,7 +668,7 @@ def _walk(release, heads, head_grads, entries, order, last, targets, edges, reta
         for key in by_pos.pop(-1, ()):
             finish_leaf(key)
         for i, node in enumerate(order):
-            slot = grads.pop(id(node), None) if not isinstance(node, Leaf) else None
+            slot = _summed(grads.pop(id(node), None)) if not isinstance(node, Leaf) else None
             if slot is not None:
                 if isinstance(node, FusedNode):
                     sinks = None if edges is None else _sinks(node, edges)

@@ -42,13 +42,23 @@ def _py(x):
 
 
 def _sum_like_mxnet(x):
-    """Sum of all elements in the array's own dtype, the way ``mx.nd.sum`` ends up: 1.9.1
-    adds float32 with compensated (Kahan) summation, which is closer to the exactly rounded
-    sum than NumPy's pairwise float32 sum; so add in float64 and round once."""
+    """Sum of all elements in the array's own dtype, as ``mx.nd.sum`` computes it (1.9.1's
+    compensated steps for up to 16 elements, else added in float64 and rounded once)."""
     x = numpy.asarray(x)
+    if x.dtype in (numpy.float32, numpy.float64):
+        from .operator.reduce import _float_sum
+        return x.dtype.type(numpy.asarray(_float_sum(numpy, x, None, False)).reshape(-1)[0])
     if x.dtype.kind == "f" and x.dtype.itemsize < 8:
         return x.dtype.type(x.sum(dtype=numpy.float64))
     return x.sum()
+
+
+def _nd_log(x):
+    """log as 1.9.1's ``ndarray.log`` computes it: float32 through the C library's logf."""
+    if x.dtype == numpy.float32:
+        from .backend.libm32 import logf
+        return logf(numpy, x)
+    return numpy.log(x)
 
 
 def check_label_shapes(labels, preds, wrap=False, shape=False):
@@ -610,7 +620,7 @@ class Perplexity(EvalMetric):
                 ignore = (label == self.ignore_label).astype(prob.dtype)
                 num -= float(ignore.sum())   # a float count, as 1.9.1's
                 prob = prob * (1 - ignore) + ignore
-            loss -= float(_sum_like_mxnet(numpy.log(numpy.maximum(prob.dtype.type(1e-10), prob))))
+            loss -= float(_sum_like_mxnet(_nd_log(numpy.maximum(prob.dtype.type(1e-10), prob))))
             num += prob.size
         self._add(loss, num)
 

@@ -398,15 +398,15 @@ def _trace_events():
 def dump(finished=True, profile_process="worker"):
     """Write the trace recorded so far to the configured file (atomically).
 
-    With ``finished=True`` the written records are then dropped, so the next dump starts
-    a new trace; with ``finished=False`` they are kept and a later dump rewrites the file
-    with everything.
+    With ``finished=True`` the written records are then dropped and, as in 1.9.1, the next
+    dump needs ``set_state('run')`` first (it then writes a new trace); with
+    ``finished=False`` they are kept and a later dump rewrites the file with everything.
     """
     if not _check_process(profile_process):
         return
     if not _P.ever_ran:
-        raise MXNetError("the profiler has not run yet: call set_config and "
-                         "set_state('run') first")
+        raise MXNetError("the profiler has not run since it was configured or since the "
+                         "last finished dump: call set_config and set_state('run') first")
     enc = json.JSONEncoder(separators=(", ", ": ")).encode
     body = ",\n".join(map(enc, _trace_events()))  # one event a line
     path = os.path.abspath(_P.config["filename"])
@@ -422,8 +422,9 @@ def dump(finished=True, profile_process="worker"):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-    if finished:
+    if finished:   # as 1.9.1: a finished trace cannot be dumped again before set_state('run')
         _P.events = []
+        _P.ever_ran = False
 
 
 def dump_profile():

@@ -567,13 +567,20 @@ def _executor_numeric_grad(ex, location, aux_states, eps, use_forward_train, dty
     for k, v in values.items():
         ex.arg_dict[k][:] = array(v, ctx=ctx, dtype=dtype)
 
+    # one output (1.9.1's case): the output times its head in ``dtype`` (1.9.1 multiplies by
+    # the projection inside the graph), and the difference summed in ``dtype`` below, so the
+    # numeric gradients (and the numbers a failed check prints) are 1.9.1's
+    single = heads is None or len(heads) == 1
+    head0 = None if heads is None else np.asarray(heads[0]).astype(dtype)
+
     def objective():
         if aux_states is not None:
             for key, val in aux_states.items():
                 ex.aux_dict[key][:] = array(_as_np(val), ctx=ctx, dtype=dtype)
         outs = ex.forward(is_train=use_forward_train)
-        if heads is None:
-            return outs[0].asnumpy().astype(np.float64).sum()
+        if single:
+            o = outs[0].asnumpy()
+            return o if head0 is None else o * head0
         return sum(float((o.asnumpy().astype(np.float64) * h).sum())
                    for o, h in zip(outs, heads))
 
@@ -593,7 +600,8 @@ def _executor_numeric_grad(ex, location, aux_states, eps, use_forward_train, dty
             flat[i] = orig[i] - eps / 2.0
             dst[:] = array(v, ctx=ctx, dtype=dtype)
             f_minus = objective()
-            gflat[i] = (f_plus - f_minus) / eps
+            diff = f_plus - f_minus
+            gflat[i] = (np.float64(diff.sum()) if single else diff) / eps
             flat[i] = orig[i]
         dst[:] = array(v, ctx=ctx, dtype=dtype)
         grads[k] = g
@@ -776,6 +784,7 @@ def _check_symbol_gradient(sym, location, aux_states, numeric_eps, rtol, atol, g
     _, out_shapes, _ = sym.infer_shape(**{k: v.shape for k, v in args.items()})
     heads = [np.random.rand(*s) + 0.1 for s in out_shapes]
     start = {k: np.random.normal(0, 0.01, size=args[k].shape) for k in nodes}
+    np.random.normal(0, 0.01, size=out_shapes[0])   # 1.9.1's draw for its projection's gradient
     grads = {k: array(v, ctx=ctx, dtype=dtype) for k, v in start.items()}
     ex = sym.bind(ctx, args=args, args_grad=grads, grad_req=grad_req, aux_states=aux)
     ex.forward(is_train=True)

@@ -578,7 +578,22 @@ class GraphProgram:
 
         zeros = set()   # entries known to hold zeros (adding them changes nothing)
 
+        pend: dict = {}   # entry -> its gradient contributions so far, in the walk's order
+
         def add_grad(e, g):
+            pend.setdefault(e, []).append(g)
+
+        def settle(e):
+            """The gradient of ``e``: its contributions added up in 1.9.1's order (see
+            ``autograd._summed``: 3 or 4 of them first-recorded consumer first, otherwise in
+            the walk's order); contributions known to be zero are not added."""
+            parts = pend.pop(e, None)
+            if parts is not None:
+                for g in (parts[::-1] if len(parts) in (3, 4) else parts):
+                    add_now(e, g)
+            return grad.get(e)
+
+        def add_now(e, g):
             if e not in grad:
                 grad[e] = g
                 return
@@ -601,7 +616,8 @@ class GraphProgram:
             if h in needs:
                 add_grad(h, g)
         for st in reversed(self.fsteps):
-            if not any(o in grad for o in st.outs) or not any(e in needs for e in st.ins):
+            if not any(o in grad or o in pend for o in st.outs) or \
+                    not any(e in needs for e in st.ins):
                 continue
             op = st.op
             if op.gradient is None:
@@ -612,7 +628,7 @@ class GraphProgram:
 
             def og_entry(j, st=st, og=og):
                 if j not in og:
-                    g = grad.get(st.outs[j])
+                    g = settle(st.outs[j])
                     if g is None:   # no gradient reached this output: zeros
                         g = new(info.get(st.outs[j]))
                         steps.append(_Step(_ZEROS, _ZEROS_LIKE, {}, [st.outs[j]], [g],
@@ -662,15 +678,15 @@ class GraphProgram:
         final = {}
         for s, p in self.var_slots:   # several variable nodes may stand for one input
             if p < len(mask) and mask[p]:
-                g = grad.get(s)
+                g = settle(s)
                 if g is None:
                     final.setdefault(p, None)
                 elif final.get(p) is None:
                     final[p] = g
                 else:
                     if ("input", p) not in grad:
-                        add_grad(("input", p), final[p])
-                    add_grad(("input", p), g)
+                        add_now(("input", p), final[p])
+                    add_now(("input", p), g)
                     final[p] = grad[("input", p)]
         keep = {f for f in final.values() if f is not None}
         steps = fuse_backward(steps, info, keep, lambda op, attrs, ins, outs, name: _Step(

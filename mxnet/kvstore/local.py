@@ -60,8 +60,12 @@ def _copy_into(dst, dst_ctx, src):
         be.xp.copyto(dst, be.asarray(src), casting="unsafe")
 
 
-def _sum_into(out, ctx, parts):
-    """Write the sum of raw arrays ``parts`` (any devices) into ``out`` on ``ctx``."""
+def _sum_into(out, ctx, parts, grouped=False):
+    """Write the sum of raw arrays ``parts`` (any devices) into ``out`` on ``ctx``.
+
+    ``grouped``: in the order of 1.9.1's CPU store ('local'), which adds to the first part
+    the others summed four at a time, x0 + (((x1 + x2) + x3) + x4), then + (x5 + ...); else
+    first to last, as its 'device' store (float sums depend on the order)."""
     be = get_backend(ctx)
     xp = be.xp
     with _scope(ctx):
@@ -69,6 +73,19 @@ def _sum_into(out, ctx, parts):
             xp.copyto(out, be.asarray(parts[0]), casting="unsafe")
             return
         arrs = [be.asarray(p).astype(out.dtype, copy=False) for p in parts]
+        if grouped and len(arrs) > 2:
+            first = arrs[1:5]   # x0 + S equals S + x0: the first group is summed in out
+            xp.add(first[0], first[1], out=out)
+            for a in first[2:]:
+                xp.add(out, a, out=out)
+            xp.add(out, arrs[0], out=out)
+            for i in range(5, len(arrs), 4):
+                group = arrs[i:i + 4]
+                acc = group[0] if len(group) == 1 else xp.add(group[0], group[1])
+                for a in group[2:]:
+                    xp.add(acc, a, out=acc)
+                xp.add(out, acc, out=out)
+            return
         xp.add(arrs[0], arrs[1], out=out)
         for a in arrs[2:]:
             xp.add(out, a, out=out)
@@ -272,7 +289,7 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
             return [self._quantize(entry, i, a, threshold) for i, a in enumerate(srcs)]
 
         if updater is None:
-            engine.push(lambda: _sum_into(entry.data, home, parts()),
+            engine.push(lambda: _sum_into(entry.data, home, parts(), not self._on_device),
                         src_vars, (entry.var,), priority, name, _ASYNC)
             return
 
@@ -288,7 +305,7 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
                 with _scope(home):
                     entry.merge = get_backend(home).xp.empty(entry.shape, dtype=dt)
             merge = entry.merge
-            engine.push(lambda: _sum_into(merge, home, parts()),
+            engine.push(lambda: _sum_into(merge, home, parts(), not self._on_device),
                         src_vars, (entry.merge_var,), priority, name, _ASYNC)
             grad = _new(merge, home)
             grad._var = entry.merge_var
