@@ -207,3 +207,188 @@ def log1pf(xp, x):
     # |x| < 2^-29: x - x*x/2, or x itself below 2^-54
     res = xp.where(ax < 0x31000000, xp.where(ax < 0x24800000, x, x - x * x * half), res)
     return xp.where(hx >= 0x7f800000, x + x, res)
+
+
+# ---- sinf / cosf: quadrant reduction in double, then a degree-7 (sine) or degree-8 (cosine)
+# polynomial in double, rounded once (glibc 2.28+'s algorithm: 1.9.1's sin/cos kernels call it)
+_SC_HPI_INV = float.fromhex("0x1.45F306DC9C883p+23")    # 2/pi * 2^24
+_SC_HPI = float.fromhex("0x1.921FB54442D18p0")          # pi/2
+# pi/2 split so that n * hi is exact for |n| < 2^7 (the fused n * pi/2 subtraction of glibc's
+# FMA build is then reproduced: x - n*hi is exact by Sterbenz, one rounding remains)
+_SC_HPI_HI = float(np.array(np.float64(_SC_HPI).view(np.uint64) & np.uint64(0xFFFFFFFFF8000000))
+                   .view(np.float64))
+_SC_HPI_LO = _SC_HPI - _SC_HPI_HI
+_SC_PI63 = float.fromhex("0x1.921FB54442D18p-62")       # 2*pi * 2^-64
+_SC_C = (1.0, float.fromhex("-0x1.ffffffd0c621cp-2"), float.fromhex("0x1.55553e1068f19p-5"),
+         float.fromhex("-0x1.6c087e89a359dp-10"), float.fromhex("0x1.99343027bf8c3p-16"))
+_SC_S = (float.fromhex("-0x1.555545995a603p-3"), float.fromhex("0x1.1107605230bc4p-7"),
+         float.fromhex("-0x1.994eb3774cf24p-13"))
+# 4/pi as 192 bits; entry i is the 32-bit window ending 8*(i+1) bits in
+_SC_4PI_BITS = int("a2f9836e4e441529fc2757d1f534ddc0db6295993c439041", 16)
+_SC_INV_PIO4 = np.array([(_SC_4PI_BITS >> (192 - 8 * (i + 1))) & 0xFFFFFFFF for i in range(24)],
+                        dtype=np.uint64)
+
+
+_SC_SIGN = np.array([1.0, -1.0, -1.0, 1.0])      # the sine's sign in quadrants 0..3
+_SC_CSIGN = np.array([1.0, 1.0, -1.0, -1.0])     # glibc's second table: the cosine negated
+
+
+def _sc_sin_poly(x, x2):
+    x3 = x * x2
+    s1 = x2 * _SC_S[2]
+    s1 += _SC_S[1]
+    x3s = x3 * _SC_S[0]
+    x3 *= x2                     # x^7
+    x3 *= s1
+    x3s += x
+    x3s += x3
+    return x3s
+
+
+def _sc_cos_poly(x2):
+    x4 = x2 * x2
+    c2 = x2 * _SC_C[4]
+    c2 += _SC_C[3]
+    c1 = x2 * _SC_C[1]
+    c1 += _SC_C[0]
+    x6 = x4 * x2
+    x4 *= _SC_C[2]
+    c1 += x4
+    x6 *= c2
+    c1 += x6
+    return c1
+
+
+def _sc_reduce_large(bits):
+    """x mod pi/2 (in [-pi/4, pi/4], as a double) and the quadrant, for |x| >= 120, with 4/pi
+    to 192 bits in 64-bit integer arithmetic (uint64 wraps as C's do)."""
+    u64 = np.uint64
+    idx = ((bits >> 26) & 15).astype(np.intp)
+    shift = ((bits >> 23) & 7).astype(np.uint64)
+    xi = ((bits & 0xFFFFFF) | 0x800000).astype(np.uint64) << shift
+    xi &= u64(0xFFFFFFFF)   # a 32-bit value in C
+    r0 = (xi * _SC_INV_PIO4[idx]) & u64(0xFFFFFFFF)   # 32-bit product
+    r1 = xi * _SC_INV_PIO4[idx + 4]
+    r2 = xi * _SC_INV_PIO4[idx + 8]
+    r0 = (r2 >> u64(32)) | (r0 << u64(32))
+    r0 = r0 + r1
+    n = (r0 + (u64(1) << u64(61))) >> u64(62)
+    r0 = r0 - (n << u64(62))
+    return r0.view(np.int64).astype(np.float64) * _SC_PI63, n.astype(np.int64)
+
+
+def sincosf(xp, x, cos=False):
+    """glibc's sinf (or cosf) of float32 ``x``, bit for bit; None on other backends.
+
+    Below pi/4 the quadrant comes out 0 and the reduction leaves x unchanged, so one path
+    serves |x| < 120; larger arguments are reduced with 4/pi to 192 bits."""
+    if xp is not np:
+        return None
+    x = np.ascontiguousarray(x, dtype=_f32)
+    shape = x.shape
+    x = x.reshape(-1)
+    xd = x.astype(_f64)
+    with np.errstate(all="ignore"):
+        # n = round(x * 2/pi) through glibc's scaled int32 conversion; r = x - n*pi/2 with
+        # one rounding (its FMA build), exact here by Sterbenz after the split of pi/2
+        r = xd * _SC_HPI_INV
+        n = r.astype(np.int64)
+        n += 0x800000
+        n >>= 24
+        nf = n.astype(_f64)
+        xr = nf * _SC_HPI_HI
+        np.subtract(xd, xr, out=xr)
+        nf *= _SC_HPI_LO
+        xr -= nf
+        ax = np.abs(x)
+        big = ax >= _f32(120.0)
+        nq = n
+        if big.any():
+            nq = n.copy()
+            bits = x[big].view(np.uint32).astype(np.int64)
+            lr, ln = _sc_reduce_large(bits & 0x7FFFFFFF)
+            xr[big] = lr
+            n[big] = ln
+            nq[big] = ln + (bits >> 31)   # above 120 the signs include x's
+        q = nq & 3
+        x2 = xr * xr
+        odd = (n & 1).astype(bool)
+        if cos:
+            odd = ~odd
+        n_odd = int(np.count_nonzero(odd))
+        if n_odd == 0:
+            res = _sc_sin_poly(xr * _SC_SIGN[q], x2)
+        elif n_odd == odd.size:
+            res = _sc_cos_poly(x2) * _SC_CSIGN[q]
+        else:
+            res = np.where(odd, _sc_cos_poly(x2) * _SC_CSIGN[q], _sc_sin_poly(xr * _SC_SIGN[q], x2))
+        res = res.astype(_f32)
+        tiny = ax < _f32(2.0 ** -12)
+        if tiny.any():
+            res[tiny] = _f32(1) if cos else x[tiny]
+        bad = ~np.isfinite(x)
+        if bad.any():
+            res[bad] = x[bad] - x[bad]
+        return res.reshape(shape)
+
+
+# ---- tanhf: fdlibm's float steps on expm1f (glibc's s_tanhf.c and s_expm1f.c, which 1.9.1's
+# tanh kernel calls; float32 arithmetic throughout, no fused multiply-adds)
+_EM_LN2_HI, _EM_LN2_LO, _EM_INVLN2 = np.array([0x3f317180, 0x3717f7d1, 0x3fb8aa3b],
+                                              np.uint32).view(_f32)
+_EM_Q = tuple(np.array([0xbd088889, 0x3ad00d01, 0xb8a670cd, 0x36867e54, 0xb457edbb],
+                       np.uint32).view(_f32))
+
+
+def _expm1f_mid(x):
+    """glibc's expm1f of float32 ``x`` with 2**-25 <= |x| < 64 (the range tanhf needs)."""
+    one, half, two = _f32(1), _f32(0.5), _f32(2)
+    hx = x.view(np.uint32) & np.uint32(0x7fffffff)
+    neg = x < 0
+    # x = k*ln2 + r: k = +-1 between 0.5 and 1.5 ln2, 0 below, rounded x/ln2 above
+    kbig = (_EM_INVLN2 * x + np.where(neg, _f32(-0.5), half)).astype(np.int32)
+    k = np.where(hx >= 0x3F851592, kbig,
+                 np.where(hx > 0x3eb17218, np.where(neg, -1, 1), 0)).astype(np.int32)
+    kf = k.astype(_f32)
+    hi = x - kf * _EM_LN2_HI   # exact for these k (k = +-1: x -+ ln2_hi; k = 0: x)
+    lo = kf * _EM_LN2_LO
+    r = hi - lo
+    c = (hi - r) - lo
+    hfx = half * r
+    hxs = r * hfx
+    q1, q2, q3, q4, q5 = _EM_Q
+    r1 = one + hxs * (q1 + hxs * (q2 + hxs * (q3 + hxs * (q4 + hxs * q5))))
+    t = _f32(3) - r1 * hfx
+    e = hxs * ((r1 - t) / (_f32(6) - r * t))
+    y0 = r - (r * e - hxs)                                        # k == 0
+    e = (r * (e - c) - c) - hxs
+    ym1 = half * (r - e) - half                                   # k == -1
+    yp1 = np.where(r < _f32(-0.25), -two * (e - (r + half)), one + two * (r - e))   # k == 1
+    m = one - (e - r)                                             # k <= -2 or k > 56
+    yfar = (m.view(np.int32) + (k << 23)).view(_f32) - one
+    sh = np.clip(k, 0, 31)
+    t1 = (np.int32(0x3f800000) - (np.int32(0x1000000) >> sh)).view(_f32)   # 1 - 2**-k
+    ylo = ((t1 - (e - r)).view(np.int32) + (k << 23)).view(_f32)            # 2 <= k < 23
+    t2 = ((np.int32(0x7f) - np.clip(k, 0, 127)) << 23).view(_f32)           # 2**-k
+    yhi = (((r - (e + t2)) + one).view(np.int32) + (k << 23)).view(_f32)     # 23 <= k <= 56
+    y = np.where(k == 0, y0, np.where(k == -1, ym1, np.where(k == 1, yp1, yfar)))
+    y = np.where((k >= 2) & (k < 23), ylo, y)
+    return np.where((k >= 23) & (k <= 56), yhi, y)
+
+
+def tanhf(xp, x):
+    """glibc's tanhf of float32 ``x``, bit for bit; None on other backends."""
+    if xp is not np:
+        return None
+    x = np.ascontiguousarray(x, dtype=_f32)
+    one, two = _f32(1), _f32(2)
+    ix = x.view(np.uint32) & np.uint32(0x7fffffff)
+    ax = np.abs(x)
+    with np.errstate(all="ignore"):
+        ge1 = ix >= 0x3f800000
+        t = _expm1f_mid(np.where(ge1, two * ax, -two * ax))
+        z = np.where(ge1, one - two / (t + two), -t / (t + two))
+        z = np.where(ix >= 0x41b00000, one, z)                # |x| >= 22: 1 (inexact)
+        z = np.where(x < 0, -z, z)
+        z = np.where(ix < 0x24000000, x * (one + x), z)       # |x| < 2**-55 (and +-0)
+        return np.where(ix >= 0x7f800000, np.where(x > 0, one, np.where(x < 0, -one, x)), z)

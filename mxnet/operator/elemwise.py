@@ -11,6 +11,7 @@ mshadow kernels on a CPU, cut the float32 result to bfloat16 by truncation (drop
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 
@@ -126,6 +127,9 @@ def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
                     return rc.xp.maximum(x, x.dtype.type(0), out=o)
                 if x.dtype == np.float32 and name in _F32_VIA_F64:
                     return _f32_exact(rc.xp, ufunc, x, o)
+                if name in ("sin", "cos", "tanh") and x.dtype == np.float32:
+                    o[...] = fn(rc.xp, x)
+                    return o
                 return getattr(rc.xp, ufunc)(x, out=o)
             return fn(rc.xp, x)
     compute.__name__ = name
@@ -138,9 +142,40 @@ def _unary(name, fn, grad=None, aliases=(), doc="", int_ok=True):
 # nearly always correctly rounded; NumPy's float32 SIMD loops are off by an ulp far more often. For
 # these ops a float32 result is the float64 value rounded once (a float16 input goes through
 # float32 first, as 1.9.1's half kernels do); float64 stays as NumPy computes it.
-# (sin and cos are left to NumPy: in float64 they cost ~30x more, for 15% -> 1.4% mismatches).
+# (sin and cos: glibc's sinf/cosf steps, backend/libm32.sincosf, for float32 arrays of up to
+# SINCOS_EXACT_MAX elements: 0 of 900,012 arguments differ from glibc; NumPy's float32 loops are
+# one ulp off on ~15%, float64 rounded once on ~1.3%. The emulation costs ~22 us + ~7 ns per
+# element ((32, 10): 2 -> 24 us; 16,384 elements: 8 -> 131 us), so larger arrays keep NumPy's.)
 # The ops whose kernel is ``_f32_via_f64(name)`` in the table below; their out= path reads it.
 _F32_VIA_F64: set = set()
+SINCOS_EXACT_MAX = 1 << 14
+
+
+# tanh: glibc's tanhf (fdlibm's float steps on expm1f, backend/libm32.tanhf) for float32 arrays
+# of up to TANH_EXACT_MAX elements: 0 of 1.2M arguments differ from glibc, float64 rounded once
+# differs on ~17%. The emulation is ~70 NumPy calls, ~75 us + ~40 ns per element ((32, 10):
+# ~3 -> ~80 us): tanh runs in loops (a hand-written RNN cell calls it every step), so the
+# emulation is opt-in, for arrays of up to MXNET_PY_TANH_EXACT_MAX elements (default 0: every
+# float32 tanh is the float64 value rounded once).
+TANH_EXACT_MAX = int(os.environ.get("MXNET_PY_TANH_EXACT_MAX", "0") or 0)
+
+
+def _tanh32(xp, x):
+    if x.dtype == np.float32 and xp is np and x.size <= TANH_EXACT_MAX:
+        from ..backend.libm32 import tanhf
+        return tanhf(xp, x)
+    if x.dtype == np.float32:
+        return _f32_exact(xp, "tanh", x)
+    return xp.tanh(x)
+
+
+def _sincos32(cos):
+    def fn(xp, x):
+        if x.dtype == np.float32 and xp is np and x.size <= SINCOS_EXACT_MAX:
+            from ..backend.libm32 import sincosf
+            return sincosf(xp, x, cos)
+        return xp.cos(x) if cos else xp.sin(x)
+    return fn
 
 
 def _f32_exact(xp, ufunc, x, out=None):
@@ -236,9 +271,10 @@ _UNARY = [
     # integers square as floats (1.9.1: int32 46341 squares to INT_MIN, 4097 to 16785408)
     ("square", lambda xp, x: xp.square(x) if x.dtype.kind == "f" else
      xp.square(x.astype(np.float32)).astype(x.dtype), lambda F, x, y, g: g * x * 2),
-    ("sqrt", _float_unary(lambda xp, x: xp.sqrt(x)), lambda F, x, y, g: g / (y * 2)),
+    # 1.9.1: the head gradient times the derivative, formed first (0.5 / y, not g / 2y)
+    ("sqrt", _float_unary(lambda xp, x: xp.sqrt(x)), lambda F, x, y, g: g * (0.5 / y)),
     ("rsqrt", _float_unary(lambda xp, x: 1.0 / xp.sqrt(x)), lambda F, x, y, g: g * (-0.5 / (x * F.sqrt(x)))),
-    ("cbrt", _float_unary(_f32_via_f64("cbrt")), lambda F, x, y, g: g / (y * y * 3)),
+    ("cbrt", _float_unary(_f32_via_f64("cbrt")), lambda F, x, y, g: g * (1.0 / (y * y * 3))),
     ("rcbrt", _float_unary(_rcbrt),
      lambda F, x, y, g: g * (-1.0 / (F.cbrt(x) * 3 * x))),
     ("exp", _float_unary(_f32_via_f64("exp")), lambda F, x, y, g: g * y),
@@ -249,22 +285,23 @@ _UNARY = [
     ("log1p", _float_unary(lambda xp, x: xp.log1p(x)), lambda F, x, y, g: g * (1.0 / (x + 1))),
     ("expm1", _float_unary(_f32_via_f64("expm1")), lambda F, x, y, g: g * F.exp(x)),
     ("reciprocal", _float_unary(lambda xp, x: 1.0 / x), lambda F, x, y, g: g * (-1.0 / (x * x))),
-    ("sin", _float_unary(lambda xp, x: xp.sin(x)), lambda F, x, y, g: g * F.cos(x)),
-    ("cos", _float_unary(lambda xp, x: xp.cos(x)), lambda F, x, y, g: -g * F.sin(x)),
+    ("sin", _float_unary(_sincos32(False)), lambda F, x, y, g: g * F.cos(x)),
+    ("cos", _float_unary(_sincos32(True)), lambda F, x, y, g: -g * F.sin(x)),
     ("tan", _float_unary(_f32_via_f64("tan")), lambda F, x, y, g: g * (y * y + 1)),
     ("arcsin", _float_unary(_f32_via_f64("arcsin")),
      lambda F, x, y, g: g * F.rsqrt(1 - x * x)),
     ("arccos", _float_unary(_f32_via_f64("arccos")),
      lambda F, x, y, g: -g * F.rsqrt(1 - x * x)),
-    ("arctan", _float_unary(_f32_via_f64("arctan")), lambda F, x, y, g: g / (x * x + 1)),
+    ("arctan", _float_unary(_f32_via_f64("arctan")), lambda F, x, y, g: g * (1.0 / (x * x + 1))),
     ("sinh", _float_unary(lambda xp, x: xp.sinh(x)), lambda F, x, y, g: g * F.cosh(x)),
     ("cosh", _float_unary(_cosh), lambda F, x, y, g: g * F.sinh(x)),
-    ("tanh", _float_unary(_f32_via_f64("tanh")), lambda F, x, y, g: g * (1 - y * y)),
+    ("tanh", _float_unary(_tanh32), lambda F, x, y, g: g * (1 - y * y)),
     ("arcsinh", _float_unary(lambda xp, x: xp.arcsinh(x)),
-     lambda F, x, y, g: g * F.rsqrt(x * x + 1)),
+     lambda F, x, y, g: g * (1.0 / F._hypot_scalar(x, scalar=1.0))),
     ("arccosh", _float_unary(lambda xp, x: xp.arccosh(x)),
      lambda F, x, y, g: g * F.rsqrt(x * x - 1)),
-    ("arctanh", _float_unary(lambda xp, x: xp.arctanh(x)), lambda F, x, y, g: g / (1 - x * x)),
+    ("arctanh", _float_unary(lambda xp, x: xp.arctanh(x)),
+     lambda F, x, y, g: g * (1.0 / (1 - x * x))),
     # the forward multiplies by the same float32 constants (float64 degrees(-3) is -171.8873291...)
     ("degrees", _float_unary(lambda xp, x: x * x.dtype.type(_DEG_PER_RAD), np.float32),
      lambda F, x, y, g: g * _DEG_PER_RAD),
@@ -460,18 +497,19 @@ def _binary_grads(kind):
             return g, -g
         if kind == "mul":
             return g * b, g * a
+        # 1.9.1: the head gradient times the derivative, the derivative formed first
         if kind == "div":
-            return g / b, -g * a / (b * b)
+            return g * (1 / b), g * (-a / (b * b))
         if kind == "mod":
             return g, -g * F.floor(a / b)
         if kind == "power":
-            return g * b * F.broadcast_power(a, b - 1), g * y * F.log(a)
+            return g * (b * F.broadcast_power(a, b - 1)), g * (y * F.log(a))
         if kind == "maximum":
             return g * (a >= b), g * (a < b)
         if kind == "minimum":
             return g * (a <= b), g * (a > b)
         if kind == "hypot":
-            return g * a / y, g * b / y
+            return g * (a / y), g * (b / y)
         return F.zeros_like(a), F.zeros_like(b)
     return rule
 
@@ -553,6 +591,15 @@ def _reduce_to_shape_of(rc, attrs, g, like):
         # 1.9.1's broadcast backward sums float16 with compensated float16 steps
         from .reduce import _f16_sum
         return _f16_sum(g, axes, True).reshape(like.shape)
+    if axes and g.dtype in (np.float32, np.float64) and rc.xp is np:
+        # and float32/float64 with compensated steps, as its sum operator: as nd.sum here
+        # (1.9.1's steps over up to 16 elements per output, else a wider sum rounded once)
+        # up to 65,536 elements; larger gradients keep NumPy's sum (nd.sum's wider sum
+        # costs ~1.5x there)
+        n = g.size // max(1, like.size)
+        if 2 < n <= 16 or (n > 16 and g.size <= 65536):   # 16: reduce._KAHAN_MAX
+            from .reduce import _float_sum
+            return _float_sum(np, g, axes, True).reshape(like.shape)
     out = g.sum(axis=axes, keepdims=True) if axes else g
     return out.reshape(like.shape)
 
@@ -629,6 +676,24 @@ def _zero(F, x, s, y, g):
     return F.zeros_like(x)
 
 
+def _kernel_scalar(x, s):
+    """The scalar as 1.9.1's kernels use it: cast to the array's dtype (float32: rounded)."""
+    return np.float32(s) if getattr(x, "dtype", None) == np.float32 else s
+
+
+def _power_scalar_grad(F, x, s, y, g):
+    # 1.9.1: g * (s * pow(x, s - 1)), s and s - 1 in the array's dtype
+    sk = _kernel_scalar(x, s)
+    return g * ((x ** float(sk - 1)) * sk)
+
+
+def _rpower_scalar_grad(F, x, s, y, g):
+    # 1.9.1: g * (y * log(s)), the log of the scalar in the array's dtype (float32: logf)
+    sk = _kernel_scalar(x, s)
+    lg = np.float32(np.log(np.float64(sk))) if type(sk) is np.float32 else math.log(s)
+    return g * (y * lg)
+
+
 # float16 derivatives (x and y in float32, s the float16 scalar) where the rules below would
 # round to float16 more than once
 _HALF_SCALAR_D = {
@@ -645,14 +710,14 @@ _SCALAR = [
     ("_rminus_scalar", "sub", lambda F, x, s, y, g: -g, True),
     ("_mul_scalar", "mul", lambda F, x, s, y, g: g * s, False),
     ("_div_scalar", "div", lambda F, x, s, y, g: g / s, False),
-    ("_rdiv_scalar", "div", lambda F, x, s, y, g: -g * y / x, True),
+    ("_rdiv_scalar", "div", lambda F, x, s, y, g: g * (-_kernel_scalar(x, s) / (x * x)), True),
     ("_mod_scalar", "mod", lambda F, x, s, y, g: g, False),
     ("_rmod_scalar", "mod", lambda F, x, s, y, g: -g * F.floor(s / x), True),
-    ("_power_scalar", "power", lambda F, x, s, y, g: g * s * (x ** (s - 1)), False),
-    ("_rpower_scalar", "power", lambda F, x, s, y, g: g * y * math.log(s), True),
+    ("_power_scalar", "power", _power_scalar_grad, False),
+    ("_rpower_scalar", "power", _rpower_scalar_grad, True),
     ("_maximum_scalar", "maximum", lambda F, x, s, y, g: g * (x >= s), False),
     ("_minimum_scalar", "minimum", lambda F, x, s, y, g: g * (x <= s), False),
-    ("_hypot_scalar", "hypot", lambda F, x, s, y, g: g * x / y, False),
+    ("_hypot_scalar", "hypot", lambda F, x, s, y, g: g * (x / y), False),
     ("_equal_scalar", "equal", _zero, False),
     ("_not_equal_scalar", "not_equal", _zero, False),
     ("_greater_scalar", "greater", _zero, False),
@@ -685,11 +750,15 @@ register("logical_not", _logical_not, gradient=_zero_grad, infer_shape=_same_sha
 def _add_n(rc, attrs, *arrays):
     if not arrays:
         raise MXNetError("add_n: needs at least one input")
-    out = arrays[0].copy()
     for a in arrays[1:]:
         same_dtype("add_n", arrays[0], a)
-        if a.shape != out.shape:
+        if a.shape != arrays[0].shape:
             raise shape_err("add_n", "all inputs must have the same shape", arrays[0], a)
+    # 1.9.1's kernel adds 3 or 4 inputs last one first, ((x3 + x2) + x1) + x0, and any other
+    # number first one first (float sums depend on the order)
+    seq = arrays[::-1] if len(arrays) in (3, 4) else arrays
+    out = seq[0].copy()
+    for a in seq[1:]:
         out += a
     return out
 
