@@ -210,7 +210,9 @@ def log1pf(xp, x):
 
 
 # ---- sinf / cosf: quadrant reduction in double, then a degree-7 (sine) or degree-8 (cosine)
-# polynomial in double, rounded once (glibc 2.28+'s algorithm: 1.9.1's sin/cos kernels call it)
+# polynomial in double, rounded once (glibc 2.28+'s algorithm: 1.9.1's sin/cos kernels call it).
+# The algorithm and its coefficients are those of Arm's optimized-routines (published under
+# MIT / Apache-2.0), which glibc adopted; written here as array code of our own.
 _SC_HPI_INV = float.fromhex("0x1.45F306DC9C883p+23")    # 2/pi * 2^24
 _SC_HPI = float.fromhex("0x1.921FB54442D18p0")          # pi/2
 # pi/2 split so that n * hi is exact for |n| < 2^7 (the fused n * pi/2 subtraction of glibc's
@@ -333,7 +335,8 @@ def sincosf(xp, x, cos=False):
 
 
 # ---- tanhf: fdlibm's float steps on expm1f (glibc's s_tanhf.c and s_expm1f.c, which 1.9.1's
-# tanh kernel calls; float32 arithmetic throughout, no fused multiply-adds)
+# tanh kernel calls; float32 arithmetic throughout, no fused multiply-adds). The algorithm and
+# constants are fdlibm's (Sun Microsystems, freely redistributable); written here as array code.
 _EM_LN2_HI, _EM_LN2_LO, _EM_INVLN2 = np.array([0x3f317180, 0x3717f7d1, 0x3fb8aa3b],
                                               np.uint32).view(_f32)
 _EM_Q = tuple(np.array([0xbd088889, 0x3ad00d01, 0xb8a670cd, 0x36867e54, 0xb457edbb],
