@@ -700,10 +700,13 @@ class HybridBlock(Block):
         return res
 
     def _trace_graph(self, flat, fmt):
-        if len(flat) == 1:
-            inputs = [_sym.var("data")]
+        # as 1.9.1: None arguments get no variable and no number; one real argument is "data"
+        real = [a is not None for a in flat]
+        if sum(real) <= 1:
+            inputs = [_sym.var("data") if r else None for r in real]
         else:
-            inputs = [None if a is None else _sym.var(f"data{i}") for i, a in enumerate(flat)]
+            names = iter(range(len(flat)))
+            inputs = [_sym.var(f"data{next(names)}") if r else None for r in real]
         if _util.is_np_array():  # NumPy-mode blocks trace with mx.sym.np symbols
             inputs = [None if i is None else i.as_np_ndarray() for i in inputs]
         grouped, _ = _regroup(list(inputs), fmt)

@@ -316,6 +316,60 @@ class Parameter:
             return None
         return [d._grad for d in self._data]
 
+    @_grad.setter
+    def _grad(self, grads):
+        # libraries that wrap a parameter (GluonNLP's WeightDropParameter) copy 1.9.1's private
+        # fields across; here the gradient buffers ride on the data arrays themselves
+        if grads is None or self._data is None:
+            return
+        for arr, g in zip(self._data, grads):
+            if g is not None:
+                arr._grad = g
+
+    # 1.9.1's private names that such wrappers read and copy
+    @property
+    def _allow_deferred_init(self):
+        return self.allow_deferred_init
+
+    @_allow_deferred_init.setter
+    def _allow_deferred_init(self, value):
+        self.allow_deferred_init = value
+
+    @property
+    def _var(self):
+        return self.__dict__.get("_kept_var")
+
+    @_var.setter
+    def _var(self, value):
+        self.__dict__["_kept_var"] = value
+
+    @property
+    def _ctx_map(self):
+        """1.9.1's lookup table: per device type, the index of each device id's copy."""
+        if self._ctx_list is None:
+            return None
+        table = [[], []]   # row 0: GPUs, row 1: CPUs (device_typeid & 1)
+        for i, ctx in enumerate(self._ctx_list):
+            row = table[ctx.device_typeid & 1]
+            while len(row) <= ctx.device_id:
+                row.append(None)
+            row[ctx.device_id] = i
+        return table
+
+    @_ctx_map.setter
+    def _ctx_map(self, value):
+        pass   # derived from _ctx_list here
+
+    def _check_and_get(self, arr_list, ctx):
+        """1.9.1's accessor: ``arr_list``'s entry for ``ctx`` (all of it for ``ctx=list``)."""
+        self._check_initialized()
+        if arr_list is None:   # e.g. the gradients of a grad_req='null' parameter
+            raise RuntimeError(f"Cannot get gradient array for Parameter '{self.name}' because "
+                               "grad_req='null'")
+        if ctx is list:
+            return list(arr_list)
+        return arr_list[self._index(ctx)]
+
     def _saved_data(self):
         """The array ``save`` writes: the data averaged over its contexts, on the CPU; a
         row_sparse parameter is written row_sparse and, as in 1.9.1, needs a Trainer."""
@@ -528,8 +582,17 @@ class Constant(Parameter):
         if not isinstance(value, NDArray):
             value = array(value)
         self.value = value
+        from .. import initializer as _init
+
+        class Init(_init.Initializer):
+            # as 1.9.1: the value is served by an initializer registered under a name unique
+            # to this Constant, which is what -symbol.json's __init__ attribute records
+            def _init_weight(self, _, arr):
+                value.copyto(arr)
+        init_name = f"Constant_{name}_{id(self)}"
+        _init.alias(init_name)(Init)
         super().__init__(name, grad_req="null", shape=value.shape, dtype=value.dtype,
-                         init="zeros")
+                         init=init_name)
 
     def __repr__(self):
         return f"Constant {self.name} (shape={self.shape}, dtype={self.dtype})"

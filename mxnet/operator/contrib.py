@@ -597,7 +597,8 @@ def _selfatt_qk(rc, attrs, qkv):
     name = "_contrib_interleaved_matmul_selfatt_qk"
     D = _heads_of(name, qkv, attrs["heads"], 3)
     q, k, _ = _split(qkv, attrs["heads"], 3)
-    return rc.xp.matmul(q * qkv.dtype.type(1.0 / math.sqrt(D)), _bt(k))
+    # as 1.9.1: GEMM with alpha = 1/sqrt(D), i.e. the scale applied to the finished sums
+    return rc.xp.matmul(q, _bt(k)) * qkv.dtype.type(1.0 / math.sqrt(D))
 
 
 def _selfatt_qk_bwd(rc, attrs, ograd, qkv):
@@ -644,7 +645,7 @@ def _encdec_qk(rc, attrs, queries, keys_values):
                         "must agree on batch and head size", queries, keys_values)
     (q,) = _split(queries, attrs["heads"], 1)
     k, _ = _split(keys_values, attrs["heads"], 2)
-    return xp.matmul(q * queries.dtype.type(1.0 / math.sqrt(D)), _bt(k))
+    return xp.matmul(q, _bt(k)) * queries.dtype.type(1.0 / math.sqrt(D))   # alpha, as 1.9.1
 
 
 def _encdec_qk_bwd(rc, attrs, ograd, queries, keys_values):

@@ -31,8 +31,9 @@ Conventions, as in 1.9.1:
 
 Known differences: ``_multi_lamb_update`` can differ from 1.9.1 in the last bit of a few
 elements (on float16 weights, by a few ulps where lr * trust ratio is a float16
-subnormal), and ``_multi_adamw_update`` / ``_multi_mp_adamw_update`` by up to ~1e-4 relative
-(1.9.1's multi-tensor AdamW kernel rounds its moment updates in a way not reproduced here).
+subnormal). ``_multi_adamw_update`` / ``_multi_mp_adamw_update`` update the moments as
+``beta * (state - x) + x`` (1.9.1's multi-tensor kernel), the single-tensor ones as
+``beta * state + (1 - beta) * x``.
 
 None of these operators is differentiable (``gradient=None``).
 """
@@ -799,12 +800,14 @@ def _adamw_one(xp, attrs, w, grad, mean, var, scale, lr, wd, eta, dt, write_grad
         g = _clip(xp, g, clip)
     if write_grad:
         _set(grad, g)
-    if multi:  # the multi-tensor kernel forms 1 - beta in double precision
-        c1, c2 = dt.type(1.0 - float(b1)), dt.type(1.0 - float(b2))
+    if multi:  # the multi-tensor kernel moves each moment towards the new value:
+        # mean = beta1 * (mean - g) + g, var = beta2 * (var - g*g) + g*g (found by experiment)
+        gg = g * g
+        m = b1 * (mean - g) + g
+        v = b2 * (var - gg) + gg
     else:
-        c1, c2 = one - b1, one - b2
-    m = b1 * mean + c1 * g
-    v = b2 * var + c2 * (g * g)
+        m = b1 * mean + (one - b1) * g
+        v = b2 * var + (one - b2) * (g * g)
     _set(mean, m)
     _set(var, v)
     return w - eta * (lr * m / (xp.sqrt(v) + eps) + wd * w)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.pool
 import os
+from multiprocessing.reduction import ForkingPickler  # noqa: F401  (1.9.1 exposes it here; GluonNLP imports it)
 import random
 import signal
 import threading
