@@ -290,8 +290,11 @@ def test_module_paths():
 
 
 def test_registry_get_registry():
-    # recorded from 1.9.1
-    assert sorted(mx.registry.get_registry(mx.init.Initializer))[:8] == \
+    # recorded from 1.9.1 (each gluon Constant registers one more, "constant_<name>_<id>", as
+    # in 1.9.1: left out, so the result does not depend on the tests run before)
+    names = [n for n in mx.registry.get_registry(mx.init.Initializer) if not n.startswith(
+        "constant_")]
+    assert sorted(names)[:8] == \
         ["bilinear", "constant", "fusedrnn", "lstmbias", "msraprelu", "normal", "one", "ones"]
     assert "pearsonr" in mx.registry.get_registry(mx.metric.EvalMetric)
     assert mx.registry.get_registry(type("Foo", (), {})) == {}

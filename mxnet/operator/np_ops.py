@@ -1441,8 +1441,9 @@ def _sort_axis(name, x, axis):
 
 
 def _argsort(rc, attrs, x):
+    from .sort import _select   # ties in 1.9.1's CPU order, as the legacy argsort
     src, ax = _sort_axis("argsort", x, attrs["axis"])
-    return rc.xp.asarray(rc.xp.argsort(src, axis=ax, kind="stable"), dtype=np.int64)
+    return rc.xp.asarray(_select(rc.xp, src, ax, src.shape[ax], True)[1], dtype=np.int64)
 
 
 register("_npi_argsort", _argsort, nd_hidden=True, gradient=_zero_grad,

@@ -1,8 +1,11 @@
 """Sorting operators: topk, sort, argsort.
 
-Orderings are stable: equal elements keep their original order in both directions (1.9.1's
-CPU sort agrees for short rows; for long rows its order among ties is unspecified). NaN
-sorts as larger than every number. ``axis=None`` works on the flattened array.
+On the CPU, equal elements come out in the order 1.9.1's CPU sorts give them (libstdc++'s
+``std::sort`` / ``std::partial_sort`` retraced step by step, ``_stl_sort.py``) for rows of up
+to 4,096 elements and up to 4,096 retraced elements per call; elsewhere (larger inputs,
+rows holding NaN, CuPy) orderings are stable: equal elements keep their original order in
+both directions. NaN sorts as larger than every number. ``axis=None`` works on the
+flattened array.
 
 topk with ret_typ 'value' and sort have a hidden second output holding the source
 positions of the sorted values, as in 1.9.1; the gradient sends each output gradient back
@@ -49,12 +52,58 @@ def _topk_k(opname, k, n):
     return k
 
 
+# The retrace runs in Python, ~7 us per element of a row with ties (an 80,000-element row:
+# 0.54 s), so only small inputs take it: at most ~30 ms a call.
+_STL_ROW_MAX = 1 << 12     # longest row whose ties are ordered as 1.9.1's CPU sort does
+_STL_TOTAL_MAX = 1 << 12   # most elements retraced (in Python) per call
+
+
+def _tie_order(x, axis, order, k, ascend):
+    """``order`` (a stable full order along ``axis``) with the rows whose first k + 1 sorted
+    values hold ties reordered as 1.9.1's CPU topk/sort does (its first ``k`` positions; the
+    rest follow in any order). Other ties cannot change the first k positions."""
+    from ._stl_sort import topk_order
+    n = x.shape[axis]
+    xl, ol = np.moveaxis(x, axis, -1), np.moveaxis(order, axis, -1)
+    sv = np.take_along_axis(xl, ol[..., :k + 1], axis=-1)
+    rows = np.argwhere((sv[..., 1:] == sv[..., :-1]).any(axis=-1))
+    if n > _STL_ROW_MAX or len(rows) * n > _STL_TOTAL_MAX:
+        return order
+    ol = ol.copy()
+    for r in map(tuple, rows):
+        vals = xl[r]
+        if vals.dtype.kind == "f" and np.isnan(vals).any():
+            continue   # NaN keeps this module's rule (largest), not 1.9.1's comparisons
+        first = topk_order(vals.tolist(), k, ascend)
+        if k < n:
+            rest = np.ones(n, dtype=bool)
+            rest[first] = False
+            first = np.concatenate([np.asarray(first, dtype=ol.dtype), np.nonzero(rest)[0]])
+        ol[r] = first
+    return np.moveaxis(ol, -1, axis)
+
+
 def _select(xp, x, axis, k, ascend):
-    """(values, int64 positions) of the first ``k`` elements in sorted order along ``axis``."""
+    """(values, int64 positions) of the first ``k`` elements in sorted order along ``axis``,
+    ties ordered as 1.9.1's CPU sort orders them (see ``_tie_order``)."""
     order = _order(xp, x, axis, ascend)
-    if k < x.shape[axis]:
-        order = xp.take(order, xp.arange(k), axis=axis)
-    return xp.take_along_axis(x, order, axis=axis), order
+    n = x.shape[axis]
+    m = min(k + 1, n)
+    lead = (slice(None),) * axis
+    head = order if m == n else order[lead + (slice(0, m),)]
+    vals = xp.take_along_axis(x, head, axis=axis)
+    # a stable order is already 1.9.1's for k = 1 and for full sorts of up to 16 elements
+    # (libstdc++'s insertion sort); elsewhere rows with ties are retraced
+    stable = k == 1 or (n <= 16 and k * 8 > n)
+    if xp is np and not stable and x.size and np.count_nonzero(
+            vals[lead + (slice(1, None),)] == vals[lead + (slice(0, -1),)]):
+        order = _tie_order(x, axis, order, k, ascend)
+        head = order if m == n else order[lead + (slice(0, m),)]
+        vals = xp.take_along_axis(x, head, axis=axis)
+    if k < n:
+        order = xp.ascontiguousarray(order[lead + (slice(0, k),)])
+        vals = xp.ascontiguousarray(vals[lead + (slice(0, k),)])
+    return vals, order
 
 
 # ---------------------------------------------------------------------------------------------
@@ -75,8 +124,12 @@ def _topk(rc, attrs, data):
     k = _topk_k("topk", attrs["k"], n)
     dt = dtype_np(attrs["dtype"])
     if ret == "mask":
-        rank = xp.argsort(_order(xp, x, axis, attrs["is_ascend"]), axis=axis)
-        return (rank < k).astype(data.dtype).reshape(data.shape)
+        if xp is not np:   # (stable order on the GPU: the rank of each element)
+            rank = xp.argsort(_order(xp, x, axis, attrs["is_ascend"]), axis=axis)
+            return (rank < k).astype(data.dtype).reshape(data.shape)
+        mask = np.zeros(x.shape, dtype=data.dtype)
+        np.put_along_axis(mask, _select(xp, x, axis, k, attrs["is_ascend"])[1], 1, axis=axis)
+        return mask.reshape(data.shape)
     vals, pos = _select(xp, x, axis, k, attrs["is_ascend"])
     if ret == "indices":
         return pos.astype(dt)
@@ -210,7 +263,8 @@ def _argsort(rc, attrs, data):
         raise MXNetError("argsort: float16 input is not supported (as in 1.9.1); cast it first")
     _no_bool("argsort", data)
     x, axis = _flat_axis("argsort", data, attrs["axis"])
-    return _order(rc.xp, x, axis, attrs["is_ascend"]).astype(dtype_np(attrs["dtype"]))
+    order = _select(rc.xp, x, axis, x.shape[axis], attrs["is_ascend"])[1]
+    return order.astype(dtype_np(attrs["dtype"]))
 
 
 register("argsort", _argsort, params=(Param("axis", "int", -1, optional=True),
