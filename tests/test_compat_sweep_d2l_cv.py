@@ -91,6 +91,7 @@ def test_record_iter_mean_image_is_float32_sum_times_reciprocal(det_rec, tmp_pat
     # 1.9.1 adds the images up in float32 and multiplies by 1.0f / count, so a mean of
     # 116/3 is stored as 38.66666793823242 (not the nearest float32, 38.666664...);
     # recorded from 1.9.1: the first mean values, their sum and the first batch's sum
+    pytest.importorskip("PIL")
     mp = str(tmp_path / "mean.nd")
     it = cls(path_imgrec=det_rec, batch_size=3, data_shape=(3, 8, 8), mean_img=mp,
              verbose=False, **kwargs)
@@ -105,6 +106,7 @@ def test_record_iter_mean_image_is_float32_sum_times_reciprocal(det_rec, tmp_pat
 
 def test_image_det_record_iter_logs_like_1_9_1(det_rec, tmp_path, capsys):
     # recorded from 1.9.1 (stderr, after the "[hh:mm:ss] " stamp)
+    pytest.importorskip("PIL")
     mp = str(tmp_path / "mean.nd")
     mx.io.ImageDetRecordIter(path_imgrec=det_rec, batch_size=3, data_shape=(3, 8, 8),
                              mean_img=mp)

@@ -84,6 +84,7 @@ def _four_image_rec(tmp_path):
 
 
 def test_image_record_iter_logs_mean_image_creation_and_loading(tmp_path, capsys):
+    pytest.importorskip("PIL")
     rec = _four_image_rec(tmp_path)
     mean = str(tmp_path / "mean.bin")
     kw = dict(path_imgrec=rec, data_shape=(3, 8, 8), batch_size=2, preprocess_threads=1)
@@ -209,6 +210,7 @@ def test_fit_py_style_training_log_lines(tmp_path, caplog, monkeypatch):
 
 
 def test_image_record_iter_logs_the_image_list_before_the_parser(tmp_path, capsys):
+    pytest.importorskip("PIL")
     rec = _four_image_rec(tmp_path)
     lst = tmp_path / "img.lst"
     lst.write_text("".join(f"{i}\t{i % 3}\t0.5\tx{i}.png\n" for i in range(4)))

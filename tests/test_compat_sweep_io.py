@@ -5,6 +5,7 @@ Every expected value below was recorded by running the same code under MXNet 1.9
 """
 import re
 import struct
+import sys
 import warnings
 import zlib
 
@@ -128,12 +129,37 @@ def test_image_folder_warning_points_at_the_library(tmp_path):
 
 
 def test_image_iter_label_width_mismatch_is_a_value_error(tmp_path):
+    pytest.importorskip("PIL")
     _write_png(tmp_path / "a.png", np.full((4, 4, 3), 7))
     it = mx.image.ImageIter(batch_size=1, data_shape=(3, 4, 4), path_root=str(tmp_path),
                             imglist=[[[1.0, 2.5], "a.png"]])
     # 1.9.1 raises ValueError (a NumPy broadcast failure) for two labels with label_width=1
     with pytest.raises(ValueError):
         it.next()
+
+
+def test_without_pillow_decoding_raises_an_import_error_naming_it(tmp_path, monkeypatch):
+    # Pillow is the ``image`` extra: without it (and without cv2) every decoding entry point
+    # says which package to install, and ImageIter does not report it as a broken image
+    _write_png(tmp_path / "a.png", np.full((4, 4, 3), 7))
+    for mod in ("PIL", "PIL.Image", "cv2"):
+        monkeypatch.setitem(sys.modules, mod, None)
+    payload = (tmp_path / "a.png").read_bytes()
+    rec = str(tmp_path / "a.rec")
+    writer = mx.recordio.MXRecordIO(rec, "w")
+    writer.write(mx.recordio.pack(mx.recordio.IRHeader(0, 0.0, 0, 0), payload))
+    writer.close()
+    it = mx.image.ImageIter(batch_size=1, data_shape=(3, 4, 4), path_root=str(tmp_path),
+                            imglist=[[1.0, "a.png"]])
+    calls = [lambda: mx.image.imdecode(payload), lambda: mx.image.imread(str(tmp_path / "a.png")),
+             it.next, lambda: mx.recordio.unpack_img(mx.recordio.pack(
+                 mx.recordio.IRHeader(0, 0.0, 0, 0), payload)),
+             lambda: mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 4, 4), batch_size=1)]
+    for call in calls:
+        with pytest.raises(ImportError, match="Pillow"):
+            call()
+    with pytest.raises(mx.base.MXNetError, match="Pillow"):
+        mx.nd.imdecode(payload)
 
 
 def test_center_crop_rejects_a_non_positive_size():
@@ -162,6 +188,7 @@ def test_empty_csv_and_libsvm_files_raise_mxnet_error(tmp_path):
 
 
 def test_image_record_iter_logs_its_parser_line(tmp_path, capsys):
+    pytest.importorskip("PIL")
     _write_png(tmp_path / "a.png", np.full((4, 4, 3), 9))
     rec = str(tmp_path / "a.rec")
     writer = mx.recordio.MXRecordIO(rec, "w")

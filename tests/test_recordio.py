@@ -53,6 +53,7 @@ def test_reads_reference_raw_file_sequentially_and_by_key(meta):
 
 
 def test_reads_reference_image_records(meta, arrays):
+    pytest.importorskip("PIL")
     from mxnet import image
     irec = recordio.MXIndexedRecordIO(str(GOLDEN / "images.idx"), str(GOLDEN / "images.rec"), "r")
     assert irec.keys == meta["images"]["keys"]

@@ -292,6 +292,8 @@ class ImageIter(DataIter):
         """Decode one image (RGB, uint8 NDArray); RuntimeError naming the image on failure."""
         try:
             return imdecode(s)
+        except ImportError:  # no decoder installed (Pillow): not a broken image
+            raise
         except Exception as e:  # noqa: BLE001 - reported with the image's name
             raise RuntimeError(f"{self._locate()}, {e}") from e
 

@@ -232,6 +232,7 @@ def _rec_kwargs(rec_dir, case):
 
 @pytest.mark.parametrize("case", sorted(c for c in META["rec_cases"] if c not in ("uint8", "noround")))
 def test_image_record_iter(rec_dir, case):
+    pytest.importorskip("PIL")
     n_epochs = 3 if case in ("plain", "big", "names") else 1
     it = mx.io.ImageRecordIter(**_rec_kwargs(rec_dir, case))
     check(f"rec/{case}", it, n_epochs, store_data=not case.startswith("part"))
@@ -241,6 +242,7 @@ def test_image_record_iter(rec_dir, case):
 def test_image_record_iter_without_round_batch(rec_dir):
     # 7 images in batches of 3: 1.9.1 reports pad 0 for the short last batch and leaves its
     # last two rows uninitialised (zeros here), so only the filled rows are compared
+    pytest.importorskip("PIL")
     it = mx.io.ImageRecordIter(**_rec_kwargs(rec_dir, "noround"))
     valid = np.ones((9, 3), bool)
     valid[2::3, 1:] = False
@@ -252,11 +254,13 @@ def test_image_record_iter_without_round_batch(rec_dir):
 
 
 def test_image_record_uint8_iter(rec_dir):
+    pytest.importorskip("PIL")
     it = mx.io.ImageRecordUInt8Iter(**_rec_kwargs(rec_dir, "uint8"))
     check("rec/uint8", it, 1)
 
 
 def test_image_record_iter_label_width_mismatch(rec_dir):
+    pytest.importorskip("PIL")
     with pytest.raises(MXNetError, match=r"label_width == rec.num_label \(1 vs. 3\)"):
         mx.io.ImageRecordIter(path_imgrec=str(rec_dir / "m.rec"), data_shape=(3, 8, 10), batch_size=2)
     assert "rec file provide 3-dimensional label" in META["rec_label_error"]

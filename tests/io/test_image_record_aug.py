@@ -37,6 +37,7 @@ def _first(case, **extra):
 
 @pytest.mark.parametrize("name", sorted(META["cases"]))
 def test_golden_case(name):
+    pytest.importorskip("PIL")
     got = _first(META["cases"][name])
     want = ARRAYS[f"{name}/data"]
     assert got.shape == want.shape
@@ -46,6 +47,7 @@ def test_golden_case(name):
 
 @pytest.mark.parametrize("name", sorted(META["mean_cases"]))
 def test_mean_img_created_then_loaded(name, tmp_path):
+    pytest.importorskip("PIL")
     case = {k: v for k, v in META["mean_cases"][name].items() if k != "keys"}
     path = tmp_path / "mean.bin"
     created = _first(case, mean_img=str(path))
@@ -64,6 +66,7 @@ def test_mean_img_wrong_shape(tmp_path):
 
 
 def test_errors_as_in_reference():
+    pytest.importorskip("PIL")
     errors = META["errors"]
     assert "input image size smaller than max_crop_size" in errors["crop_too_big"]
     with pytest.raises(MXNetError, match="input image size smaller than max_crop_size"):
@@ -124,6 +127,7 @@ AUG_LEVEL3 = {"random_h": 36, "random_s": 50, "random_l": 50, "max_rotate_angle"
 
 
 def test_random_pipeline_shapes_ranges_and_seeds():
+    pytest.importorskip("PIL")
     plain = _epochs(REC, cls=mx.io.ImageRecordUInt8Iter)
     # (as in 1.9.1, seed_aug -- not seed -- seeds the augmentation)
     a = _epochs(REC, cls=mx.io.ImageRecordUInt8Iter, seed_aug=3, **AUG_LEVEL3)
@@ -137,6 +141,7 @@ def test_random_pipeline_shapes_ranges_and_seeds():
 
 
 def test_affine_random_angles_differ_and_fill():
+    pytest.importorskip("PIL")
     d = _epochs(REC, max_rotate_angle=40, fill_value=0, data_shape=(3, 12, 12))
     assert d.min() >= 0 and d.max() <= 255
     assert (d == 0).all(axis=1).any()          # rotated corners are filled
@@ -152,6 +157,7 @@ def test_affine_random_angles_differ_and_fill():
     ({"max_random_illumination": 20}, 108, 148),
 ])
 def test_constant_image_ranges(const_rec, kw, lo, hi):
+    pytest.importorskip("PIL")
     d = _epochs(const_rec, **kw)
     flat = d.reshape(len(d), 3, -1)
     assert (flat == flat[:, :, :1]).all()      # a constant image stays constant
@@ -163,10 +169,12 @@ def test_constant_image_ranges(const_rec, kw, lo, hi):
 
 @pytest.mark.parametrize("kw", [{"contrast": 0.8}, {"saturation": 0.8}, {"random_h": 60}])
 def test_grey_image_unchanged(const_rec, kw):
+    pytest.importorskip("PIL")
     np.testing.assert_array_equal(_epochs(const_rec, n=1, **kw), 128)
 
 
 def test_zero_magnitudes_are_identity():
+    pytest.importorskip("PIL")
     zero = {k: 0 for k in ("max_rotate_angle", "max_shear_ratio", "random_h", "random_s",
                            "random_l", "brightness", "contrast", "saturation", "pca_noise",
                            "max_random_contrast", "max_random_illumination")}
@@ -174,6 +182,7 @@ def test_zero_magnitudes_are_identity():
 
 
 def test_random_resized_crop_shapes_and_seed():
+    pytest.importorskip("PIL")
     kw = {"random_resized_crop": True, "min_random_area": 0.3, "max_random_area": 1.0,
           "min_aspect_ratio": 0.75, "max_aspect_ratio": 1.33, "seed": 1,
           "data_shape": (3, 6, 7)}
@@ -184,6 +193,7 @@ def test_random_resized_crop_shapes_and_seed():
 
 
 def test_random_crop_size_draws_sizes():
+    pytest.importorskip("PIL")
     d = _epochs(REC, min_crop_size=6, max_crop_size=11, rand_crop=True)
     assert d.shape == (12, 3, 8, 8)
     assert len({x.tobytes() for x in d[::3]}) > 1

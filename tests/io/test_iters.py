@@ -78,6 +78,7 @@ def _windows(img, h, w):
 
 
 def test_random_augmentation_is_valid_and_independent_of_threads(rec, images):
+    pytest.importorskip("PIL")
     kw = dict(path_imgrec=str(rec / "a.rec"), data_shape=(3, 10, 12), batch_size=4, rand_crop=True,
               rand_mirror=True, seed=7)
     runs = []
@@ -102,6 +103,7 @@ def test_random_augmentation_is_valid_and_independent_of_threads(rec, images):
 
 @pytest.mark.parametrize("with_idx", [False, True])
 def test_shuffle_permutes_every_epoch(rec, with_idx):
+    pytest.importorskip("PIL")
     kw = dict(path_imgrec=str(rec / "a.rec"), data_shape=(3, 8, 8), batch_size=11, shuffle=True, seed=3)
     if with_idx:
         kw["path_imgidx"] = str(rec / "a.idx")
@@ -116,6 +118,7 @@ def test_shuffle_permutes_every_epoch(rec, with_idx):
 @pytest.mark.parametrize("with_idx", [False, True])
 @pytest.mark.parametrize("num_parts", [2, 3, 4])
 def test_parts_cover_every_record_once(rec, with_idx, num_parts):
+    pytest.importorskip("PIL")
     labels = []
     for p in range(num_parts):
         kw = dict(path_imgrec=str(rec / "a.rec"), data_shape=(3, 8, 8), batch_size=1,
@@ -127,6 +130,7 @@ def test_parts_cover_every_record_once(rec, with_idx, num_parts):
 
 
 def test_imglist_labels_and_label_width(rec, tmp_path):
+    pytest.importorskip("PIL")
     lst = tmp_path / "a.lst"
     lst.write_text("".join(f"{50 + i}\t{i * 2}\t{-i}\tim{i}.png\n" for i in range(11)))
     it = mx.io.ImageRecordIter(path_imgrec=str(rec / "a.rec"), path_imglist=str(lst), label_width=2,
@@ -136,6 +140,7 @@ def test_imglist_labels_and_label_width(rec, tmp_path):
 
 
 def test_dtype_and_string_options(rec):
+    pytest.importorskip("PIL")
     it = mx.io.ImageRecordIter(path_imgrec=str(rec / "a.rec"), data_shape="(3, 8, 8)", batch_size="4",
                                dtype="float16", mean_r="1.5", rand_mirror="False")
     assert it.provide_data[0].dtype == np.float16 and it.provide_data[0].shape == (4, 3, 8, 8)
@@ -146,6 +151,7 @@ def test_dtype_and_string_options(rec):
 
 
 def test_jpeg_records_decode(tmp_path):
+    pytest.importorskip("PIL")
     img = np.linspace(0, 255, 20 * 24 * 3).reshape(20, 24, 3).astype(np.uint8)
     write_rec(tmp_path / "j.rec", [pack(0, jpeg(img))])
     it = mx.io.ImageRecordUInt8Iter(path_imgrec=str(tmp_path / "j.rec"), data_shape=(3, 20, 24),

@@ -108,6 +108,7 @@ def test_prefetching_iter_reads_one_batch_ahead():
 
 
 def test_threads_end_when_iterators_are_collected(tmp_path):
+    pytest.importorskip("PIL")
     before = _io_threads()
     it = mx.io.PrefetchingIter(mx.io.NDArrayIter(np.zeros((8, 2)), batch_size=2))
     it.next()
@@ -122,6 +123,7 @@ def test_threads_end_when_iterators_are_collected(tmp_path):
 
 
 def test_image_record_iter_decode_error_raised_on_next(tmp_path):
+    pytest.importorskip("PIL")
     rec = tmp_path / "bad.rec"
     recs = [pack(i, png(np.full((6, 6, 3), i * 10))) for i in range(6)]
     recs[4] = pack(4, b"not an image at all")
@@ -139,6 +141,7 @@ def test_image_record_iter_decode_error_raised_on_next(tmp_path):
 
 
 def test_interpreter_exits_with_iterators_running(tmp_path):
+    pytest.importorskip("PIL")
     rec = tmp_path / "a.rec"
     write_rec(rec, [pack(i, png(np.full((6, 6, 3), i))) for i in range(40)])
     script = textwrap.dedent(f"""
