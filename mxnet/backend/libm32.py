@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["expf", "logf", "log1pf", "c_math"]
+__all__ = ["expf", "expm1f", "logf", "log1pf", "c_math"]
 
 _f64 = np.float64
 _f32 = np.float32
@@ -334,8 +334,8 @@ def sincosf(xp, x, cos=False):
         return res.reshape(shape)
 
 
-# ---- tanhf: fdlibm's float steps on expm1f (glibc's s_tanhf.c and s_expm1f.c, which 1.9.1's
-# tanh kernel calls; float32 arithmetic throughout, no fused multiply-adds). The algorithm and
+# ---- expm1f and tanhf: fdlibm's float steps (glibc's s_expm1f.c and s_tanhf.c, which 1.9.1's
+# selu and tanh kernels call; float32 arithmetic throughout, no fused multiply-adds). The algorithm and
 # constants are fdlibm's (Sun Microsystems, freely redistributable); written here as array code.
 _EM_LN2_HI, _EM_LN2_LO, _EM_INVLN2 = np.array([0x3f317180, 0x3717f7d1, 0x3fb8aa3b],
                                               np.uint32).view(_f32)
@@ -343,40 +343,55 @@ _EM_Q = tuple(np.array([0xbd088889, 0x3ad00d01, 0xb8a670cd, 0x36867e54, 0xb457ed
                        np.uint32).view(_f32))
 
 
-def _expm1f_mid(x):
-    """glibc's expm1f of float32 ``x`` with 2**-25 <= |x| < 64 (the range tanhf needs)."""
+def expm1f(x, edges=True):
+    """glibc's expm1f of the float32 array ``x``, bit for bit: x = k*ln2 + r (k = 0 below
+    0.5 ln2, +-1 below 1.5 ln2, else x/ln2 rounded), expm1(r) from a rational approximation in
+    r*r/2 corrected by r's rounding error c, then fdlibm's steps for each k (2**k applied
+    through the exponent bits). ``edges=False`` skips the special arguments (NaN, +-inf,
+    |x| < 2**-25, x <= -27 ln2, x >= 88.38) for callers that only pass 2**-25 <= |x| < 64 or
+    replace those results themselves (tanhf)."""
     one, half, two = _f32(1), _f32(0.5), _f32(2)
     hx = x.view(np.uint32) & np.uint32(0x7fffffff)
-    neg = x < 0
-    # x = k*ln2 + r: k = +-1 between 0.5 and 1.5 ln2, 0 below, rounded x/ln2 above
-    kbig = (_EM_INVLN2 * x + np.where(neg, _f32(-0.5), half)).astype(np.int32)
-    k = np.where(hx >= 0x3F851592, kbig,
-                 np.where(hx > 0x3eb17218, np.where(neg, -1, 1), 0)).astype(np.int32)
-    kf = k.astype(_f32)
-    hi = x - kf * _EM_LN2_HI   # exact for these k (k = +-1: x -+ ln2_hi; k = 0: x)
-    lo = kf * _EM_LN2_LO
-    r = hi - lo
-    c = (hi - r) - lo
-    hfx = half * r
-    hxs = r * hfx
-    q1, q2, q3, q4, q5 = _EM_Q
-    r1 = one + hxs * (q1 + hxs * (q2 + hxs * (q3 + hxs * (q4 + hxs * q5))))
-    t = _f32(3) - r1 * hfx
-    e = hxs * ((r1 - t) / (_f32(6) - r * t))
-    y0 = r - (r * e - hxs)                                        # k == 0
-    e = (r * (e - c) - c) - hxs
-    ym1 = half * (r - e) - half                                   # k == -1
-    yp1 = np.where(r < _f32(-0.25), -two * (e - (r + half)), one + two * (r - e))   # k == 1
-    m = one - (e - r)                                             # k <= -2 or k > 56
-    yfar = (m.view(np.int32) + (k << 23)).view(_f32) - one
-    sh = np.clip(k, 0, 31)
-    t1 = (np.int32(0x3f800000) - (np.int32(0x1000000) >> sh)).view(_f32)   # 1 - 2**-k
-    ylo = ((t1 - (e - r)).view(np.int32) + (k << 23)).view(_f32)            # 2 <= k < 23
-    t2 = ((np.int32(0x7f) - np.clip(k, 0, 127)) << 23).view(_f32)           # 2**-k
-    yhi = (((r - (e + t2)) + one).view(np.int32) + (k << 23)).view(_f32)     # 23 <= k <= 56
-    y = np.where(k == 0, y0, np.where(k == -1, ym1, np.where(k == 1, yp1, yfar)))
-    y = np.where((k >= 2) & (k < 23), ylo, y)
-    return np.where((k >= 23) & (k <= 56), yhi, y)
+    pos = bool((x > 0).any())   # else only k <= 0 (selu's arguments): fewer steps
+    with np.errstate(all="ignore"):
+        kf = np.trunc(_EM_INVLN2 * x + (np.copysign(half, x) if pos else -half))
+        kf = np.where(hx >= 0x3F851592, kf,
+                      np.where(hx > 0x3eb17218, np.copysign(one, x) if pos else -one, _f32(0)))
+        k = kf.astype(np.int32)
+        hi = x - kf * _EM_LN2_HI   # exact for these k (k = +-1: x -+ ln2_hi; k = 0: x)
+        lo = kf * _EM_LN2_LO
+        r = hi - lo
+        c = (hi - r) - lo
+        hfx = half * r
+        hxs = r * hfx
+        q1, q2, q3, q4, q5 = _EM_Q
+        r1 = one + hxs * (q1 + hxs * (q2 + hxs * (q3 + hxs * (q4 + hxs * q5))))
+        t = _f32(3) - r1 * hfx
+        e = hxs * ((r1 - t) / (_f32(6) - r * t))
+        y0 = r - (r * e - hxs)                                        # k == 0
+        e = (r * (e - c) - c) - hxs
+        ym1 = half * (r - e) - half                                   # k == -1
+        m = one - (e - r)                                             # k <= -2 or k > 56
+        yfar = (m.view(np.int32) + (k << 23)).view(_f32) - one
+        y = np.where(k == 0, y0, np.where(k == -1, ym1, yfar))
+        if pos:   # the branches of k >= 1
+            y = np.where(k == 1, np.where(r < _f32(-0.25), -two * (e - (r + half)),
+                                          one + two * (r - e)), y)
+            sh = np.clip(k, 0, 31)
+            t1 = (np.int32(0x3f800000) - (np.int32(0x1000000) >> sh)).view(_f32)  # 1 - 2**-k
+            ylo = ((t1 - (e - r)).view(np.int32) + (k << 23)).view(_f32)           # 2 <= k < 23
+            y = np.where((k >= 2) & (k < 23), ylo, y)
+            t2 = ((np.int32(0x7f) - np.clip(k, 0, 127)) << 23).view(_f32)          # 2**-k
+            yhi = (((r - (e + t2)) + one).view(np.int32) + (k << 23)).view(_f32)    # 23 <= k <= 56
+            y = np.where((k >= 23) & (k <= 56), yhi, y)
+            if edges:
+                y = np.where(k == 128, m * two * _f32(2.0 ** 127) - one, y)  # 2**128 in 2 steps
+                y = np.where((x > 0) & (hx >= 0x42b17218), _f32(np.inf), y)  # overflow: +inf
+        if not edges:
+            return y
+        y = np.where(hx < 0x33000000, x, y)                           # |x| < 2**-25: x
+        y = np.where((x < 0) & (hx >= 0x4195b844), -one, y)           # x <= -27 ln2: -1
+        return np.where(x != x, x, y)
 
 
 def tanhf(xp, x):
@@ -389,7 +404,7 @@ def tanhf(xp, x):
     ax = np.abs(x)
     with np.errstate(all="ignore"):
         ge1 = ix >= 0x3f800000
-        t = _expm1f_mid(np.where(ge1, two * ax, -two * ax))
+        t = expm1f(np.where(ge1, two * ax, -two * ax), edges=False)
         z = np.where(ge1, one - two / (t + two), -t / (t + two))
         z = np.where(ix >= 0x41b00000, one, z)                # |x| >= 22: 1 (inexact)
         z = np.where(x < 0, -z, z)

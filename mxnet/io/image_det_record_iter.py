@@ -32,7 +32,6 @@ threads is not reproduced.
 """
 from __future__ import annotations
 
-import bisect
 import io as _io
 import os
 
@@ -42,8 +41,8 @@ from ..base import MXNetError, native_log
 from . import _det_augment as _aug
 from ._native import (RawBatch, _literal, parse_bool, parse_float, parse_int, parse_shape,
                       parse_str, required)
-from .image_record_iter import (_Augmenter, _RecordBatcher, _RecordSource, _recordio, _StdEngine,
-                                decoding_log)
+from .image_record_iter import (_Augmenter, _PassDraws, _RecordBatcher, _RecordSource, _recordio,
+                                _StdEngine, decoding_log)
 from .io import MXDataIter
 
 __all__ = ["ImageDetRecordIter"]
@@ -142,9 +141,7 @@ class _DetLoader:
         # shuffle (and anything random) each chunk is planned ahead in file order
         self.plan_ahead = batcher.source.shuffle and self._draws()
         self._meta = None           # per file position: (label, rows, cols)
-        self._plans = (None, -1, {})   # (pass number, last chunk drawn, {file position: plan})
-        if self.plan_ahead:
-            self._chunk_starts = [a for a, _ in batcher.source.chunks]
+        self._plans = _PassDraws(batcher.source, self._plan_chunk) if self.plan_ahead else None
 
     def label_of(self, label, image_id):
         p = self.p
@@ -204,22 +201,12 @@ class _DetLoader:
         ``pass_id``. 1.9.1 shuffles each chunk of the file apart and augments it in file order,
         so the chunks of a pass are drawn in file order, each when first asked for (with the
         ones before it)."""
-        chunks = self.batcher.source.chunks
-        c = bisect.bisect_right(self._chunk_starts, index) - 1
-        if self._plans[0] != pass_id:
-            self._plans = (pass_id, -1, {})
-        _, done, plans = self._plans
-        for k in range(done + 1, c + 1):
-            if k >= 2:   # the shuffled order goes chunk by chunk: older plans are not needed
-                for pos in range(*chunks[k - 2]):
-                    plans.pop(pos, None)
-            a, b = chunks[k]
-            for pos, (label, rows, cols) in enumerate(self._file_meta(a, b), a):
-                _, objs = _split_label(label)
-                plans[pos] = self._plan(objs, rows, cols, self.engine)
-        if c > done:
-            self._plans = (pass_id, c, plans)
-        return plans[index]
+        return self._plans.get(pass_id, index)
+
+    def _plan_chunk(self, first, stop):
+        for label, rows, cols in self._file_meta(first, stop):
+            _, objs = _split_label(label)
+            yield self._plan(objs, rows, cols, self.engine)
 
     def _plan(self, objs, rows, cols, rng):
         """Draw one image's augmentation from its size (``rows`` x ``cols`` as decoded) and its

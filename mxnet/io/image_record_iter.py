@@ -831,6 +831,37 @@ class _Augmenter:
         out[...] = val
 
 
+class _PassDraws:
+    """What a shuffled pass draws for each file position, made ahead chunk by chunk in file
+    order (1.9.1 augments each chunk it reads in file order and hands its images out shuffled).
+    ``draw_chunk(first, stop)`` yields the draws of the positions [first, stop) in order; a
+    chunk is drawn when a position in it is first asked for in the pass, together with the
+    chunks before it that are not drawn yet."""
+
+    def __init__(self, source, draw_chunk):
+        self.source, self.draw_chunk = source, draw_chunk
+        self._starts = [a for a, _ in source.chunks]
+        self._state = (None, -1, {})   # (pass, last chunk drawn, {file position: draws})
+
+    def get(self, pass_id, index):
+        """The draws of the record at file position ``index`` in pass ``pass_id``."""
+        chunks = self.source.chunks
+        c = bisect.bisect_right(self._starts, index) - 1
+        if self._state[0] != pass_id:
+            self._state = (pass_id, -1, {})
+        _, done, draws = self._state
+        for k in range(done + 1, c + 1):
+            if k >= 2:   # the shuffled order goes chunk by chunk: older draws are not needed
+                for pos in range(*chunks[k - 2]):
+                    draws.pop(pos, None)
+            a, b = chunks[k]
+            for pos, d in enumerate(self.draw_chunk(a, b), a):
+                draws[pos] = d
+        if c > done:
+            self._state = (pass_id, c, draws)
+        return draws[index]
+
+
 class _ChunkDraws:
     """The random draws of a shuffled pass without ``seed_aug``, as 1.9.1 makes them: it
     augments each chunk it reads (see :func:`_read_chunks`) in file order and then hands the
@@ -840,9 +871,8 @@ class _ChunkDraws:
 
     def __init__(self, aug, source, engine, dtype):
         self.aug, self.source, self.engine, self.dtype = aug, source, engine, dtype
-        self._chunk_starts = [a for a, _ in source.chunks]
         self._dims = np.full((len(source.offsets), 2), -1, np.int64)
-        self._words = (None, -1, {})   # (pass, last chunk drawn, {file position: words})
+        self._words = _PassDraws(source, self._draw_chunk)
 
     def _image_dims(self, first, stop):
         """(rows, cols) of the images at file positions [first, stop)."""
@@ -863,25 +893,15 @@ class _ChunkDraws:
                 reader.close()
         return self._dims[first:stop]
 
+    def _draw_chunk(self, first, stop):
+        for rows, cols in self._image_dims(first, stop).tolist():
+            yield self.aug.draw_words(rows, cols, self.dtype, self.engine)
+
     def words_of(self, pass_id, index):
         """The recorded draws of the image at file position ``index`` in pass ``pass_id``:
         the chunks of a pass are drawn in file order, each when first asked for (with the ones
         before it)."""
-        chunks = self.source.chunks
-        c = bisect.bisect_right(self._chunk_starts, index) - 1
-        if self._words[0] != pass_id:
-            self._words = (pass_id, -1, {})
-        _, done, words = self._words
-        for k in range(done + 1, c + 1):
-            if k >= 2:   # the shuffled order goes chunk by chunk: older draws are not needed
-                for pos in range(*chunks[k - 2]):
-                    words.pop(pos, None)
-            a, b = chunks[k]
-            for pos, (rows, cols) in enumerate(self._image_dims(a, b).tolist(), a):
-                words[pos] = self.aug.draw_words(rows, cols, self.dtype, self.engine)
-        if c > done:
-            self._words = (pass_id, c, words)
-        return words[index]
+        return self._words.get(pass_id, index)
 
 
 class _ImageRecordLoader:

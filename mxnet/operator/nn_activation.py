@@ -396,48 +396,6 @@ def _onednn_elu(x):
     return x.dtype == np.float32 and 1 <= x.ndim <= 5 and x.size <= EMULATE_MAX
 
 
-# glibc's expm1f (fdlibm's float algorithm, float32 steps, no fused multiply-adds), which
-# 1.9.1's selu calls; rounding expm1 exactly disagrees with it on ~8% of arguments (checked
-# against glibc 2.36's expm1f on 220,000 non-positive floats: no difference). The float
-# bit patterns: ln2 split in two, 1/ln2, the rational approximation's Q1..Q5.
-_EM1_LN2_HI, _EM1_LN2_LO, _EM1_INVLN2 = np.array([0x3f317180, 0x3717f7d1, 0x3fb8aa3b],
-                                                 np.uint32).view(_F32)
-_EM1_Q = tuple(np.array([0xbd088889, 0x3ad00d01, 0xb8a670cd, 0x36867e54, 0xb457edbb],
-                        np.uint32).view(_F32))
-
-
-def _glibc_expm1f(x):
-    """expm1 of float32 ``x <= 0`` (or NaN) as glibc's expm1f computes it: x = k*ln2 + r (r
-    the rounded hi - lo, c its error; k = 0 below 0.5 ln2, -1 below 1.5 ln2), expm1(r) from a
-    rational approximation in r*r/2, then fdlibm's steps for k = 0, k = -1 and k <= -2 (2**k
-    applied through the exponent bits). Only the branches of non-positive inputs are here."""
-    one, half = _F32(1), _F32(0.5)
-    hx = x.view(np.uint32) & np.uint32(0x7fffffff)
-    with np.errstate(all="ignore"):
-        k = np.trunc(_EM1_INVLN2 * x - half)
-        k = np.where(hx >= 0x3f851592, k, np.where(hx > 0x3eb17218, _F32(-1), _F32(0)))
-        hi = x - k * _EM1_LN2_HI          # k = 0 leaves x (and -0.0) as it is
-        lo = k * _EM1_LN2_LO
-        r = hi - lo
-        c = (hi - r) - lo
-        hfx = half * r
-        hxs = r * hfx
-        q1, q2, q3, q4, q5 = _EM1_Q
-        r1 = one + hxs * (q1 + hxs * (q2 + hxs * (q3 + hxs * (q4 + hxs * q5))))
-        t = _F32(3) - r1 * hfx
-        e = hxs * ((r1 - t) / (_F32(6) - r * t))
-        y0 = r - (r * e - hxs)                                   # k == 0
-        e = (r * (e - c) - c) - hxs
-        ym1 = half * (r - e) - half                              # k == -1
-        ki = k.astype(np.int32)
-        m = one - (e - r)
-        m = (m.view(np.int32) + (ki << 23)).view(_F32) - one     # k <= -2
-        y = np.where(ki == 0, y0, np.where(ki == -1, ym1, m))
-        y = np.where(hx < 0x33000000, x, y)                      # |x| < 2**-25: x itself
-        y = np.where(hx >= 0x4195b844, _F32(-1), y)              # x <= -27 ln2: -1
-        return np.where(x != x, x, y)
-
-
 def _onednn_gelu(x):
     """Whether 1.9.1 runs this gelu in oneDNN (float32, 1 to 5 dimensions; its erf is
     Abramowitz and Stegun's approximation, within ~1e-7 of the true gelu). The emulation costs
@@ -485,7 +443,8 @@ def _leaky_relu(rc, attrs, x, gamma=None, out=None):
     elif kind == "selu":
         neg = xp.minimum(xw, 0)   # float32: glibc's expm1f (larger arrays: rounded once)
         if x.dtype == _F32 and type(x) is np.ndarray and x.size <= ACT_EMULATE_MAX:
-            em1 = _glibc_expm1f(xp.where(x > 0, _F32(0), x))   # keeps -0.0
+            # glibc's expm1f, which 1.9.1's selu calls (rounding expm1 once differs on ~8%)
+            em1 = _libm32.expm1f(xp.where(x > 0, _F32(0), x))   # keeps -0.0
         elif neg.dtype == _F32 and xp is np:
             em1 = xp.expm1(neg, dtype=np.float64).astype(_F32)
         else:
