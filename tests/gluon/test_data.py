@@ -348,3 +348,23 @@ def test_record_reader_rejects_bad_files(tmp_path):
     (tmp_path / "gone.idx").write_text("0\t0\n")
     with pytest.raises(FileNotFoundError):
         RecordFileDataset(str(tmp_path / "gone.rec"))
+
+
+def test_worker_processes_fork_unless_the_program_chose(monkeypatch):
+    # 1.9.1's workers fork on Linux; Python 3.14's forkserver default would need picklable
+    # datasets and transforms (lambdas are common in these), so fork is asked for there
+    import multiprocessing
+    import sys
+
+    from mxnet.gluon.data import dataloader
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: None)
+    want = "fork" if sys.platform.startswith("linux") else multiprocessing.get_context() \
+        .get_start_method()
+    assert dataloader._worker_context().get_start_method() == want
+    monkeypatch.undo()
+    before = multiprocessing.get_start_method(allow_none=True)
+    multiprocessing.set_start_method("spawn", force=True)   # the program's choice is kept
+    try:
+        assert dataloader._worker_context().get_start_method() == "spawn"
+    finally:
+        multiprocessing.set_start_method(before, force=True)

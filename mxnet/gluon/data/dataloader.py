@@ -24,6 +24,7 @@ import os
 from multiprocessing.reduction import ForkingPickler  # noqa: F401  (1.9.1 exposes it here; GluonNLP imports it)
 import random
 import signal
+import sys
 import threading
 import weakref
 
@@ -111,6 +112,16 @@ def _watch_parent(parent_pid):
         time.sleep(1.0)
         if os.getppid() != parent_pid:
             os._exit(0)
+
+
+def _worker_context():
+    """The multiprocessing context of the worker processes: the start method the program set,
+    else fork on Linux, which 1.9.1's workers use (Python 3.14 makes forkserver the default
+    there, which would need every dataset and transform to be picklable)."""
+    if multiprocessing.get_start_method(allow_none=True) is None and \
+            sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
 
 
 def _worker_initializer(dataset, batchify_fn, parent_pid, base_seed, counter):
@@ -297,7 +308,7 @@ class DataLoader:
                 nd.waitall()  # no engine work in flight while the workers fork
                 previous = signal.signal(signal.SIGINT, signal.SIG_IGN) \
                     if threading.current_thread() is threading.main_thread() else None
-                mp_ctx = multiprocessing.get_context()
+                mp_ctx = _worker_context()
                 # each worker seeds np.random, random and mx.random with base_seed + its number
                 # (forked workers would otherwise repeat one another's random augmentations);
                 # base_seed is read off np.random's state without drawing from it, so the
