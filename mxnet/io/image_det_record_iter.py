@@ -42,7 +42,7 @@ from . import _det_augment as _aug
 from ._native import (RawBatch, _literal, parse_bool, parse_float, parse_int, parse_shape,
                       parse_str, required)
 from .image_record_iter import (_Augmenter, _PassDraws, _RecordBatcher, _RecordSource, _recordio,
-                                _StdEngine, decoding_log)
+                                _spend_allowed, _StdEngine, decoding_log)
 from .io import MXDataIter
 
 __all__ = ["ImageDetRecordIter"]
@@ -335,6 +335,18 @@ class _DetLoader:
         return total * (np.float32(1) / np.float32(count))   # as 1.9.1: times 1.0f / count
 
     def before_first(self):
+        # a pass left early (reset() in mid-pass) spends the draws of its images not read yet
+        # (shuffled: of its chunks, see _PassDraws), whatever the loader thread read ahead
+        if not self.plan_ahead and not self.batcher.overflow and self._draws() and \
+                _spend_allowed(self.batcher.source):
+            source = self.batcher.source
+            while True:
+                rec = source.next()
+                if rec is None:
+                    break
+                raw, image_id, payload = _unpack(rec)
+                _, objs = _split_label(_valid_objects(self.label_of(raw, image_id)))
+                self._plan(objs, *self._image_size(payload), self.engine)
         self.batcher.before_first()
 
     def next(self):

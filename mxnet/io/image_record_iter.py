@@ -39,11 +39,14 @@ sizes, read once from the image headers, with the augmenter running on :class:`_
 replayed when each image comes). Equal to 1.9.1 in the tested cases
 (tests/test_compat_sweep_iter_aug.py, tests/test_compat_sweep_iter_aug2.py). Still ours: with
 ``path_imgidx`` and ``seed_aug``, the batches after a computed ``mean_img`` (1.9.1 numbers them
-otherwise), the draws spent by batches 1.9.1 prefetched and threw away on ``reset()`` (a reset
-before the first batch skips a whole chunk there) and 1.9.1's several-thread split of the
-stream. Without random augmentation the batches equal 1.9.1's bit for bit in the tested cases
-(PNG and baseline JPEG; a JPEG decoded by a differently built libjpeg may differ by a grey
-level here and there).
+otherwise), the draws spent by batches 1.9.1 prefetched and threw away on a ``reset()`` in
+mid-pass on a file of several chunks (timing-dependent there; ours spends the draws of the whole
+pass left early, whatever our loader thread read ahead, so the next pass gets what it gets
+after a full pass -- which is 1.9.1's result on a file of one chunk; on files over 256 MiB it
+depends on the read-ahead, as 1.9.1's on its timing) and 1.9.1's several-thread
+split of the stream. Without random augmentation the batches equal 1.9.1's bit for bit in the
+tested cases (PNG and baseline JPEG; a JPEG decoded by a differently built libjpeg may differ by
+a grey level here and there).
 """
 from __future__ import annotations
 
@@ -831,23 +834,52 @@ class _Augmenter:
         out[...] = val
 
 
+# Spending the draws of a pass left early reads the headers of its remaining records (~27 us an
+# image): done for record files (or parts) of up to this many bytes; on larger ones a reset in
+# mid-pass leaves the next pass's draws depending on how far the loader had read ahead, as in
+# 1.9.1 (where they depend on its prefetch timing).
+_SPEND_MAX_BYTES = 256 << 20
+
+
+def _spend_allowed(source):
+    """Whether a pass of ``source`` left early spends its remaining draws (see above)."""
+    return source.end - source.begin <= _SPEND_MAX_BYTES
+
+
 class _PassDraws:
     """What a shuffled pass draws for each file position, made ahead chunk by chunk in file
     order (1.9.1 augments each chunk it reads in file order and hands its images out shuffled).
     ``draw_chunk(first, stop)`` yields the draws of the positions [first, stop) in order; a
     chunk is drawn when a position in it is first asked for in the pass, together with the
-    chunks before it that are not drawn yet."""
+    chunks before it that are not drawn yet.
+
+    A pass left early (a ``reset()`` in mid-pass) still spends the draws of all its chunks, and
+    so does a pass that was begun and never read from: they are drawn (and dropped) when a later
+    pass is first asked for. How far the loader thread had read ahead before the reset then
+    does not matter: a pass's draws depend only on the passes before it, and equal those it gets
+    when the passes before it are read to the end."""
 
     def __init__(self, source, draw_chunk):
         self.source, self.draw_chunk = source, draw_chunk
         self._starts = [a for a, _ in source.chunks]
         self._state = (None, -1, {})   # (pass, last chunk drawn, {file position: draws})
 
+    def _spend(self, first_chunk):
+        """Draw (and drop) the chunks from ``first_chunk`` to the end of the file."""
+        for a, b in self.source.chunks[first_chunk:]:
+            for _ in self.draw_chunk(a, b):
+                pass
+
     def get(self, pass_id, index):
         """The draws of the record at file position ``index`` in pass ``pass_id``."""
         chunks = self.source.chunks
         c = bisect.bisect_right(self._starts, index) - 1
         if self._state[0] != pass_id:
+            last, done, _ = self._state
+            if last is not None and pass_id > last and _spend_allowed(self.source):
+                self._spend(done + 1)               # the rest of the pass left early
+                for _ in range(last + 1, pass_id):  # passes begun and never read from
+                    self._spend(0)
             self._state = (pass_id, -1, {})
         _, done, draws = self._state
         for k in range(done + 1, c + 1):
@@ -982,7 +1014,31 @@ class _ImageRecordLoader:
         for f in self.inflight:
             f.result()
         self.inflight.clear()
+        self._spend_rest_of_pass()
         self.batcher.before_first()
+
+    def _spend_rest_of_pass(self):
+        """A pass left early (``reset()`` in mid-pass) spends the draws of its images not read
+        yet, in their order, on the engine the batches take turns on: how far the loader thread
+        had read ahead then does not matter, and the next pass draws what it draws after a full
+        pass (as 1.9.1 does on a file of one 8 MiB chunk, which it augments whole). The shuffled
+        chunked case does the same in :class:`_PassDraws`."""
+        if self.engine is None or self.draws is not None or self.batcher.overflow \
+                or not self.aug.random() or not _spend_allowed(self.batcher.source):
+            return
+        src = self.batcher.source
+        dtype = self.p["out_dtype"]
+        while True:
+            rec = src.next()
+            if rec is None:
+                return
+            payload = _unpack(rec)[2]
+            try:
+                with _pil_image().open(_io.BytesIO(payload)) as im:
+                    cols, rows = im.size
+            except Exception:  # noqa: BLE001 - fall back on decoding
+                rows, cols = self.aug.decode(payload).shape[:2]
+            self.aug.draw_words(rows, cols, dtype, self.engine)
 
     def next(self):
         while len(self.inflight) < self.depth:
