@@ -186,8 +186,8 @@ class KVStore(UpdaterStatesMixin, KVStoreBase):
     def _entry(self, key):
         entry = self._store.get(key)
         if entry is None:
-            raise MXNetError(f"key {key!r} has not been inited; call init (or broadcast) "
-                             f"for it before push or pull")
+            raise MXNetError(f"key {key!r} has not been inited (the key doesn't exist in this "
+                             f"store); call init (or broadcast) for it before push or pull")
         return entry
 
     def _checked(self, pairs, what):

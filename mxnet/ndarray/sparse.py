@@ -754,9 +754,12 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
         shape = _shape_of(shape, fn)
         if len(shape) != 2:
             raise MXNetError(f"{fn}: shape must be 2-D, got {shape}")
-        if row.size and (row.min() < 0 or row.max() >= shape[0] or col.min() < 0
-                         or col.max() >= shape[1]):
-            raise MXNetError(f"{fn}: COO indices out of range for shape {shape}")
+        for axis, idx in ((0, row), (1, col)):   # 1.9.1 (via SciPy): a ValueError
+            if idx.size and idx.max() >= shape[axis]:
+                raise MXNetValueError(f"{fn}: axis {axis} index {int(idx.max())} exceeds "
+                                      f"matrix dimension {shape[axis]}")
+            if idx.size and idx.min() < 0:
+                raise MXNetValueError(f"{fn}: negative axis {axis} index: {int(idx.min())}")
         return _from_host_parts(CSRNDArray, _coo_to_csr(data, row, col, shape), ctx)
     if isinstance(arg1, BaseSparseNDArray):
         raise ValueError(f"{fn}: cannot build a csr array from a {arg1.stype} array")
