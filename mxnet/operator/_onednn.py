@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 _LANES = 16   # float32 lanes of an AVX-512 register
+_LANE_LOOP_MIN = 64   # rows from which lane_sum adds its 16-wide blocks in a Python loop
 
 # The emulation costs ~30 passes over the data (float64 steps for each fused multiply-add),
 # 6-10x NumPy's float32 exp: the operators using it take NumPy's faster path on arrays larger
@@ -33,6 +34,12 @@ _LOG2E = _f32_bits(0x3fb8aa3b)
 _LN2 = _f32_bits(0x3f317218)
 _EXP_POLY64 = tuple(np.float64(c) for c in (*_EXP_POLY[::-1], 1))   # r**5 .. r**1, 1
 _NEG_LN2_64 = np.float64(-_LN2)
+# the same as 0-d arrays (see dnn_exp)
+_EXP_K = tuple(np.array(c) for c in (_LN_FLT_MIN, _LN_FLT_MAX, _LOG2E, np.float32(0.5),
+                                     _NEG_LN2_64, np.int32(126), np.int32(23), np.float32(2)))
+_EXP_POLY64_K = tuple(np.array(c) for c in _EXP_POLY64)
+_ONE_K = np.array(np.float32(1))
+_ZERO_K = np.array(np.float32(0))
 
 
 def dnn_exp(xp, x):
@@ -42,34 +49,35 @@ def dnn_exp(xp, x):
     rounded once to float32."""
     if xp is not np:   # other backends: the same steps on freshly made arrays
         return _dnn_exp_generic(xp, x)
-    # float64 arrays hold each step's float32 value, NumPy scalars of the arrays' dtypes
-    # (Python numbers, and float32-by-float64 operations, cost more on small arrays)
-    v = np.maximum(x, _LN_FLT_MIN)
-    np.minimum(v, _LN_FLT_MAX, out=v)
-    fx = v * _LOG2E
-    fx += np.float32(0.5)
+    # float64 arrays hold each step's float32 value. The constants are 0-d arrays of the
+    # arrays' dtypes: NumPy scalars act the same (both keep their dtype) but cost more per call
+    # on small arrays, as do operations mixing float32 and float64 arrays (an explicit astype
+    # is cheaper than the ufunc's own cast)
+    lo, hi, log2e, half, neg_ln2, i126, i23, two = _EXP_K
+    v = np.maximum(x, lo)
+    np.minimum(v, hi, out=v)
+    fx = np.multiply(v, log2e)
+    np.add(fx, half, out=fx)
     np.floor(fx, out=fx)
     t = fx.astype(np.float64)
-    t *= _NEG_LN2_64                  # exact: fx is an integer of at most 8 bits
-    t += v
+    np.multiply(t, neg_ln2, out=t)    # exact: fx is an integer of at most 8 bits
+    t += v.astype(np.float64)
     r = t.astype(np.float32).astype(np.float64)
-    c5, c4, c3, c2, c1, one = _EXP_POLY64
-    y = r * c5
+    c5, c4, c3, c2, c1, one = _EXP_POLY64_K
+    y = np.multiply(r, c5, out=t)
     for c in (c4, c3, c2, c1):
-        y += c
+        np.add(y, c, out=y)
         y = y.astype(np.float32).astype(np.float64)
-        y *= r
-    y += one
+        np.multiply(y, r, out=y)
+    np.add(y, one, out=y)
     y = y.astype(np.float32)
-    # 2**(n-1) built from its exponent bits (n - 1 = -127 gives 0, as the kernel's shift)
+    # 2**(n-1) built from its exponent bits (n - 1 = -127 gives 0, as the kernel's shift).
+    # Below logf(FLT_MIN) the clamp gives n = -126, so 0 (p(r) is finite): no separate mask.
     scale = fx.astype(np.int32)
-    scale += np.int32(126)
-    scale <<= np.int32(23)
-    y *= scale.view(np.float32)
-    y *= np.float32(2)
-    under = x < _LN_FLT_MIN
-    if under.any():
-        y[under] = 0
+    np.add(scale, i126, out=scale)
+    np.left_shift(scale, i23, out=scale)
+    np.multiply(y, scale.view(np.float32), out=y)
+    np.multiply(y, two, out=y)
     return y
 
 
@@ -94,14 +102,33 @@ def lane_sum(xp, x):
     Keeps the axis (length 1)."""
     n = x.shape[-1]
     k, tail = divmod(n, _LANES)
+    lead = x.shape[:-1]
     if k:
-        # a reduction over a non-innermost axis adds in order (no pairwise blocking)
-        acc = x[..., :k * _LANES].reshape(x.shape[:-1] + (k, _LANES)).sum(axis=-2)
+        blocks = x[..., :k * _LANES].reshape(lead + (k, _LANES))
+        if k > 1 and x.size >= _LANE_LOOP_MIN * n:
+            # many rows: adding the k blocks one by one (the same order) beats NumPy's
+            # reduction, whose inner loop is only 16 long; that reduction starts from +0
+            # (all -0 lanes give +0), so this does too
+            acc = blocks[..., 0, :] + (_ZERO_K if xp is np else np.float32(0))
+            for i in range(1, k):
+                acc += blocks[..., i, :]
+        else:
+            # a reduction over a non-innermost axis adds in order (no pairwise blocking)
+            acc = blocks.sum(axis=-2)
+        if tail:
+            acc[..., :tail] += x[..., k * _LANES:]
+        w = _LANES
     else:
-        acc = xp.zeros(x.shape[:-1] + (_LANES,), np.float32)
-    if tail:
-        acc[..., :tail] += x[..., k * _LANES:]
-    w = _LANES
+        # fewer than 16 elements: lanes n..15 hold +0 throughout, so the first folds only add
+        # +0 to lanes 0..w-1 (w the least power of two above n), which leaves every value as
+        # it is (NaN payloads too) but -0; and lane 0 ends +0, never -0, either way (a sum with
+        # a +0 lane in it). So fold from w lanes. The same operations as with 16 lanes where
+        # two NaNs may meet (NumPy's loops do not all keep the same one's payload).
+        w = 2
+        while w <= n:
+            w *= 2
+        acc = xp.zeros(lead + (w,), np.float32)
+        acc[..., :n] += x
     while w > 1:
         w //= 2
         acc = acc[..., :w] + acc[..., w:2 * w]
@@ -111,9 +138,8 @@ def lane_sum(xp, x):
 def dnn_softmax(xp, x):
     """oneDNN's float32 softmax along the last axis: exp(x - max) times the reciprocal of the
     lane-ordered sum."""
-    m = xp.max(x, axis=-1, keepdims=True)
-    e = dnn_exp(xp, x - m)
-    e *= np.float32(1) / lane_sum(xp, e)
+    e = dnn_exp(xp, x - x.max(axis=-1, keepdims=True))
+    e *= (_ONE_K if xp is np else np.float32(1)) / lane_sum(xp, e)
     return e
 
 
@@ -153,17 +179,24 @@ def _log_tables():
 
 _LOG_RS, _LOG_BASE = _log_tables()
 _LOG_POL64 = tuple(np.float64(c) for c in (*_LOG_POL[::-1], 1))   # z**5 .. z**2, then z
+_LOG_POL64_K = tuple(np.array(c) for c in _LOG_POL64)
+_LOG_SHIFT_K = np.array(np.uint32(18))
 
 
-def dnn_log(xp, x):
+def dnn_log(xp, x, positive=False):
     """oneDNN's float32 natural log of float32 ``x``, positive and normal (0 gives -inf,
-    negative NaN). Meant for few values (a row's sum): ~25 small array operations. Each fused
-    multiply-add is formed in float64 (exact there) and rounded once to float32."""
+    negative NaN; ``positive``: the caller knows x has neither). Meant for few values (a row's
+    sum): ~25 small array operations. Each fused multiply-add is formed in float64 (exact
+    there) and rounded once to float32."""
     x = xp.ascontiguousarray(x, dtype=np.float32)
-    j = x.view(np.uint32) >> np.uint32(18)
-    c5, c4, c3, c2, one = _LOG_POL64
-    z = xp.asarray(_LOG_RS).take(j)
-    z *= x                            # r * m, exact in float64
+    if xp is np:   # constants as 0-d arrays, tables as they are (see dnn_exp)
+        sh, (c5, c4, c3, c2, one), rs, tb = _LOG_SHIFT_K, _LOG_POL64_K, _LOG_RS, _LOG_BASE
+    else:
+        sh, (c5, c4, c3, c2, one) = np.uint32(18), _LOG_POL64
+        rs, tb = xp.asarray(_LOG_RS), xp.asarray(_LOG_BASE)
+    j = x.view(np.uint32) >> sh
+    z = rs.take(j)
+    z *= x.astype(np.float64)         # r * m, exact in float64 (a mixed product costs more)
     z -= one
     z = z.astype(np.float32).astype(np.float64)
     q = z * c5
@@ -172,12 +205,12 @@ def dnn_log(xp, x):
         q = q.astype(np.float32).astype(np.float64)
         q *= z
     q = q.astype(np.float32)
-    base = xp.asarray(_LOG_BASE).take(j)
+    base = tb.take(j)
     y = q + base
     lo = y - base
     lo -= q
     y += lo                           # the kernel's correction step, as it is written there
-    if not (x > 0).all():
+    if not positive and not (x > 0).all():
         y[x == 0] = -np.inf
         y[x < 0] = np.nan
     return y
@@ -186,8 +219,9 @@ def dnn_log(xp, x):
 def dnn_log_softmax(xp, x):
     """oneDNN's float32 log_softmax along the last axis: (x - max) - log(sum of exp(x - max)),
     the sum lane-ordered, exp and log oneDNN's."""
-    z = x - xp.max(x, axis=-1, keepdims=True)
-    z -= dnn_log(xp, lane_sum(xp, dnn_exp(xp, z)))
+    z = x - x.max(axis=-1, keepdims=True)
+    # the sum is at least 1 (the maximum's exp(0)) or NaN: no zero or negative to mend
+    z -= dnn_log(xp, lane_sum(xp, dnn_exp(xp, z)), positive=True)
     return z
 
 

@@ -694,16 +694,16 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
     onednn_softmax): "exact" gives softmax / log_softmax as oneDNN's kernel computes them
     (bit for bit); otherwise NumPy's float32 exp, sum, log.
     """
-    out_dtype = np.dtype(out_dtype or x.dtype)
-    if x.size == 0:  # an empty array: nothing to normalise (max has no identity)
-        return xp.zeros(x.shape, dtype=out_dtype)
-    wdt = np.result_type(x.dtype, _F32)
-    if onednn == "exact" and kind in ("softmax", "log_softmax"):
+    if onednn == "exact" and kind in ("softmax", "log_softmax") and x.size:
         res = (dnn_softmax if kind == "softmax" else dnn_log_softmax)(xp, x)
         if out is not None and out.shape == res.shape and out.dtype == res.dtype:
             out[...] = res
             return out
         return res
+    out_dtype = np.dtype(out_dtype or x.dtype)
+    if x.size == 0:  # an empty array: nothing to normalise (max has no identity)
+        return xp.zeros(x.shape, dtype=out_dtype)
+    wdt = np.result_type(x.dtype, _F32)
     if onednn and x.dtype == np.float32:
         if out is None or out.dtype != np.float32 or out.shape != x.shape:
             out = xp.empty(x.shape, np.float32)
@@ -724,7 +724,7 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
         z = -z
     if mask is not None:
         z = xp.where(mask, z, -xp.inf)
-    m = xp.max(z, axis=axis, keepdims=True)
+    m = z.max(axis=axis, keepdims=True)
     if mask is not None:
         m = xp.where(xp.any(mask, axis=axis, keepdims=True), m, 0)
     z = z - m
@@ -753,7 +753,6 @@ def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype
     if og.dtype == y.dtype == np.float16 and np.dtype(in_dtype or og.dtype) == np.float16 \
             and xp is np:
         return softmax_grad_f16(og, y, axis, temperature, kind)
-    wdt = np.result_type(og.dtype, y.dtype, _F32)
     if onednn == "exact" and og.dtype == y.dtype == np.float32:
         fn = dnn_log_softmax_backward if kind == "log_softmax" else dnn_softmax_backward
         dx = fn(xp, og, y)
@@ -765,6 +764,7 @@ def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype
                              out.dtype == og.dtype else None)
             dx -= y * xp.sum(dx, axis=axis, keepdims=True)
     else:
+        wdt = np.result_type(og.dtype, y.dtype, _F32)
         g = og.astype(wdt, copy=False)
         yw = y.astype(wdt, copy=False)
         if kind == "log_softmax":

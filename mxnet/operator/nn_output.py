@@ -145,11 +145,13 @@ def _out_grad_factor(og, out):
 
 def _softmax_output_backward_out(rc, attrs, og, y, label, out=None):
     """The gradient (see below), written into ``out[0]`` in the common case."""
-    o = _out0(out, y)
-    if o is not None and not (attrs["multi_output"] or attrs["use_ignore"] or
-                              attrs["out_grad"] or attrs["smooth_alpha"] > 0 or
-                              attrs["normalization"] == "valid") and \
-            _shape(label.shape) != _shape(y.shape):
+    if not (attrs["multi_output"] or attrs["use_ignore"] or attrs["out_grad"] or
+            attrs["smooth_alpha"] > 0 or attrs["normalization"] == "valid") and \
+            tuple(label.shape) != tuple(y.shape):
+        # the common case (also without ``out``: fewer steps than the general path)
+        o = _out0(out, y)
+        if o is None:
+            o = rc.xp.empty(y.shape, y.dtype)
         return _softmax_output_backward_into(rc.xp, attrs, y, label, o)
     return _softmax_output_backward(rc, attrs, og, y, label)
 
@@ -206,10 +208,14 @@ def _softmax_output_backward_into(xp, attrs, out, label, o):
     rows, k = view[0], view[1]
     g = o.reshape(view)
     xp.copyto(g, out.reshape(view))
-    lab = _class_index(xp, label.reshape(-1)[:rows])
-    hit = (lab >= 0) & (lab < k)
+    lab = label.reshape(-1)[:rows]
+    # _class_index's truncation lands in [0, k) exactly where -1 < label < k (NaN: nowhere);
+    # only those labels are converted (float ones compared in float64, exactly)
+    hi = k if lab.dtype.kind in "iu" else np.float64(k)
+    hit = lab > -1
+    hit &= lab < hi
     r = xp.arange(rows)
-    g[r[hit], lab[hit]] -= dt.type(1)
+    g[r[hit], lab[hit].astype(np.int64)] -= dt.type(1)
     count = rows if attrs["normalization"] == "batch" else 1
     g *= dt.type(_F32(_f32(attrs["grad_scale"]) / _F32(count)))
     return o
