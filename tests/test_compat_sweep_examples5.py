@@ -1311,6 +1311,7 @@ def test_hybrid_while_cond_foreach_and_rnn_layers(tmp_path):
 
 
 def test_image_iter_create_augmenter(tmp_path):
+    pytest.importorskip("PIL")   # decodes images (the image extra)
     _check(script_image_iter_create_augmenter, tmp_path)
 
 
@@ -1347,6 +1348,7 @@ def test_simple_bind_grad_req_and_manual_trainer(tmp_path):
 
 
 def test_sparse_recommender_ops(tmp_path):
+    pytest.importorskip("scipy")   # asscipy() (scikit-learn of the examples extra brings it)
     _check(script_sparse_recommender_ops, tmp_path)
 
 
