@@ -22,6 +22,7 @@ from .ndarray import _fallback_log
 from .ndarray import op as _F
 from .ndarray.ndarray import _held, _new, _sync
 from .ndarray.tape import WRITTEN, FusedNode, Leaf, TapeNode
+from .operator._common import elementwise_sum_order
 from .operator.registry import OpDef
 
 __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training",
@@ -184,13 +185,11 @@ def _summed(slot):
     """``slot`` (popped from the walk's store) with each entry's contributions added up.
 
     1.9.1 sums an entry's gradients with one ElementWiseSum over them in the walk's order
-    (the last-recorded consumer first); its kernel adds 3 or 4 inputs in the reverse of that
-    order (the first-recorded consumer's first) and 5 or more in that order. Float sums
-    depend on the order, so the same is done here."""
+    (the last-recorded consumer first), so they are added in that operator's order."""
     if slot is not None:
         for i, v in enumerate(slot):
             if type(v) is _Parts:
-                seq = v[::-1] if len(v) in (3, 4) else v
+                seq = elementwise_sum_order(v)
                 acc = seq[0]
                 for g in seq[1:]:
                     acc = acc + g

@@ -52,6 +52,18 @@ def _mask(a):
     return onp.packbits(_np(a).ravel() != 0).tobytes().hex()
 
 
+def _fit(net, loss_fn, trainer, x, y, steps, batch):
+    """``steps`` recorded training steps on (x, y); the mean loss of each."""
+    losses = []
+    for _ in range(steps):
+        with autograd.record():
+            loss = loss_fn(net(x), y)
+        loss.backward()
+        trainer.step(batch)
+        losses.append(mean(loss))
+    return losses
+
+
 # ---------------------------------------------------------------------------------------------
 # scenarios (each returns a dict; the same code produced EXPECTED under 1.9.1)
 
@@ -68,14 +80,7 @@ def scen_mlp_dropout():
     out["X"], out["y"] = bits(X), bits(y)
     L = gluon.loss.SoftmaxCrossEntropyLoss()
     tr = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1})
-    losses = []
-    for _ in range(5):
-        with autograd.record():
-            loss = L(net(X), y)
-        loss.backward()
-        tr.step(8)
-        losses.append(mean(loss))
-    out["losses"] = losses
+    out["losses"] = _fit(net, L, tr, X, y, 5, 8)
     return out
 
 
@@ -191,14 +196,7 @@ def scen_lstm_embedding():
     out = {"x": bits(x), "init": params(net)}
     L = gluon.loss.SoftmaxCrossEntropyLoss()
     tr = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.5})
-    losses = []
-    for _ in range(4):
-        with autograd.record():
-            loss = L(net(x), y)
-        loss.backward()
-        tr.step(15)
-        losses.append(mean(loss))
-    out["losses"] = losses
+    out["losses"] = _fit(net, L, tr, x, y, 4, 15)
     return out
 
 
@@ -275,14 +273,7 @@ def scen_np_mode_training():
         out = {"X": bits(X), "y": bits(y), "Z": bits(Z), "init": params(net)}
         L = gluon.loss.SoftmaxCrossEntropyLoss()
         tr = gluon.Trainer(net.collect_params(), "adam", {"learning_rate": 0.01})
-        losses = []
-        for _ in range(4):
-            with autograd.record():
-                loss = L(net(X), y)
-            loss.backward()
-            tr.step(8)
-            losses.append(mean(loss))
-        out["losses"] = losses
+        out["losses"] = _fit(net, L, tr, X, y, 4, 8)
         with autograd.record():
             out["dropout"] = _mask(npx.dropout(np.ones((4, 6)), p=0.5))
         return out

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import mxnet as mx
+from .io._records import png
 
 
 def _images():
@@ -22,28 +23,14 @@ def _images():
     return out
 
 
-def _png(a):
-    """A PNG of the uint8 RGB array ``a``, written by hand (no filter): encoding needs no Pillow."""
-    import struct
-    import zlib
-    h, w = a.shape[:2]
-    raw = b"".join(b"\x00" + np.ascontiguousarray(a[r]).tobytes() for r in range(h))
-
-    def chunk(tag, body):
-        return (struct.pack(">I", len(body)) + tag + body
-                + struct.pack(">I", zlib.crc32(tag + body) & 0xFFFFFFFF))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
-
-
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     pytest.importorskip("PIL")
     root = tmp_path_factory.mktemp("vision")
     w = mx.recordio.MXRecordIO(str(root / "t.rec"), "w")
     for i, a in enumerate(_images()):
-        (root / f"im{i}.png").write_bytes(_png(a))
-        w.write(mx.recordio.pack(mx.recordio.IRHeader(0, float(i % 2), i, 0), _png(a)))
+        (root / f"im{i}.png").write_bytes(png(a))
+        w.write(mx.recordio.pack(mx.recordio.IRHeader(0, float(i % 2), i, 0), png(a)))
     w.close()
     return root
 
@@ -270,7 +257,7 @@ def test_image_iter_record_argument_errors_are_assertion_errors(files):
     lambda img: mx.image.imresize(img, 10, 12, interp=2.0),
     lambda img: mx.image.resize_short(img, 10.5),
     lambda img: mx.image.copyMakeBorder(img, 1.0, 2, 3, 4),
-    lambda img: mx.image.imdecode(_png(img.asnumpy()), flag=True),
+    lambda img: mx.image.imdecode(png(img.asnumpy()), flag=True),
 ])
 def test_image_functions_reject_non_integer_arguments(call):
     # 1.9.1: "Invalid Parameter format for h expect int but value='12.0'" (and alike)

@@ -40,6 +40,7 @@ from ..base import MXNetError
 from ..ndarray import ndarray as _ndm
 from ..ndarray.tape import WRITTEN, FusedNode, TapeNode, live_entry
 from ..backend import get_backend
+from ..operator._common import elementwise_sum_order
 from ..operator.registry import OpDef, RunContext, get_op
 from .fusion import fuse_backward
 from .plan import _attrs_key, _ignored, _nbytes, _trace, plan_memory
@@ -584,12 +585,12 @@ class GraphProgram:
             pend.setdefault(e, []).append(g)
 
         def settle(e):
-            """The gradient of ``e``: its contributions added up in 1.9.1's order (see
-            ``autograd._summed``: 3 or 4 of them first-recorded consumer first, otherwise in
-            the walk's order); contributions known to be zero are not added."""
+            """The gradient of ``e``: its contributions added up in 1.9.1's order (its
+            ElementWiseSum over them in the walk's order, as ``autograd._summed``);
+            contributions known to be zero are not added."""
             parts = pend.pop(e, None)
             if parts is not None:
-                for g in (parts[::-1] if len(parts) in (3, 4) else parts):
+                for g in elementwise_sum_order(parts):
                     add_now(e, g)
             return grad.get(e)
 

@@ -100,3 +100,10 @@ def roi_type(opname):
             return in_types, out_types, []
         return [data, data], [data] * len(out_types), []
     return infer
+
+
+def elementwise_sum_order(parts):
+    """``parts`` in the order 1.9.1's ElementWiseSum (``add_n``, also its gradient summation)
+    adds them: 3 or 4 of them last one first, ((x3 + x2) + x1) + x0, any other number first
+    one first (float sums depend on the order)."""
+    return parts[::-1] if len(parts) in (3, 4) else parts

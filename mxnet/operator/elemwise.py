@@ -16,7 +16,7 @@ import os
 import numpy as np
 
 from ..base import _BF16, MXNetError
-from ._common import cast_scalar, same_dtype, shape_err
+from ._common import cast_scalar, elementwise_sum_order, same_dtype, shape_err
 from .registry import Param, register
 
 # ---------------------------------------------------------------------------------------------
@@ -754,9 +754,7 @@ def _add_n(rc, attrs, *arrays):
         same_dtype("add_n", arrays[0], a)
         if a.shape != arrays[0].shape:
             raise shape_err("add_n", "all inputs must have the same shape", arrays[0], a)
-    # 1.9.1's kernel adds 3 or 4 inputs last one first, ((x3 + x2) + x1) + x0, and any other
-    # number first one first (float sums depend on the order)
-    seq = arrays[::-1] if len(arrays) in (3, 4) else arrays
+    seq = elementwise_sum_order(arrays)
     out = seq[0].copy()
     for a in seq[1:]:
         out += a
