@@ -244,15 +244,6 @@ def pad_pixels(img, borders, fill_value):
     return out
 
 
-def random_pad(img, objs, p, rng):
-    """:func:`draw_pad` applied to ``img``. Returns (img, objs)."""
-    got = draw_pad(objs, img.shape[0], img.shape[1], p, rng)
-    if got is None:
-        return img, objs
-    borders, objs = got
-    return pad_pixels(img, borders, p["fill_value"]), objs
-
-
 def pad(img, objs, ox, oy, scale, fill_value):
     """Place the image inside a canvas ``scale`` times larger (in units of the image, the
     image's top-left corner at (ox, oy)) filled with ``fill_value`` (clipped to [0, 255]); the
