@@ -10,8 +10,12 @@ MXNet 1.9.1 (``.ref`` venv, started from /tmp with the NaiveEngine) and PyTorch 
 ``--threads`` BLAS/OpenMP threads (default: every core). Rows are timed round-robin, the
 three frameworks one after the other within a row and round, so that load from other jobs
 on a shared machine hits all of them alike, with a pause (``--settle``) before each request
-so that the worker threads one framework leaves spinning do not slow the next; every time is
-the best of ``--rounds`` rounds of ``--inner`` calls. A call is one forward under
+so that the worker threads one framework leaves spinning do not slow the next; each request
+first makes untimed calls for ``--warm-ms`` milliseconds (the pause leaves every framework's
+threads idle, and they need some activity to run at their steady speed again: after a
+10-120 ms pause mxnet-py's op threads took ~6 calls, ~25 ms, of the ResNet-18 stem), then
+times ``--inner`` calls; every time is the best of ``--rounds`` rounds. A call is one forward
+under
 ``autograd.record`` and one backward to every input (torch: ``autograd.grad``), with a wait
 for the results.
 
@@ -20,7 +24,7 @@ multiply-add counts 2; forward + backward is 3 times the forward) and the share 
 machine's float32 GEMM peak, the best ``np.matmul`` of two 2048x2048 matrices measured
 between the rows of the same run.
 
-    python benchmark/bench_ops.py [--quick] [--rounds 5] [--inner 2] [--threads N]
+    python benchmark/bench_ops.py [--quick] [--rounds 5] [--inner 2] [--warm-ms 25] [--threads N]
         [--timer wall|cpu] [--rows conv,pool] [--match 'relu|stem pool'] [--no-ref]
         [--no-torch] [--json out.json]
 
@@ -239,7 +243,8 @@ def _torch_step(torch, row, rng):
 
 
 def _worker(kind, threads, timer):
-    """Serve timing requests: {"row": i, "inner": n} -> {"ms": best of n calls}."""
+    """Serve timing requests: {"row": i, "inner": n, "warm": s} -> {"ms": best of n calls
+    made after s seconds of untimed ones}."""
     if kind != "torch":
         # before numpy, as a script that starts with ``import mxnet`` does
         import mxnet as mx
@@ -259,6 +264,9 @@ def _worker(kind, threads, timer):
             if i not in steps:
                 steps[i] = make(ROWS[i], np.random.default_rng(i))
                 steps[i]()  # warm-up
+            until = time.perf_counter() + req.get("warm", 0)
+            while time.perf_counter() < until:
+                steps[i]()
             best = math.inf
             for _ in range(req["inner"]):
                 t = clock()
@@ -279,8 +287,8 @@ class _Worker:
             err = self.proc.stderr.read().strip().splitlines()[-1:]
             raise RuntimeError(f"{name} worker did not start: {err}")
 
-    def time(self, row, inner):
-        self.proc.stdin.write(json.dumps({"row": row, "inner": inner}) + "\n")
+    def time(self, row, inner, warm=0.0):
+        self.proc.stdin.write(json.dumps({"row": row, "inner": inner, "warm": warm}) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
@@ -339,6 +347,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="one row per op kind, 3 rounds")
     ap.add_argument("--rounds", type=int, default=None, help="rounds per row (default 5)")
     ap.add_argument("--inner", type=int, default=2, help="calls per round")
+    ap.add_argument("--warm-ms", type=float, default=25.0,
+                    help="untimed calls for this long before each round's timed ones")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--rows", default=None,
                     help="comma-separated tags (conv,deconv,pool,fc,bn,act,softmax) or names")
@@ -389,7 +399,7 @@ def main():
                         continue
                     if args.settle > 0:
                         time.sleep(args.settle)
-                    res = workers[w].time(i, args.inner)
+                    res = workers[w].time(i, args.inner, args.warm_ms / 1e3)
                     if "error" in res:
                         errors[(i, w)] = res["error"]
                     else:
@@ -411,8 +421,8 @@ def main():
 def _print_table(rows, names, best, errors, peak, args, rounds, seconds):
     what = "CPU ms" if args.timer == "cpu" else "ms"
     print(f"Forward + backward, float32, batch {N}, {args.threads} thread(s); {what} per call, "
-          f"best of {rounds} rounds x {args.inner}; float32 GEMM peak (np.matmul 2048^2): "
-          f"{peak:.1f} GFLOP/s")
+          f"best of {rounds} rounds x {args.inner} after {args.warm_ms:g} ms warm; "
+          f"float32 GEMM peak (np.matmul 2048^2): {peak:.1f} GFLOP/s")
     others = [w for w in names if w != "mxnet-py"]
     head = f"{'row':36s}" + "".join(f"{w:>12s}" for w in names)
     head += "".join(f"{'/' + w:>13s}" for w in others) + f"{'GFLOP/s':>9s}{'% peak':>8s}"

@@ -59,9 +59,22 @@ Memory traffic is what costs besides the GEMMs, so every copy moves whole rows:
   channels and images: NumPy adds one long run several times faster than many short rows.
 
 Every loop here is over kernel taps, phases or chunks, each iteration a whole-array operation;
-none runs over pixels, channels or images. The phase split and the col2im accumulation (and
-interleave) are memory traffic between BLAS calls: they run on channel ranges in the op
-threads (``_batch_threads.run_parts``), as the GEMMs run on BLAS threads.
+none runs over pixels, channels or images.
+
+Threads. Each op thread takes whole images: the batch's blocks are shared out, one contiguous
+range per thread (``_image_parts``), and each thread runs the kernel on its range with its own
+scratch buffers and a single-threaded GEMM (OpenBLAS's count is lowered meanwhile,
+``backend.blas_threads``). Columns are then written and multiplied by the same core. Left to
+OpenBLAS's threads instead, each GEMM reads columns that another core wrote, and the next
+im2col writes them again; on the 2-core VM (its vCPUs apparently share no cache) rewriting a
+4 MB buffer that the other core had read took 380-470 us against 64 us, and im2col took
+5x longer (a ResNet-18 64->64 3x3 forward: 9.7 of 19 ms). Kernels that cannot be shared out
+so (one block, thin columns, small) run their GEMMs through ``_gemm_threads.matmul``, split by
+rows or columns. The batch-last kernels (LeNet's small maps) keep OpenBLAS's threads: for
+their few, small GEMMs an OpenBLAS worker that is already spinning takes work faster than a
+pool thread wakes (measured: LeNet training 10.7-11.7 ms a step this way, 13.2-14.2 with
+those GEMMs split here). The weight gradient adds the ranges' sums in range order, so its last bits
+depend on the thread count; the forward and data gradients do not.
 
 Memory. Each kernel takes ``out``, a contiguous array of its result's shape and dtype to write
 into (the GEMMs write there directly where the blocked layout is the result's layout), or None
@@ -81,7 +94,9 @@ import threading
 
 import numpy as np
 
-from ._batch_threads import run_parts
+from ..backend import blas_threads
+from ._batch_threads import in_part, op_threads, run_each, run_parts
+from ._gemm_threads import matmul
 
 __all__ = ["Conv", "conv_forward", "conv_dgrad", "conv_wgrad", "copy_rows", "scratch",
            "release_scratch"]
@@ -115,9 +130,13 @@ _BL_TALL_COLS = 1024
 # Strided im2col from whole phases (``Conv.gather_plan``): for output rows shorter than this,
 # the phases of the outer axes are split off first as whole input rows (see phase_source).
 _PHASE_ROW = 16
+# Convolutions of at least this many multiply-adds run as one part per op thread, each with
+# its own images, buffers and a single-threaded GEMM (``_image_parts``).
+_PART_MACS = 1 << 23
 
 
 _POOL = threading.local()
+_SLOTS = {}   # image part -> its scratch buffers (see scratch)
 _SPLIT = os.environ.get("MXNET_PY_CONV_SPLIT", "0") == "1"
 
 
@@ -125,12 +144,17 @@ def scratch(xp, role, shape, dtype):
     """An uninitialised array of ``shape`` and ``dtype`` in this thread's scratch buffer for
     ``role`` (grown when too small, else reused). The array is valid until the next request
     for the same role in this thread: a kernel uses each role for one purpose at a time and
-    never returns a view of it."""
+    never returns a view of it. Inside image part k (``_run_image_parts``) the buffers are
+    part k's, whichever thread runs it, so that repeated calls find them sized."""
     dtype = np.dtype(dtype)
     n = math.prod(shape) * dtype.itemsize
-    bufs = getattr(_POOL, "bufs", None)
-    if bufs is None:
-        bufs = _POOL.bufs = {}
+    slot = getattr(_POOL, "slot", None)
+    if slot is not None:
+        bufs = _SLOTS.setdefault(slot, {})
+    else:
+        bufs = getattr(_POOL, "bufs", None)
+        if bufs is None:
+            bufs = _POOL.bufs = {}
     key = (xp.__name__, role) if xp is np else (xp.__name__, xp.cuda.Device().id, role)
     buf = bufs.get(key)
     if buf is None or buf.size < n:
@@ -139,8 +163,10 @@ def scratch(xp, role, shape, dtype):
 
 
 def release_scratch():
-    """Drop this thread's scratch buffers (they are made again when next needed)."""
+    """Drop this thread's scratch buffers and the image parts' (they are made again when
+    next needed)."""
     _POOL.bufs = {}
+    _SLOTS.clear()
 
 
 def _result(xp, out, shape, dtype):
@@ -190,6 +216,40 @@ def _by_channels(xp, fn, c, work):
         fn(0, c)
 
 
+def _image_parts(xp, cv):
+    """Ranges of blocks, one per op thread, where a kernel on ``cv`` runs as one call per
+    thread on its own images with a single-threaded GEMM (``_run_image_parts``); None where
+    it runs as one call (its GEMMs split by ``_gemm_threads.matmul``): on a GPU, inside a
+    part, for a 1x1 convolution without im2col, for small convolutions, and where the blocks
+    cannot be shared out evenly enough."""
+    if (xp is not np or cv.unit or cv.nblk < 2
+            or in_part() or cv.n * cv.f * cv.L * cv.cg * cv.ksize < _PART_MACS):
+        return None
+    most = min(op_threads(), blas_threads.threads(), cv.nblk)
+    for workers in range(most, 1, -1):
+        if cv.nblk % workers == 0 or cv.nblk >= 2 * workers:
+            bounds = [cv.nblk * k // workers for k in range(workers + 1)]
+            return list(zip(bounds[:-1], bounds[1:]))
+    return None
+
+
+def _run_image_parts(parts, fn, numbered=False):
+    """``fn(i, j)`` (with ``numbered``, ``fn(i, j, k)``) for each range ``parts[k]``, one
+    per op thread, with OpenBLAS on one thread meanwhile."""
+    def task(k):
+        i, j = parts[k]
+        _POOL.slot = k
+        try:
+            if numbered:
+                fn(i, j, k)
+            else:
+                fn(i, j)
+        finally:
+            _POOL.slot = None
+    with blas_threads.single_threaded():
+        run_each(task, len(parts))
+
+
 def _block_size(n, L, cols):
     """Images per GEMM block: the smallest divisor b of n with b*L >= cols."""
     for b in range(1, n + 1):
@@ -226,6 +286,13 @@ class Conv:
         """The same convolution with blocks of at least ``cols`` columns."""
         return Conv(self.kernel, self.stride, self.dilate, self.pad, self.g, self.ws_bytes,
                     self.n, self.c, self.f, self.ispace, self.ospace, cols)
+
+    def part(self, i, j):
+        """The same convolution on blocks i..j alone (images i*b .. j*b), blocked alike."""
+        p = Conv(self.kernel, self.stride, self.dilate, self.pad, self.g, self.ws_bytes,
+                 (j - i) * self.b, self.c, self.f, self.ispace, self.ospace)
+        p.b, p.nblk = self.b, j - i
+        return p
 
     # -- layout ------------------------------------------------------------------------------
     def blocked(self, a):
@@ -630,6 +697,17 @@ def conv_forward(xp, x, w, cv, out=None, bias=None):
     y = _result(xp, out, (cv.n, cv.f) + cv.ospace, dt)
     if cv.batch_last(xp, dt.itemsize):
         return _forward_bl(xp, x, w, cv, y, bias)
+    parts = _image_parts(xp, cv)
+    if parts:
+        b = cv.b
+        _run_image_parts(parts, lambda i, j: _forward(xp, x[i * b:j * b], w, cv.part(i, j),
+                                                      y[i * b:j * b], bias))
+        return y
+    return _forward(xp, x, w, cv, y, bias)
+
+
+def _forward(xp, x, w, cv, y, bias):
+    dt = x.dtype
     wm = cv.wmat(w)
     fused = bias is not None and cv.thin()
     if fused:   # the bias as one more weight column, against the columns' row of ones
@@ -642,7 +720,7 @@ def conv_forward(xp, x, w, cv, out=None, bias=None):
     blk = y if cv.b == 1 else scratch(xp, "blocked", (cv.nblk, cv.f, cv.b, cv.L), dt)
     ym = blk.reshape(cv.nblk, cv.g, cv.fg, cv.b * cv.L)
     for i, j in ranges:
-        xp.matmul(wm, im2col(xp, src, i, j, buf, fused), out=ym[i:j])
+        matmul(xp, wm, im2col(xp, src, i, j, buf, fused), out=ym[i:j])
     if cv.b != 1:
         cv.unblock_into(xp, blk, y.reshape(cv.n, cv.f, cv.L))
     if bias is not None and not fused:
@@ -664,6 +742,18 @@ def conv_dgrad(xp, gy, w, cv, out=None):
         return _dgrad_bl(xp, gy, w, cv, _result(xp, out, (cv.n, cv.c) + cv.ispace, dt))
     cv = cv.reblocked(_DGRAD_COLS)
     dx = _result(xp, out, (cv.n, cv.c) + cv.ispace, dt)
+    parts = _image_parts(xp, cv)
+    if parts:
+        b = cv.b
+        _run_image_parts(parts, lambda i, j: _dgrad(xp, gy[i * b:j * b], w, cv.part(i, j),
+                                                    dx[i * b:j * b]))
+        return dx
+    return _dgrad(xp, gy, w, cv, dx)
+
+
+def _dgrad(xp, gy, w, cv, dx):
+    """conv_dgrad through columns and col2im, into dx."""
+    dt = gy.dtype
     gb = cv.grouped(xp, gy)
     size, ranges = cv.chunks(xp, dt.itemsize)
     dbuf = scratch(xp, "columns", (size * cv.c * cv.ksize * cv.b * cv.L,), dt)
@@ -689,7 +779,7 @@ def conv_dgrad(xp, gy, w, cv, out=None):
         m = j - i
         dcol = dbuf[:m * cv.c * cv.ksize * cv.b * cv.L].reshape(
             m, cv.g, cv.cg * cv.ksize, cv.b * cv.L)
-        xp.matmul(wt, gb[i:j], out=dcol)
+        matmul(xp, wt, gb[i:j], out=dcol)
         dcol = dcol.reshape((m, cv.c) + cv.kernel + (cv.b,) + cv.ospace)
         if plan is None:
             cv.col2im_strided(dcol, dxpad[i:j])
@@ -736,7 +826,7 @@ def _dgrad_flat(xp, gb, w, cv, plan, phases, ranges, dbuf, dxb, dx):
     for i, j in ranges:
         m = j - i
         cols = dbuf[:k * c * m * bl].reshape(k * c, m, bl)
-        xp.matmul(wt, gb[i:j, 0], out=cols.transpose(1, 0, 2))
+        matmul(xp, wt, gb[i:j, 0], out=cols.transpose(1, 0, 2))
         cols = cols.reshape(cv.kernel + (c, m, cv.b) + cv.ospace)
         acc = abuf[:len(phases) * c * m * bl].reshape((len(phases), c, m, cv.b) + cv.ospace)
 
@@ -815,6 +905,30 @@ def conv_wgrad(xp, gy, x, cv, out=None, bias=False, bias_out=None):
     cv = cv.reblocked(_WGRAD_COLS if cv.cg * cv.ksize >= _WGRAD_BLOCK_ROWS else 1)
     dt = gy.dtype
     dw = _result(xp, out, (cv.f, cv.cg) + cv.kernel, dt)
+    parts = _image_parts(xp, cv)
+    if not parts:
+        return _wgrad(xp, gy, x, cv, dw, bias, bias_out)
+    # each part's sums, added up in part order afterwards (the same bits however the parts
+    # were scheduled)
+    b, fused = cv.b, bias and cv.thin()
+    dws = scratch(xp, "wparts", (len(parts),) + dw.shape, dt)
+    dbs = scratch(xp, "bparts", (len(parts), cv.f), dt) if fused else [None] * len(parts)
+    _run_image_parts(parts, lambda i, j, k: _wgrad(xp, gy[i * b:j * b], x[i * b:j * b],
+                                                   cv.part(i, j), dws[k], bias, dbs[k]),
+                     numbered=True)
+    xp.sum(dws, axis=0, out=dw)
+    if not bias:
+        return dw
+    if not fused:
+        return dw, None
+    db = _result(xp, bias_out, (cv.f,), dt)
+    xp.sum(dbs, axis=0, out=db)
+    return dw, db
+
+
+def _wgrad(xp, gy, x, cv, dw, bias, bias_out):
+    """conv_wgrad through columns, into dw."""
+    dt = gy.dtype
     fused = bias and cv.thin()
     gb = cv.grouped(xp, gy)
     src, im2col = cv.columns(xp, x)
@@ -836,9 +950,9 @@ def conv_wgrad(xp, gy, x, cv, out=None, bias=False, bias_out=None):
         col = im2col(xp, src, i, j, buf, fused)
         m = j - i
         if tall:
-            prod = xp.matmul(col, gb[i:j].transpose(0, 1, 3, 2), out=part[:m])
+            prod = matmul(xp, col, gb[i:j].transpose(0, 1, 3, 2), out=part[:m])
         else:
-            prod = xp.matmul(gb[i:j], col.transpose(0, 1, 3, 2), out=part[:m])
+            prod = matmul(xp, gb[i:j], col.transpose(0, 1, 3, 2), out=part[:m])
         if first:
             if m == 1:
                 acc[...] = prod[0]

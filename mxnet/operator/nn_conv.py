@@ -40,6 +40,7 @@ which is what 1.9.1's oneDNN (float32) and cuDNN paths compute.
 from __future__ import annotations
 
 from ..base import MXNetError
+from ._gemm_threads import matmul
 from .conv_kernels import Conv, conv_dgrad, conv_forward, conv_wgrad
 from .nn_dense import as_list, check_float_inputs, check_given, compute_dtype, merge, uniform_type
 from .registry import Param, register
@@ -259,7 +260,7 @@ def _bias_grad(xp, gy, last, out=None):
     given."""
     f = gy.shape[-1] if last else gy.shape[1]
     if last:
-        return xp.matmul(xp.ones(gy.size // f, gy.dtype), gy.reshape(-1, f), out=out)
+        return matmul(xp, xp.ones(gy.size // f, gy.dtype), gy.reshape(-1, f), out=out)
     g = xp.ascontiguousarray(gy).reshape(gy.shape[0], f, -1)
     return xp.sum(g @ xp.ones(g.shape[2], gy.dtype), axis=0, out=out)
 

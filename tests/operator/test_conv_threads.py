@@ -1,0 +1,200 @@
+"""The convolution kernels shared out over op threads (image parts, split GEMMs) against the
+tap-by-tap reference, and the OpenBLAS thread-count control they rely on."""
+from __future__ import annotations
+
+import os
+import threading
+
+import numpy as np
+import pytest
+
+from mxnet.backend import blas_threads
+from mxnet.operator import _gemm_threads as gt
+from mxnet.operator import conv_kernels as ck
+
+from .test_conv_kernels import CASES, _out_space, _reference
+
+
+def _force_threads(monkeypatch, n):
+    """Pretend to have n op threads and n OpenBLAS threads, whatever the machine has."""
+    monkeypatch.setattr(ck, "op_threads", lambda: n)
+    monkeypatch.setattr(gt, "op_threads", lambda: n)
+    monkeypatch.setattr(blas_threads, "threads", lambda: n)
+
+
+def _run(case):
+    n, C, F, G, S, K, s, d, p = case
+    O = _out_space(S, K, s, d, p)
+    rng = np.random.default_rng(sum(map(ord, str(case))))
+    x = rng.standard_normal((n, C) + S)
+    w = rng.standard_normal((F, C // G) + K)
+    gy = rng.standard_normal((n, F) + O)
+    cv = ck.Conv(K, s, d, p, G, 1 << 30, n, C, F, S, O)
+    got = (ck.conv_forward(np, x, w, cv), ck.conv_dgrad(np, gy, w, cv),
+           ck.conv_wgrad(np, gy, x, cv))
+    return got, _reference(x, w, gy, K, s, d, p, G)
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "n{}c{}f{}g{}S{}K{}s{}d{}p{}".format(*c))
+def test_image_parts_match_reference(monkeypatch, case, workers):
+    """Every kernel shared out image by image (one-image blocks, every size qualifying)."""
+    _force_threads(monkeypatch, workers)
+    for name, value in {"_PART_MACS": 1, "_GEMM_COLS": 1, "_WGRAD_COLS": 1,
+                        "_DGRAD_COLS": 1}.items():
+        monkeypatch.setattr(ck, name, value)
+    calls = []
+    real = ck._run_image_parts
+    monkeypatch.setattr(ck, "_run_image_parts",
+                        lambda parts, fn, numbered=False: (calls.append(parts),
+                                                           real(parts, fn, numbered))[1])
+    got, ref = _run(case)
+    for g, r in zip(got, ref):
+        np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-10)
+    n = case[0]
+    fair = any(n % w == 0 or n >= 2 * w for w in range(2, min(workers, n) + 1))
+    if fair and not all(k == 1 for k in case[5]):
+        assert calls, "no kernel was shared out"
+        for parts in calls:   # contiguous, covering every block once
+            assert parts[0][0] == 0 and all(a[1] == b[0] for a, b in zip(parts, parts[1:]))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "n{}c{}f{}g{}S{}K{}s{}d{}p{}".format(*c))
+def test_split_gemms_match_reference(monkeypatch, case):
+    """Every GEMM split over three threads (no image parts)."""
+    _force_threads(monkeypatch, 3)
+    monkeypatch.setattr(ck, "_PART_MACS", 1 << 62)
+    for name, value in {"_OPENBLAS_SERIAL_MACS": 0, "_SPLIT_MACS": 0, "_SPLIT_MIN_DIM": 1,
+                        "_ALIGN": 1}.items():
+        monkeypatch.setattr(gt, name, value)
+    got, ref = _run(case)
+    for g, r in zip(got, ref):
+        np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-10)
+
+
+def test_image_parts_same_bits_as_one_call(monkeypatch):
+    """float32 forward and data gradient: the same bits shared out or not (every image is
+    computed alike); the weight gradient sums the parts in order, within rounding."""
+    rng = np.random.default_rng(3)
+    n, C, F, S = 8, 16, 24, (12, 12)
+    x = rng.standard_normal((n, C) + S).astype(np.float32)
+    w = rng.standard_normal((F, C, 3, 3)).astype(np.float32)
+    for stride in (1, 2):
+        O = _out_space(S, (3, 3), (stride,) * 2, (1, 1), (1, 1))
+        gy = rng.standard_normal((n, F) + O).astype(np.float32)
+        cv = ck.Conv((3, 3), (stride,) * 2, (1, 1), (1, 1), 1, 1 << 30, n, C, F, S, O)
+        results = []
+        for workers in (1, 2):
+            _force_threads(monkeypatch, workers)
+            monkeypatch.setattr(ck, "_PART_MACS", 1)
+            monkeypatch.setattr(ck, "_GEMM_COLS", 1)
+            monkeypatch.setattr(ck, "_DGRAD_COLS", 1)
+            monkeypatch.setattr(ck, "_WGRAD_COLS", 1)
+            results.append((ck.conv_forward(np, x, w, cv), ck.conv_dgrad(np, gy, w, cv),
+                            ck.conv_wgrad(np, gy, x, cv)))
+        (y1, dx1, dw1), (y2, dx2, dw2) = results
+        assert np.array_equal(y1, y2) and np.array_equal(dx1, dx2)
+        np.testing.assert_allclose(dw1, dw2, rtol=1e-5, atol=1e-4)
+
+
+def test_image_parts_choice(monkeypatch):
+    """Ranges only where each thread gets a fair share, contiguous and covering every block."""
+    _force_threads(monkeypatch, 2)
+    big = ck.Conv((3, 3), (1, 1), (1, 1), (1, 1), 1, 1 << 30, 32, 64, 64, (32, 32), (32, 32))
+    assert ck._image_parts(np, big) == [(0, 16), (16, 32)]
+    assert ck._image_parts(None, big) is None                       # not NumPy
+    stem = ck.Conv((3, 3), (1, 1), (1, 1), (1, 1), 1, 1 << 30, 32, 3, 64, (32, 32), (32, 32))
+    assert ck._image_parts(np, stem) == [(0, 16), (16, 32)]         # thin columns too
+    unit = ck.Conv((1, 1), (1, 1), (1, 1), (0, 0), 1, 1 << 30, 32, 64, 64, (32, 32), (32, 32))
+    assert ck._image_parts(np, unit) is None                        # no im2col
+    small = ck.Conv((3, 3), (1, 1), (1, 1), (1, 1), 1, 1 << 30, 2, 64, 64, (8, 8), (8, 8))
+    assert ck._image_parts(np, small) is None                       # under _PART_MACS
+    one_block = ck.Conv((3, 3), (1, 1), (1, 1), (1, 1), 1, 1 << 30, 32, 512, 512, (4, 4),
+                        (4, 4))
+    assert one_block.nblk == 1 and ck._image_parts(np, one_block) is None
+    _force_threads(monkeypatch, 4)
+    assert ck._image_parts(np, big.part(0, 3)) == [(0, 1), (1, 2), (2, 3)]
+    # 5 blocks, 4 threads: 4 or 3 ranges would be uneven, so 2 (of 2 and 3 blocks)
+    assert ck._image_parts(np, big.part(0, 5)) == [(0, 2), (2, 5)]
+    _force_threads(monkeypatch, 1)
+    assert ck._image_parts(np, big) is None
+
+
+@pytest.mark.parametrize("shapes", [((5, 40, 70), (5, 70, 33)), ((70, 40), (40, 90)),
+                                    ((3, 1, 30, 20), (4, 20, 50)), ((64,), (64, 40)),
+                                    ((40, 64), (64,))])
+@pytest.mark.parametrize("given_out", [False, True])
+def test_split_matmul_equals_numpy(monkeypatch, shapes, given_out):
+    _force_threads(monkeypatch, 3)
+    for name, value in {"_OPENBLAS_SERIAL_MACS": 0, "_SPLIT_MACS": 0, "_SPLIT_MIN_DIM": 1,
+                        "_ALIGN": 4}.items():
+        monkeypatch.setattr(gt, name, value)
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal(s) for s in shapes)
+    want = np.matmul(a, b)
+    out = np.full_like(want, np.nan) if given_out else None
+    got = gt.matmul(np, a, b, out=out)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    if given_out:
+        assert got is out
+
+
+def test_blas_single_threaded_nests_and_restores():
+    before = blas_threads.threads()
+    if not before:
+        pytest.skip("NumPy's BLAS is not an OpenBLAS this process can find")
+    set_fn, get_fn = blas_threads._library()
+    inside = []
+    barrier = threading.Barrier(2)
+
+    def worker():
+        with blas_threads.single_threaded():
+            barrier.wait()
+            inside.append(get_fn())
+            barrier.wait()
+    t = threading.Thread(target=worker)
+    t.start()
+    with blas_threads.single_threaded():
+        with blas_threads.single_threaded():
+            barrier.wait()
+            inside.append(get_fn())
+            assert blas_threads.threads() == before    # the count outside the blocks
+            barrier.wait()
+        inside.append(get_fn())
+    t.join()
+    assert inside == [1, 1, 1]
+    assert get_fn() == before == blas_threads.threads()
+
+
+def test_blas_control_can_be_turned_off(monkeypatch):
+    monkeypatch.setitem(blas_threads._STATE, "tried", False)
+    monkeypatch.setitem(blas_threads._STATE, "lib", None)
+    monkeypatch.setenv("MXNET_PY_BLAS_CONTROL", "0")
+    assert blas_threads.threads() == 0
+    with blas_threads.single_threaded():   # a no-op
+        pass
+    monkeypatch.setitem(blas_threads._STATE, "tried", False)   # found again afterwards
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs Linux and two usable CPUs")
+def test_pool_threads_kept_off_the_callers_cpu():
+    """A part handed to a pool thread runs on another CPU than the caller's, one of the
+    process's allowed CPUs."""
+    from mxnet.operator import _batch_threads as bt
+    allowed = os.sched_getaffinity(0)
+    seen = {}
+    both = threading.Event()
+
+    def task(k):   # the first part waits (a while) for the second to start elsewhere
+        seen[threading.current_thread().name] = os.sched_getaffinity(0)
+        if len(seen) == 2:
+            both.set()
+        else:
+            both.wait(2)
+    bt.run_each(task, 2)
+    pool = {name: mask for name, mask in seen.items() if name.startswith("mxnet-op")}
+    if not pool:   # the caller took both parts before the pool thread started
+        pytest.skip("the pool thread took no part")
+    for mask in pool.values():
+        assert mask < allowed and len(mask) == len(allowed) - 1
