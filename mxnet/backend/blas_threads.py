@@ -97,6 +97,19 @@ def threads():
         return _STATE["saved"] if _STATE["depth"] else lib[1]()
 
 
+def _after_fork_in_child():
+    # a fork inside another thread's single_threaded block: that block never ends here
+    if _STATE["depth"] and _STATE["lib"] is not None:
+        _STATE["lib"][0](_STATE["saved"])
+    _STATE["depth"] = 0
+    global _LOCK
+    _LOCK = threading.Lock()   # the parent's could have been held by a thread gone here
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 @contextlib.contextmanager
 def single_threaded():
     """OpenBLAS on one thread inside the block (a no-op where it cannot be controlled)."""

@@ -52,6 +52,9 @@ def op_threads():
 def _pool(workers):
     global _POOL, _POOL_SIZE
     if _POOL is None or _POOL_SIZE < workers:
+        if _POOL is not None:   # its threads end; their ids must not be pinned later
+            _POOL.shutdown(wait=False)
+            _POOL_TIDS.clear()
         _POOL = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mxnet-op",
                                    initializer=_register_pool_thread)
         _POOL_SIZE = workers
@@ -78,6 +81,19 @@ _AFFINITY = {"allowed": None, "getcpu": None}
 
 def _register_pool_thread():
     _POOL_TIDS[threading.get_native_id()] = None
+
+
+def _after_fork_in_child():
+    # a forked child (a DataLoader worker) has none of the parent's threads: start afresh
+    # rather than hand work to threads that do not exist, or pin the parent's by their ids
+    global _POOL, _POOL_SIZE
+    _POOL, _POOL_SIZE = None, 0
+    _POOL_TIDS.clear()
+    _AFFINITY.update(allowed=None, getcpu=None)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _spread_from_caller():
@@ -146,7 +162,10 @@ def _run_chunks(task, bounds, threads):
     pool = _pool(threads - 1)
     _spread_from_caller()
     for _ in range(threads - 1):
-        pool.submit(loop)
+        try:
+            pool.submit(loop)
+        except RuntimeError:   # replaced by a larger pool meanwhile: this thread does it
+            break
     loop()
     done.wait()
     if state["error"] is not None:

@@ -9,7 +9,8 @@ sharing the core in time slices. So the convolution kernels run their GEMMs thro
 ``matmul``: OpenBLAS on one thread (``blas_threads.single_threaded``), and large products
 that are not thin split by rows or columns over the op threads here. A network of
 convolutions then never wakes OpenBLAS's threads (a CIFAR ResNet-18 training step at two
-threads: 600-630 ms before, 460-480 ms after).
+threads, with the image parts: 607-673 ms before, 440-477 after while the VM's vCPUs shared no
+cache; 462-489 against 422-438 while they did).
 
 FullyConnected keeps OpenBLAS's threads: for its smaller GEMMs a worker that is already
 spinning takes work faster than a pool thread wakes (LeNet's fc1 forward + backward: 0.48 ms

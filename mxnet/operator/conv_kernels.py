@@ -66,15 +66,20 @@ range per thread (``_image_parts``), and each thread runs the kernel on its rang
 scratch buffers and a single-threaded GEMM (OpenBLAS's count is lowered meanwhile,
 ``backend.blas_threads``). Columns are then written and multiplied by the same core. Left to
 OpenBLAS's threads instead, each GEMM reads columns that another core wrote, and the next
-im2col writes them again; on the 2-core VM (its vCPUs apparently share no cache) rewriting a
-4 MB buffer that the other core had read took 380-470 us against 64 us, and im2col took
-5x longer (a ResNet-18 64->64 3x3 forward: 9.7 of 19 ms). Kernels that cannot be shared out
-so (one block, thin columns, small) run their GEMMs through ``_gemm_threads.matmul``, split by
+im2col writes them again; on the 2-core VM, while its vCPUs shared no cache (their placement
+changes every few minutes; ``benchmark/vcpu_placement.py``), rewriting a 4 MB buffer that the
+other core had read took 330-500 us against 64 us, and im2col took 5x longer (a ResNet-18
+64->64 3x3 forward: 9.7 of 19 ms). Kernels that cannot be shared out
+so (one block of images, or small) run their GEMMs through ``_gemm_threads.matmul``, split by
 rows or columns. The batch-last kernels (LeNet's small maps) keep OpenBLAS's threads: for
 their few, small GEMMs an OpenBLAS worker that is already spinning takes work faster than a
 pool thread wakes (measured: LeNet training 10.7-11.7 ms a step this way, 13.2-14.2 with
-those GEMMs split here). The weight gradient adds the ranges' sums in range order, so its last bits
-depend on the thread count; the forward and data gradients do not.
+those GEMMs split here). The weight gradient adds the ranges' sums in range order, so its
+last bits depend on the thread count; the forward and data gradients compute every image
+alike (their bits can still differ where OpenBLAS orders a GEMM's sums differently on one
+thread than on several, as its Haswell kernels did in one case measured; its AVX-512 ones did
+not). Each range's
+scratch buffers belong to the range, whichever thread runs it (``scratch``).
 
 Memory. Each kernel takes ``out``, a contiguous array of its result's shape and dtype to write
 into (the GEMMs write there directly where the blocked layout is the result's layout), or None

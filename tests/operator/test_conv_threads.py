@@ -198,3 +198,24 @@ def test_pool_threads_kept_off_the_callers_cpu():
         pytest.skip("the pool thread took no part")
     for mask in pool.values():
         assert mask < allowed and len(mask) == len(allowed) - 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not hasattr(os, "sched_setaffinity")
+                    or len(os.sched_getaffinity(0)) < 2, reason="needs Linux fork, two CPUs")
+def test_forked_child_starts_its_own_pool():
+    """A forked child (a DataLoader worker) neither waits on the parent's pool threads nor
+    pins them: it starts its own, and OpenBLAS's count is back to normal there."""
+    from mxnet.operator import _batch_threads as bt
+    bt.run_each(lambda k: None, 2)
+    parent_tids = set(bt._POOL_TIDS)
+    masks = {tid: os.sched_getaffinity(tid) for tid in parent_tids}
+    with blas_threads.single_threaded():
+        pid = os.fork()
+        if pid == 0:   # the child: report through the exit status, never raise
+            ok = not (set(bt._POOL_TIDS) & parent_tids) and not blas_threads._STATE["depth"]
+            seen = []
+            bt.run_each(lambda k: seen.append(k), 2)
+            os._exit(0 if ok and sorted(seen) == [0, 1] else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert {tid: os.sched_getaffinity(tid) for tid in parent_tids} == masks
