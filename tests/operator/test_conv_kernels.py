@@ -116,14 +116,8 @@ TUNINGS = {
 def test_kernels_match_reference(monkeypatch, case, tuning, xp_name):
     for name, value in TUNINGS[tuning].items():
         monkeypatch.setattr(ck, name, value)
-    n, C, F, G, S, K, s, d, p = case
-    O = _out_space(S, K, s, d, p)
-    rng = np.random.default_rng(sum(map(ord, str(case))))
-    x = rng.standard_normal((n, C) + S)
-    w = rng.standard_normal((F, C // G) + K)
-    gy = rng.standard_normal((n, F) + O)
-    y_ref, dx_ref, dw_ref = _reference(x, w, gy, K, s, d, p, G)
-    cv = ck.Conv(K, s, d, p, G, 1 << 30, n, C, F, S, O)
+    x, w, gy, cv = _case_data(case)
+    y_ref, dx_ref, dw_ref = _reference(x, w, gy, *_geometry(case))
     xp = _module(xp_name)
     host = (lambda a: a) if xp is np else (lambda a: a.get())
     xd, wd, gd = (xp.asarray(a) for a in (x, w, gy))
@@ -171,6 +165,12 @@ def test_copy_rows_matches_assignment():
     strided = np.zeros((4, 5, 14), np.float32)
     ck.copy_rows(np, strided[..., ::2], src)             # not row-contiguous: plain copy
     np.testing.assert_array_equal(strided[..., ::2], src)
+
+
+def _geometry(case):
+    """(kernel, stride, dilate, pad, groups) of a case, as _reference takes them."""
+    n, C, F, G, S, K, s, d, p = case
+    return K, s, d, p, G
 
 
 def _case_data(case, dtype=np.float64):

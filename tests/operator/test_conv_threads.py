@@ -12,7 +12,7 @@ from mxnet.backend import blas_threads
 from mxnet.operator import _gemm_threads as gt
 from mxnet.operator import conv_kernels as ck
 
-from .test_conv_kernels import CASES, _out_space, _reference
+from .test_conv_kernels import CASES, _case_data, _geometry, _out_space, _reference
 
 
 def _force_threads(monkeypatch, n):
@@ -23,16 +23,10 @@ def _force_threads(monkeypatch, n):
 
 
 def _run(case):
-    n, C, F, G, S, K, s, d, p = case
-    O = _out_space(S, K, s, d, p)
-    rng = np.random.default_rng(sum(map(ord, str(case))))
-    x = rng.standard_normal((n, C) + S)
-    w = rng.standard_normal((F, C // G) + K)
-    gy = rng.standard_normal((n, F) + O)
-    cv = ck.Conv(K, s, d, p, G, 1 << 30, n, C, F, S, O)
+    x, w, gy, cv = _case_data(case)
     got = (ck.conv_forward(np, x, w, cv), ck.conv_dgrad(np, gy, w, cv),
            ck.conv_wgrad(np, gy, x, cv))
-    return got, _reference(x, w, gy, K, s, d, p, G)
+    return got, _reference(x, w, gy, *_geometry(case))
 
 
 @pytest.mark.parametrize("workers", [2, 3])
