@@ -357,12 +357,13 @@ class Block:
                                      f"without names (saved from a list); save a dict of "
                                      f"name -> NDArray, as save_parameters does")
         names = self.collect_params()
-        if not any("." in k for k in loaded) and any(
+        if not any("." in k for k in loaded) and (any(
                 k.startswith(("arg:", "aux:")) or k in names or self.prefix + k in names
-                for k in loaded):
+                for k in loaded) or not set(loaded) & set(params)):
             # a file saved with full parameter names (ParameterDict.save / export), possibly
             # without this block's prefix (ParameterDict.save(strip_prefix=...)): 1.9.1 loads
-            # both through ParameterDict.load with restore_prefix=self.prefix
+            # both through ParameterDict.load with restore_prefix=self.prefix (so does a file
+            # none of whose names fit: 1.9.1's error then comes from ParameterDict.load)
             self.collect_params().load(filename, ctx, allow_missing, ignore_extra,
                                        self.prefix, cast_dtype=cast_dtype,
                                        dtype_source=dtype_source)
@@ -380,8 +381,12 @@ class Block:
         for name, arr in loaded.items():
             if name not in params:
                 if not ignore_extra:
-                    raise MXNetValueError(f"Parameter '{name}' loaded from file '{filename}' is "
-                                           "not present in the Block. Set ignore_extra=True to ignore.")
+                    # 1.9.1 lists only this block's own ParameterDict (often empty), not its children
+                    from .utils import _brief_print_list
+                    raise MXNetValueError(f"Parameter '{name}' loaded from file '{filename}' is not "
+                                          "present in ParameterDict, which contains parameters "
+                                          f"{_brief_print_list(self._params.keys())}. Set "
+                                          "ignore_extra=True to ignore. ")
                 continue
             p = params[name]
             p._load_init(arr, ctx if ctx is not None or p._deferred_init or p._data is not None

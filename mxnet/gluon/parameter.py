@@ -779,7 +779,10 @@ class ParameterDict:
                   restore_prefix="", filename=None, cast_dtype=False, dtype_source="current"):
         """Load from a dict of name -> NDArray (``arg:``/``aux:`` keys are accepted);
         ``filename`` only names the source in error messages."""
-        source = f"file '{filename}'" if filename else "the dict"
+        source = f"file: {filename}" if filename else "param_dict"   # 1.9.1's wording
+        hint = ("Please make sure source and target networks have the same prefix.For more info "
+                "on naming, please see https://mxnet.io/api/python/docs/tutorials/packages/gluon/"
+                "blocks/naming.html")
         loaded = {re.sub(r"^(arg|aux):", "", k): v for k, v in param_dict.items()}
         loaded = {restore_prefix + k: v for k, v in loaded.items()}
         for name in self._params if restore_prefix else ():
@@ -793,17 +796,16 @@ class ParameterDict:
                 if name not in loaded:
                     raise MXNetAssertionError(
                         f"Parameter '{name[len(restore_prefix):]}' is missing in {source}, "
-                        f"which contains parameters: {_brief_print_list(loaded)}. Check that the "
-                        "source and target networks use the same prefix, or set "
-                        "allow_missing=True.")
+                        f"which contains parameters: {_brief_print_list(loaded)}. {hint}")
         for name, arr in loaded.items():
             if name not in self._params:
                 if not ignore_extra:
+                    from .utils import _brief_print_list
                     raise MXNetAssertionError(
                         f"Parameter '{name[len(restore_prefix):]}' loaded from {source} is not "
-                        "present in this ParameterDict, which holds: "
-                        f"{', '.join(repr(k) for k in self._params)}. Set ignore_extra=True to "
-                        "ignore.")
+                        "present in ParameterDict, choices are: "
+                        f"{_brief_print_list(self._params.keys())}. Set ignore_extra to True to "
+                        f"ignore. {hint}")
                 continue
             self._params[name]._load_init(arr, ctx, cast_dtype, dtype_source)
 

@@ -65,8 +65,9 @@ def _mode_index(xp, opname, idx, n, mode):
     if mode == "raise":
         bad = (idx < 0) | (idx > n - 1)
         if bool(xp.any(bad)):
-            raise IndexOutOfBounds(f"{opname}: indices out of bounds for an axis of size {n} "
-                                   f"(mode='raise'); got {idx.min().item()}..{idx.max().item()}")
+            # 1.9.1 fails a CHECK here: a plain MXNetError, not an IndexError as for gather_nd
+            raise MXNetError(f"{opname}: indices out of bounds for an axis of size {n} "
+                             f"(mode='raise'); got {idx.min().item()}..{idx.max().item()}")
         return _as_int(xp, idx)
     if n == 0:
         if idx.size:

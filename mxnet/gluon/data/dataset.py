@@ -1,6 +1,7 @@
 """Datasets: indexable collections of samples, and the lazy views built on them."""
 from __future__ import annotations
 
+import itertools
 import os
 
 from ... import ndarray as _nd
@@ -23,8 +24,16 @@ class Dataset:
         raise NotImplementedError
 
     def __iter__(self):
-        for i in range(len(self)):
-            yield self[i]
+        # Python's sequence protocol, as 1.9.1's Dataset (which has no __iter__) is iterated:
+        # read items 0, 1, ... until one raises IndexError, whatever len() says (a dataset
+        # sampled by IntervalSampler(rollover=False) has fewer items than its len()).
+        get = self.__getitem__
+        for i in itertools.count():
+            try:
+                item = get(i)
+            except IndexError:
+                return
+            yield item
 
     def filter(self, fn):
         """A view with only the samples for which ``fn(sample)`` is true.
