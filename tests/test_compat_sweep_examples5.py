@@ -18,54 +18,17 @@ NameManager, its temporary directory shown as ``<tmp>``).  Not covered on purpos
 ``while_loop`` output past the iterations run (1.9.1 leaves them uninitialised) and
 ``print(init)`` of an initializer (1.9.1 prints an object address).
 """
-import contextlib
-import io
-import logging
-import warnings
 
 import pytest
 
-import mxnet as mx
+from ._printed import restore_random_state, run_printed  # noqa: F401 (the fixture)
 
 
-@pytest.fixture(autouse=True)
-def _restore_random_state():
-    import random
-
-    import numpy as onp
-
-    from mxnet.backend.cpu import CPUBackend
-    saved_rng = CPUBackend._shared_rng[0]
-    saved_np = onp.random.get_state()
-    saved_py = random.getstate()
-    yield
-    CPUBackend._shared_rng[0] = saved_rng
-    onp.random.set_state(saved_np)
-    random.setstate(saved_py)
-
-
-def _run(fn, tmp_path):
-    """stdout and INFO log lines of ``fn(tmp)``, in a fresh NameManager, warnings silenced."""
-    buf = io.StringIO()
-    root = logging.getLogger()
-    handler = logging.StreamHandler(buf)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
-    old_level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    tmp = str(tmp_path)
-    try:
-        with contextlib.redirect_stdout(buf), warnings.catch_warnings(), mx.name.NameManager():
-            warnings.simplefilter("ignore")
-            fn(tmp)
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(old_level)
-    return buf.getvalue().replace(tmp, "<tmp>")
+pytestmark = pytest.mark.usefixtures("restore_random_state")
 
 
 def _check(fn, tmp_path):
-    assert _run(fn, tmp_path).splitlines() == EXPECTED[fn.__name__].splitlines()
+    assert run_printed(fn, tmp_path).splitlines() == EXPECTED[fn.__name__].splitlines()
 
 
 # ---------------------------------------------------------------------------------------------

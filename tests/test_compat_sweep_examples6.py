@@ -31,29 +31,16 @@ mixing ``mx.np`` and legacy arrays).
 ``GLIBC`` holds float32 arguments of log1p, expm1, sinh, arcsinh, arccosh and arctanh where
 NumPy's float32 loops differ from 1.9.1, with 1.9.1's results (hex of the float32 / float16 bits).
 """
-import contextlib
-import io
-import logging
-import warnings
 
 import numpy as onp
 import pytest
 
 import mxnet as mx
 
+from ._printed import restore_random_state, run_printed  # noqa: F401 (the fixture)
 
-@pytest.fixture(autouse=True)
-def _restore_random_state():
-    import random
 
-    from mxnet.backend.cpu import CPUBackend
-    saved_rng = CPUBackend._shared_rng[0]
-    saved_np = onp.random.get_state()
-    saved_py = random.getstate()
-    yield
-    CPUBackend._shared_rng[0] = saved_rng
-    onp.random.set_state(saved_np)
-    random.setstate(saved_py)
+pytestmark = pytest.mark.usefixtures("restore_random_state")
 
 
 @pytest.fixture(autouse=True)
@@ -70,28 +57,8 @@ def _restore_registries():
     mx.optimizer.Optimizer.opt_registry.update(saved_opt)
 
 
-def _run(fn, tmp_path):
-    """stdout and INFO log lines of ``fn(tmp)``, in a fresh NameManager, warnings silenced."""
-    buf = io.StringIO()
-    root = logging.getLogger()
-    handler = logging.StreamHandler(buf)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
-    old_level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    tmp = str(tmp_path)
-    try:
-        with contextlib.redirect_stdout(buf), warnings.catch_warnings(), mx.name.NameManager():
-            warnings.simplefilter("ignore")
-            fn(tmp)
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(old_level)
-    return buf.getvalue().replace(tmp, "<tmp>")
-
-
 def _check(fn, tmp_path):
-    assert _run(fn, tmp_path).splitlines() == EXPECTED[fn.__name__].splitlines()
+    assert run_printed(fn, tmp_path).splitlines() == EXPECTED[fn.__name__].splitlines()
 
 
 # ---------------------------------------------------------------------------------------------
