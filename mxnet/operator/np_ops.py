@@ -123,6 +123,12 @@ def _power(xp, a, b):
             p = xp.power(xp.asarray(a, dtype=np.float32).astype(np.float64),
                          xp.asarray(b, dtype=np.float32))
             return p.astype(np.float32).astype(dt)
+    if dt == np.float32 and getattr(b, "dtype", None) == np.float32:
+        # glibc's powf (1.9.1's kernel) is nearly always correctly rounded: the float64 power
+        # rounded once (NumPy's own float32 power differs between its versions: 3 ** 0.5)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            p = xp.power(xp.asarray(a, dtype=np.float64), xp.asarray(b, dtype=np.float64))
+        return p.astype(np.float32)
     return xp.power(a, b)
 
 
