@@ -141,7 +141,7 @@ _PART_MACS = 1 << 23
 
 
 _POOL = threading.local()
-_SLOTS = {}   # image part -> its scratch buffers (see scratch)
+_SLOTS = {}   # (calling thread, image part) -> the part's scratch buffers (see scratch)
 _SPLIT = os.environ.get("MXNET_PY_CONV_SPLIT", "0") == "1"
 
 
@@ -150,7 +150,8 @@ def scratch(xp, role, shape, dtype):
     ``role`` (grown when too small, else reused). The array is valid until the next request
     for the same role in this thread: a kernel uses each role for one purpose at a time and
     never returns a view of it. Inside image part k (``_run_image_parts``) the buffers are
-    part k's, whichever thread runs it, so that repeated calls find them sized."""
+    part k's of the thread that handed the parts out, whichever thread runs it, so that
+    repeated calls find them sized."""
     dtype = np.dtype(dtype)
     n = math.prod(shape) * dtype.itemsize
     slot = getattr(_POOL, "slot", None)
@@ -240,10 +241,13 @@ def _image_parts(xp, cv):
 
 def _run_image_parts(parts, fn, numbered=False):
     """``fn(i, j)`` (with ``numbered``, ``fn(i, j, k)``) for each range ``parts[k]``, one
-    per op thread, with OpenBLAS on one thread meanwhile."""
+    per op thread, with OpenBLAS on one thread meanwhile. Range k's scratch buffers are the
+    calling thread's k-th (two threads may each be running a convolution's ranges)."""
+    caller = threading.get_ident()
+
     def task(k):
         i, j = parts[k]
-        _POOL.slot = k
+        _POOL.slot = (caller, k)
         try:
             if numbered:
                 fn(i, j, k)

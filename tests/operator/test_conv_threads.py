@@ -213,3 +213,30 @@ def test_forked_child_starts_its_own_pool():
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert {tid: os.sched_getaffinity(tid) for tid in parent_tids} == masks
+
+
+def test_concurrent_callers_keep_their_own_part_buffers(monkeypatch):
+    """Two threads running shared-out convolutions at once (the engine's workers may) each
+    get their own results: the parts' scratch buffers belong to the calling thread."""
+    _force_threads(monkeypatch, 2)
+    monkeypatch.setattr(ck, "_PART_MACS", 1)
+    monkeypatch.setattr(ck, "_GEMM_COLS", 1)
+    rng = np.random.default_rng(5)
+    cv = ck.Conv((3, 3), (1, 1), (1, 1), (1, 1), 1, 1 << 30, 8, 6, 10, (12, 12), (12, 12))
+    xs = [rng.standard_normal((8, 6, 12, 12)).astype(np.float32) for _ in range(2)]
+    w = rng.standard_normal((10, 6, 3, 3)).astype(np.float32)
+    want = [ck.conv_forward(np, x, w, cv) for x in xs]
+    bad = []
+    start = threading.Barrier(2)
+
+    def run(i):
+        start.wait()
+        for _ in range(30):
+            if not np.array_equal(ck.conv_forward(np, xs[i], w, cv), want[i]):
+                bad.append(i)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not bad
