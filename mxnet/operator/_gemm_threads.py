@@ -50,10 +50,11 @@ def matmul(xp, a, b, out=None):
     n = 1 if b.ndim < 2 else b.shape[-1]
     stack = 1 if vector else math.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     macs = stack * m * n * k
-    if macs < _OPENBLAS_SERIAL_MACS or not blas_threads.threads():
+    blas = blas_threads.threads()
+    if macs < _OPENBLAS_SERIAL_MACS or not blas:
         return np.matmul(a, b, out=out)
     with blas_threads.single_threaded():
-        workers = min(op_threads(), blas_threads.threads(), -(-max(m, n) // _ALIGN))
+        workers = min(op_threads(), blas, -(-max(m, n) // _ALIGN))
         if (macs < _SPLIT_MACS or min(m, n, k) < _SPLIT_MIN_DIM or workers < 2 or vector
                 or in_part()):
             return np.matmul(a, b, out=out)

@@ -69,8 +69,8 @@ OpenBLAS's threads instead, each GEMM reads columns that another core wrote, and
 im2col writes them again; on the 2-core VM, while its vCPUs shared no cache (their placement
 changes every few minutes; ``benchmark/vcpu_placement.py``), rewriting a 4 MB buffer that the
 other core had read took 330-500 us against 64 us, and im2col took 5x longer (a ResNet-18
-64->64 3x3 forward: 9.7 of 19 ms). Kernels that cannot be shared out
-so (one block of images, or small) run their GEMMs through ``_gemm_threads.matmul``, split by
+64->64 3x3 forward: 9.7 of 19 ms). Kernels that cannot be shared out so (one block of
+images, or small) run their GEMMs through ``_gemm_threads.matmul``, split by
 rows or columns. The batch-last kernels (LeNet's small maps) keep OpenBLAS's threads: for
 their few, small GEMMs an OpenBLAS worker that is already spinning takes work faster than a
 pool thread wakes (measured: LeNet training 10.7-11.7 ms a step this way, 13.2-14.2 with
@@ -78,8 +78,8 @@ those GEMMs split here). The weight gradient adds the ranges' sums in range orde
 last bits depend on the thread count; the forward and data gradients compute every image
 alike (their bits can still differ where OpenBLAS orders a GEMM's sums differently on one
 thread than on several, as its Haswell kernels did in one case measured; its AVX-512 ones did
-not). Each range's
-scratch buffers belong to the range, whichever thread runs it (``scratch``).
+not). The scratch buffers of a range belong to that range, whichever thread runs it
+(``scratch``).
 
 Memory. Each kernel takes ``out``, a contiguous array of its result's shape and dtype to write
 into (the GEMMs write there directly where the blocked layout is the result's layout), or None
@@ -239,20 +239,19 @@ def _image_parts(xp, cv):
     return None
 
 
-def _run_image_parts(parts, fn, numbered=False):
-    """``fn(i, j)`` (with ``numbered``, ``fn(i, j, k)``) for each range ``parts[k]``, one
-    per op thread, with OpenBLAS on one thread meanwhile. Range k's scratch buffers are the
-    calling thread's k-th (two threads may each be running a convolution's ranges)."""
+def _run_image_parts(cv, parts, fn):
+    """``fn(images, part, k)`` for each range ``parts[k]`` of ``cv``'s blocks, one per op
+    thread, with OpenBLAS on one thread meanwhile: ``images`` is the slice of the batch those
+    blocks hold and ``part`` the convolution on them alone (``Conv.part``). Range k's scratch
+    buffers are the calling thread's k-th (two threads may each be running a convolution's
+    ranges)."""
     caller = threading.get_ident()
 
     def task(k):
         i, j = parts[k]
         _POOL.slot = (caller, k)
         try:
-            if numbered:
-                fn(i, j, k)
-            else:
-                fn(i, j)
+            fn(slice(i * cv.b, j * cv.b), cv.part(i, j), k)
         finally:
             _POOL.slot = None
     with blas_threads.single_threaded():
@@ -708,9 +707,7 @@ def conv_forward(xp, x, w, cv, out=None, bias=None):
         return _forward_bl(xp, x, w, cv, y, bias)
     parts = _image_parts(xp, cv)
     if parts:
-        b = cv.b
-        _run_image_parts(parts, lambda i, j: _forward(xp, x[i * b:j * b], w, cv.part(i, j),
-                                                      y[i * b:j * b], bias))
+        _run_image_parts(cv, parts, lambda sl, pc, k: _forward(xp, x[sl], w, pc, y[sl], bias))
         return y
     return _forward(xp, x, w, cv, y, bias)
 
@@ -753,9 +750,7 @@ def conv_dgrad(xp, gy, w, cv, out=None):
     dx = _result(xp, out, (cv.n, cv.c) + cv.ispace, dt)
     parts = _image_parts(xp, cv)
     if parts:
-        b = cv.b
-        _run_image_parts(parts, lambda i, j: _dgrad(xp, gy[i * b:j * b], w, cv.part(i, j),
-                                                    dx[i * b:j * b]))
+        _run_image_parts(cv, parts, lambda sl, pc, k: _dgrad(xp, gy[sl], w, pc, dx[sl]))
         return dx
     return _dgrad(xp, gy, w, cv, dx)
 
@@ -919,12 +914,11 @@ def conv_wgrad(xp, gy, x, cv, out=None, bias=False, bias_out=None):
         return _wgrad(xp, gy, x, cv, dw, bias, bias_out)
     # each part's sums, added up in part order afterwards (the same bits however the parts
     # were scheduled)
-    b, fused = cv.b, bias and cv.thin()
+    fused = bias and cv.thin()
     dws = scratch(xp, "wparts", (len(parts),) + dw.shape, dt)
     dbs = scratch(xp, "bparts", (len(parts), cv.f), dt) if fused else [None] * len(parts)
-    _run_image_parts(parts, lambda i, j, k: _wgrad(xp, gy[i * b:j * b], x[i * b:j * b],
-                                                   cv.part(i, j), dws[k], bias, dbs[k]),
-                     numbered=True)
+    _run_image_parts(cv, parts, lambda sl, pc, k: _wgrad(xp, gy[sl], x[sl], pc, dws[k], bias,
+                                                         dbs[k]))
     xp.sum(dws, axis=0, out=dw)
     if not bias:
         return dw

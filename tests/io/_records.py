@@ -2,25 +2,18 @@
 from __future__ import annotations
 
 import io
-import struct
-import zlib
 
 import numpy as np
 
+from .._scripts import load_script
+
+_PNG = load_script("tools/golden/png_encode.py")
+
 
 def png(img):
-    """A PNG of ``img`` (HxWx3 RGB or HxW grey, uint8), written by hand (no filter), so building
-    records needs no Pillow; decoding them still does."""
-    img = np.ascontiguousarray(np.asarray(img, np.uint8))
-    h, w = img.shape[:2]
-    colour = 2 if img.ndim == 3 else 0
-    raw = b"".join(b"\x00" + img[r].tobytes() for r in range(h))
-
-    def chunk(tag, body):
-        return (struct.pack(">I", len(body)) + tag + body
-                + struct.pack(">I", zlib.crc32(tag + body) & 0xFFFFFFFF))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, colour, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    """A PNG of ``img`` (HxWx3 RGB or HxW grey, uint8), by the golden generators' encoder, so
+    building records needs no Pillow; decoding them still does."""
+    return _PNG.png_bytes(img)
 
 
 def jpeg(img, quality=90):

@@ -40,8 +40,7 @@ def test_image_parts_match_reference(monkeypatch, case, workers):
     calls = []
     real = ck._run_image_parts
     monkeypatch.setattr(ck, "_run_image_parts",
-                        lambda parts, fn, numbered=False: (calls.append(parts),
-                                                           real(parts, fn, numbered))[1])
+                        lambda cv, parts, fn: (calls.append(parts), real(cv, parts, fn))[1])
     got, ref = _run(case)
     for g, r in zip(got, ref):
         np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-10)

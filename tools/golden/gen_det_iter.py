@@ -25,12 +25,11 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import struct
 import tempfile
-import zlib
 from pathlib import Path
 
 import numpy as np
+from png_encode import png_bytes as _png_bytes  # (run from tools/golden: its folder is on sys.path)
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "golden" / "det"
@@ -58,16 +57,8 @@ EDGE_LABELS = [
 
 
 def png_bytes(img):
-    """PNG bytes (8-bit RGB, no filtering) of a uint8 (H, W, 3) array."""
-    img = np.asarray(img, np.uint8)
-    h, w = img.shape[:2]
-    rows = b"".join(b"\x00" + img[r].tobytes() for r in range(h))
-
-    def chunk(tag, body):
-        return (struct.pack(">I", len(body)) + tag + body
-                + struct.pack(">I", zlib.crc32(tag + body) & 0xFFFFFFFF))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
+    """PNG bytes of a uint8 (H, W, 3) array, deflated at level 9 (the recorded files' bytes)."""
+    return _png_bytes(img, 9)
 
 
 def images():

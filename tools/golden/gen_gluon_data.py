@@ -26,27 +26,13 @@ import json
 import os
 import struct
 import tempfile
-import zlib
 from pathlib import Path
 
 import numpy as np
+from png_encode import png_bytes  # (run from tools/golden: its folder is on sys.path)
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent.parent / "tests" / "golden" / "gluon_data.npz"
-
-
-def png_bytes(img):
-    """A minimal PNG encoder (8-bit gray or RGB, no filtering) -- the reference has no Pillow."""
-    img = np.asarray(img, np.uint8)
-    color = 2 if img.ndim == 3 else 0
-    h, w = img.shape[:2]
-    raw = b"".join(b"\x00" + img[r].tobytes() for r in range(h))
-
-    def chunk(kind, data):
-        return (struct.pack(">I", len(data)) + kind + data +
-                struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, color, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
 def images():
@@ -79,8 +65,7 @@ JPEG_B64 = (
 
 def main():
     import mxnet as mx
-    from mxnet.gluon.data import (ArrayDataset, BatchSampler, DataLoader, SequentialSampler,
-                                  SimpleDataset)
+    from mxnet.gluon.data import ArrayDataset, BatchSampler, DataLoader, SequentialSampler, SimpleDataset
     from mxnet.gluon.data.dataloader import default_batchify_fn
 
     arrays, meta = {}, {}

@@ -21,10 +21,10 @@ import json
 import os
 import struct
 import tempfile
-import zlib
 from pathlib import Path
 
 import numpy as np
+from png_encode import png_bytes  # (run from tools/golden: its folder is on sys.path)
 
 OUT = Path(__file__).resolve().parent.parent.parent / "tests" / "golden" / "io" / "io.npz"
 
@@ -53,20 +53,6 @@ JPEG_B64 = [
     "YnAPAOMWrr9jvULny2h0m8mUKVLW0DbAdxyuRjOOg4GAAMDGB+r8Xw50F7p4hZKkMtv5hjHIG4MpAz0GB+vpxXbaZ4I0a0tR"
     "DFZRoiYHAHPA5P8A9bili39Xp+2nrtpZegKcotNu91fXp/X+fc//2Q==",
 ]
-
-
-def png_bytes(img):
-    """8-bit gray or RGB PNG, unfiltered rows."""
-    img = np.asarray(img, np.uint8)
-    color = 2 if img.ndim == 3 else 0
-    h, w = img.shape[:2]
-    raw = b"".join(b"\x00" + img[r].tobytes() for r in range(h))
-
-    def chunk(kind, data):
-        return (struct.pack(">I", len(data)) + kind + data +
-                struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, color, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
 class Recorder:

@@ -31,10 +31,10 @@ import struct
 import subprocess
 import sys
 import tempfile
-import zlib
 from pathlib import Path
 
 import numpy as np
+from png_encode import png_bytes  # (run from tools/golden: its folder is on sys.path)
 
 import mxnet as mx
 
@@ -46,20 +46,6 @@ RAW_RECORDS = [b"", b"a", b"abcd", b"ab" + MAGIC + b"xy", MAGIC, b"xxxx" + MAGIC
                MAGIC + MAGIC + b"z", b"12345678" + MAGIC + b"abc" + MAGIC, b"tail" * 5 + b"!"]
 
 SIZES = [(10, 12), (12, 9), (9, 9), (11, 14), (8, 10), (13, 11), (10, 10)]
-
-
-def png_bytes(img):
-    """PNG (8-bit gray or RGB, filter 0) of a uint8 (H, W) or (H, W, 3) array."""
-    img = np.asarray(img, np.uint8)
-    color = 2 if img.ndim == 3 else 0
-    h, w = img.shape[:2]
-    raw = b"".join(b"\x00" + img[r].tobytes() for r in range(h))
-
-    def chunk(kind, data):
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, color, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
 def source_images():
