@@ -103,8 +103,8 @@ from ..backend import blas_threads
 from ._batch_threads import in_part, op_threads, run_each, run_parts
 from ._gemm_threads import matmul
 
-__all__ = ["Conv", "conv_forward", "conv_dgrad", "conv_wgrad", "copy_rows", "scratch",
-           "release_scratch"]
+__all__ = ["Conv", "conv_backward", "conv_forward", "conv_dgrad", "conv_wgrad", "copy_rows",
+           "scratch", "release_scratch"]
 
 # Upper bound of the column buffer (bytes) on a CPU, whatever ``workspace`` allows: columns
 # written and then multiplied while they are still in the cache make the whole pass about
@@ -245,17 +245,25 @@ def _run_image_parts(cv, parts, fn):
     blocks hold and ``part`` the convolution on them alone (``Conv.part``). Range k's scratch
     buffers are the calling thread's k-th (two threads may each be running a convolution's
     ranges)."""
-    caller = threading.get_ident()
-
     def task(k):
         i, j = parts[k]
+        fn(slice(i * cv.b, j * cv.b), cv.part(i, j), k)
+    _run_slots(len(parts), task)
+
+
+def _run_slots(count, task):
+    """``task(k)`` for k in ``[0, count)`` over the op threads, with OpenBLAS on one thread,
+    each k in the k-th scratch slot of the calling thread."""
+    caller = threading.get_ident()
+
+    def run(k):
         _POOL.slot = (caller, k)
         try:
-            fn(slice(i * cv.b, j * cv.b), cv.part(i, j), k)
+            task(k)
         finally:
             _POOL.slot = None
     with blas_threads.single_threaded():
-        run_each(task, len(parts))
+        run_each(run, count)
 
 
 def _block_size(n, L, cols):
@@ -734,25 +742,36 @@ def _forward(xp, x, w, cv, y, bias):
     return y
 
 
-def conv_dgrad(xp, gy, w, cv, out=None):
-    """dx (n, C, *S) of y = conv(x, w) given gy (n, F, *O), written into ``out`` when given."""
+def _dgrad_plan(xp, cv, itemsize):
+    """How conv_dgrad computes: ("tr", transposed conv) for the forward pass of the
+    transposed convolution, ("bl", cv) batch last, or ("cols", cv reblocked) columns and
+    col2im."""
     # The transposed convolution copies F*K values per input pixel (im2col of gy) and its GEMM
     # has only C rows; col2im writes and adds C*K. So it is used for stride 1 when the output
     # is not much smaller than the input and F <= 2*C (ResNet's layers; not a 3-channel stem).
     tr = (cv.transposed() if 8 * math.prod(cv.ispace) <= 9 * math.prod(cv.ospace)
           and cv.f <= 2 * cv.c else None)
     if tr is not None:
-        return conv_forward(xp, gy, cv.flipped(xp, w), tr, out)
+        return "tr", tr
+    if cv.batch_last(xp, itemsize):
+        return "bl", cv
+    return "cols", cv.reblocked(_DGRAD_COLS)
+
+
+def conv_dgrad(xp, gy, w, cv, out=None):
+    """dx (n, C, *S) of y = conv(x, w) given gy (n, F, *O), written into ``out`` when given."""
+    how, dc = _dgrad_plan(xp, cv, gy.dtype.itemsize)
+    if how == "tr":
+        return conv_forward(xp, gy, cv.flipped(xp, w), dc, out)
     dt = gy.dtype
-    if cv.batch_last(xp, dt.itemsize):
-        return _dgrad_bl(xp, gy, w, cv, _result(xp, out, (cv.n, cv.c) + cv.ispace, dt))
-    cv = cv.reblocked(_DGRAD_COLS)
     dx = _result(xp, out, (cv.n, cv.c) + cv.ispace, dt)
-    parts = _image_parts(xp, cv)
+    if how == "bl":
+        return _dgrad_bl(xp, gy, w, cv, dx)
+    parts = _image_parts(xp, dc)
     if parts:
-        _run_image_parts(cv, parts, lambda sl, pc, k: _dgrad(xp, gy[sl], w, pc, dx[sl]))
+        _run_image_parts(dc, parts, lambda sl, pc, k: _dgrad(xp, gy[sl], w, pc, dx[sl]))
         return dx
-    return _dgrad(xp, gy, w, cv, dx)
+    return _dgrad(xp, gy, w, dc, dx)
 
 
 def _dgrad(xp, gy, w, cv, dx):
@@ -896,37 +915,90 @@ def _dwgrad_bl(xp, gy, x, cv, dw):
     return dw
 
 
+def _wgrad_conv(xp, cv, itemsize):
+    """The blocking conv_wgrad computes with, or None for the batch-last kernel."""
+    if cv.batch_last(xp, itemsize):
+        return None
+    # Blocks of several images need gy transposed into them (a copy of gy); that pays off in
+    # GEMM speed only where each column meets many weights (not for a 3-channel stem).
+    return cv.reblocked(_WGRAD_COLS if cv.cg * cv.ksize >= _WGRAD_BLOCK_ROWS else 1)
+
+
+def _wgrad_sums(xp, wc, count, dtype, bias):
+    """Scratch for ``count`` image parts' weight (and bias, where it rides in the GEMMs)
+    gradient sums."""
+    dws = scratch(xp, "wparts", (count, wc.f, wc.cg) + wc.kernel, dtype)
+    dbs = (scratch(xp, "bparts", (count, wc.f), dtype) if bias and wc.thin()
+           else [None] * count)
+    return dws, dbs
+
+
+def _wgrad_total(xp, wc, dws, dbs, dw, bias, bias_out):
+    """The parts' sums added up in part order (the same bits however the parts were
+    scheduled); conv_wgrad's result."""
+    xp.sum(dws, axis=0, out=dw)
+    if not bias:
+        return dw
+    if not (bias and wc.thin()):
+        return dw, None
+    db = _result(xp, bias_out, (wc.f,), dw.dtype)
+    xp.sum(dbs, axis=0, out=db)
+    return dw, db
+
+
 def conv_wgrad(xp, gy, x, cv, out=None, bias=False, bias_out=None):
     """dw (F, Cg, *K) of y = conv(x, w) given gy (n, F, *O), written into ``out`` when
     given. With ``bias``, returns (dw, db): db (F,) the bias gradient (into ``bias_out`` when
     given) where it comes out of the same GEMM (``Conv.thin``), else None (left to the
     caller)."""
-    if cv.batch_last(xp, gy.dtype.itemsize):
-        dw = _dwgrad_bl(xp, gy, x, cv, _result(xp, out, (cv.f, cv.cg) + cv.kernel, gy.dtype))
-        return (dw, None) if bias else dw
-    # Blocks of several images need gy transposed into them (a copy of gy); that pays off in
-    # GEMM speed only where each column meets many weights (not for a 3-channel stem).
-    cv = cv.reblocked(_WGRAD_COLS if cv.cg * cv.ksize >= _WGRAD_BLOCK_ROWS else 1)
     dt = gy.dtype
     dw = _result(xp, out, (cv.f, cv.cg) + cv.kernel, dt)
-    parts = _image_parts(xp, cv)
+    wc = _wgrad_conv(xp, cv, dt.itemsize)
+    if wc is None:
+        _dwgrad_bl(xp, gy, x, cv, dw)
+        return (dw, None) if bias else dw
+    parts = _image_parts(xp, wc)
     if not parts:
-        return _wgrad(xp, gy, x, cv, dw, bias, bias_out)
-    # each part's sums, added up in part order afterwards (the same bits however the parts
-    # were scheduled)
-    fused = bias and cv.thin()
-    dws = scratch(xp, "wparts", (len(parts),) + dw.shape, dt)
-    dbs = scratch(xp, "bparts", (len(parts), cv.f), dt) if fused else [None] * len(parts)
-    _run_image_parts(cv, parts, lambda sl, pc, k: _wgrad(xp, gy[sl], x[sl], pc, dws[k], bias,
+        return _wgrad(xp, gy, x, wc, dw, bias, bias_out)
+    dws, dbs = _wgrad_sums(xp, wc, len(parts), dt, bias)
+    _run_image_parts(wc, parts, lambda sl, pc, k: _wgrad(xp, gy[sl], x[sl], pc, dws[k], bias,
                                                          dbs[k]))
-    xp.sum(dws, axis=0, out=dw)
-    if not bias:
-        return dw
-    if not fused:
-        return dw, None
-    db = _result(xp, bias_out, (cv.f,), dt)
-    xp.sum(dbs, axis=0, out=db)
-    return dw, db
+    return _wgrad_total(xp, wc, dws, dbs, dw, bias, bias_out)
+
+
+def conv_backward(xp, gy, x, w, cv, dx_out=None, dw_out=None, bias=False, db_out=None):
+    """``(conv_dgrad(...), conv_wgrad(...))``, flattened: (dx, dw), or (dx, dw, db) with
+    ``bias`` (db None where the caller sums it). Where both kernels share the batch out in
+    the same image ranges, each op thread computes both for its images in one turn: one
+    hand-out instead of two, and each core reads its own slice of gy twice. The results are
+    those of the two kernels called one after the other, bit for bit."""
+    dt = gy.dtype
+    how, dc = _dgrad_plan(xp, cv, dt.itemsize)
+    wc = _wgrad_conv(xp, cv, dt.itemsize)
+    dparts = (None if how == "bl" or (how == "tr" and dc.batch_last(xp, dt.itemsize))
+              else _image_parts(xp, dc))
+    wparts = _image_parts(xp, wc) if wc is not None else None
+    if not (dparts and wparts and [(i * dc.b, j * dc.b) for i, j in dparts]
+            == [(i * wc.b, j * wc.b) for i, j in wparts]):
+        dx = conv_dgrad(xp, gy, w, cv, dx_out)
+        res = conv_wgrad(xp, gy, x, cv, dw_out, bias, db_out)
+        return (dx,) + (res if bias else (res,))
+    dx = _result(xp, dx_out, (cv.n, cv.c) + cv.ispace, dt)
+    dw = _result(xp, dw_out, (cv.f, cv.cg) + cv.kernel, dt)
+    wd = cv.flipped(xp, w) if how == "tr" else w
+    dws, dbs = _wgrad_sums(xp, wc, len(wparts), dt, bias)
+
+    def task(k):
+        (i, j), (a, b) = dparts[k], wparts[k]
+        sl = slice(i * dc.b, j * dc.b)
+        if how == "tr":
+            _forward(xp, gy[sl], wd, dc.part(i, j), dx[sl], None)
+        else:
+            _dgrad(xp, gy[sl], w, dc.part(i, j), dx[sl])
+        _wgrad(xp, gy[sl], x[sl], wc.part(a, b), dws[k], bias, dbs[k])
+    _run_slots(len(dparts), task)
+    res = _wgrad_total(xp, wc, dws, dbs, dw, bias, db_out)
+    return (dx,) + (res if bias else (res,))
 
 
 def _wgrad(xp, gy, x, cv, dw, bias, bias_out):

@@ -3,7 +3,8 @@
 The array work is in ``conv_kernels``, on channel-first arrays: ``conv_forward`` (im2col and
 one GEMM per group and block of images), ``conv_dgrad`` (the transposed convolution for
 stride 1, else a GEMM into columns and col2im into the input gradient's stride phases) and
-``conv_wgrad`` (im2col and a GEMM against the output gradient).
+``conv_wgrad`` (im2col and a GEMM against the output gradient); Convolution's backward pass
+calls both through ``conv_backward``, which runs them in one turn of the op threads.
 
 Deconvolution is the transpose of Convolution: its forward pass is Convolution's dgrad and
 its backward pass uses Convolution's forward (for data) and wgrad (for weight).
@@ -41,7 +42,7 @@ from __future__ import annotations
 
 from ..base import MXNetError
 from ._gemm_threads import matmul
-from .conv_kernels import Conv, conv_dgrad, conv_forward, conv_wgrad
+from .conv_kernels import Conv, conv_backward, conv_dgrad, conv_forward, conv_wgrad
 from .nn_dense import as_list, check_float_inputs, check_given, compute_dtype, merge, uniform_type
 from .registry import Param, register
 from .._mode import mode as _mode
@@ -345,12 +346,12 @@ def _backward_convolution(rc, attrs, gy, x, w, out=None):
     xp = rc.xp
     p, dt, ct, outs, cv, gc = _backward_setup(rc, "_backward_Convolution", attrs, gy, x, w,
                                               False, out, True)
-    dx = conv_dgrad(xp, gc, _to_first(xp, w.astype(ct, copy=False), p.last), cv, outs[0])
+    wc = _to_first(xp, w.astype(ct, copy=False), p.last)
     xc = _to_first(xp, x.astype(ct, copy=False), p.last)
     if attrs["no_bias"]:
-        return _finish(xp, [dx, conv_wgrad(xp, gc, xc, cv, outs[1])], p, dt, 2)
+        return _finish(xp, conv_backward(xp, gc, xc, wc, cv, outs[0], outs[1]), p, dt, 2)
     # the bias gradient comes out of the weight gradient's GEMM where that is cheaper
-    dw, db = conv_wgrad(xp, gc, xc, cv, outs[1], True, outs[2])
+    dx, dw, db = conv_backward(xp, gc, xc, wc, cv, outs[0], outs[1], True, outs[2])
     if db is None:
         db = _bias_grad(xp, gy.astype(ct, copy=False), p.last, outs[2])
     return _finish(xp, [dx, dw, db], p, dt, 2)

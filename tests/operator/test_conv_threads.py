@@ -65,6 +65,58 @@ def test_split_gemms_match_reference(monkeypatch, case):
         np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-10)
 
 
+@pytest.mark.parametrize("workers", [2, 3])
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "n{}c{}f{}g{}S{}K{}s{}d{}p{}".format(*c))
+def test_fused_backward_matches_reference(monkeypatch, case, workers):
+    """conv_backward: the data and weight gradients in one turn of the op threads, against
+    the tap-by-tap reference, and bit for bit what conv_dgrad and conv_wgrad give."""
+    _force_threads(monkeypatch, workers)
+    for name, value in {"_PART_MACS": 1, "_GEMM_COLS": 1, "_WGRAD_COLS": 1,
+                        "_DGRAD_COLS": 1}.items():
+        monkeypatch.setattr(ck, name, value)
+    x, w, gy, cv = _case_data(case)
+    turns = []
+    real = ck._run_slots
+    monkeypatch.setattr(ck, "_run_slots", lambda n, task: (turns.append(n), real(n, task)))
+    dx, dw = ck.conv_backward(np, gy, x, w, cv)
+    fused = len(turns) == 1
+    _, ref_dx, ref_dw = _reference(x, w, gy, *_geometry(case))
+    np.testing.assert_allclose(dx, ref_dx, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(dw, ref_dw, rtol=1e-10, atol=1e-10)
+    assert np.array_equal(dx, ck.conv_dgrad(np, gy, w, cv))
+    assert np.array_equal(dw, ck.conv_wgrad(np, gy, x, cv))
+    n = case[0]
+    fair = any(n % k == 0 or n >= 2 * k for k in range(2, min(workers, n) + 1))
+    if fair and not all(k == 1 for k in case[5]):
+        assert fused, f"the two gradients took {len(turns)} turns"
+
+
+def test_fused_backward_bias_and_outputs(monkeypatch):
+    """A thin (stem) convolution: the bias gradient rides in the weight gradient's GEMMs, in
+    one turn with the data gradient, into the given arrays; with more filters the bias is
+    left to the caller (None)."""
+    _force_threads(monkeypatch, 2)
+    rng = np.random.default_rng(5)
+    for C, F in ((3, 16), (32, 40)):
+        x = rng.standard_normal((4, C, 10, 10)).astype(np.float32)
+        w = rng.standard_normal((F, C, 3, 3)).astype(np.float32)
+        gy = rng.standard_normal((4, F, 10, 10)).astype(np.float32)
+        cv = ck.Conv((3, 3), (1, 1), (1, 1), (1, 1), 1, 1 << 30, 4, C, F, (10, 10), (10, 10))
+        monkeypatch.setattr(ck, "_PART_MACS", 1)
+        outs = np.empty_like(x), np.empty_like(w), np.empty(F, np.float32)
+        dx, dw, db = ck.conv_backward(np, gy, x, w, cv, *outs[:2], True, outs[2])
+        assert dx is outs[0] and dw is outs[1]
+        want_dw, want_db = ck.conv_wgrad(np, gy, x, cv, None, True)
+        assert np.array_equal(dx, ck.conv_dgrad(np, gy, w, cv))
+        assert np.array_equal(dw, want_dw)
+        if C == 3:
+            assert db is outs[2] and np.array_equal(db, want_db)
+            np.testing.assert_allclose(db, gy.astype(np.float64).sum(axis=(0, 2, 3)),
+                                       rtol=1e-5, atol=1e-4)
+        else:
+            assert db is None and want_db is None
+
+
 def test_image_parts_same_bits_as_one_call(monkeypatch):
     """float32 forward and data gradient: the same bits shared out or not (every image is
     computed alike); the weight gradient sums the parts in order, within rounding."""
