@@ -104,7 +104,7 @@ from ._batch_threads import in_part, op_threads, run_each, run_parts
 from ._gemm_threads import matmul
 
 __all__ = ["Conv", "conv_backward", "conv_forward", "conv_dgrad", "conv_wgrad", "copy_rows",
-           "scratch", "release_scratch"]
+           "deconv_backward", "scratch", "release_scratch"]
 
 # Upper bound of the column buffer (bytes) on a CPU, whatever ``workspace`` allows: columns
 # written and then multiplied while they are still in the cache make the whole pass about
@@ -974,31 +974,67 @@ def conv_backward(xp, gy, x, w, cv, dx_out=None, dw_out=None, bias=False, db_out
     those of the two kernels called one after the other, bit for bit."""
     dt = gy.dtype
     how, dc = _dgrad_plan(xp, cv, dt.itemsize)
-    wc = _wgrad_conv(xp, cv, dt.itemsize)
-    dparts = (None if how == "bl" or (how == "tr" and dc.batch_last(xp, dt.itemsize))
-              else _image_parts(xp, dc))
-    wparts = _image_parts(xp, wc) if wc is not None else None
-    if not (dparts and wparts and [(i * dc.b, j * dc.b) for i, j in dparts]
-            == [(i * wc.b, j * wc.b) for i, j in wparts]):
+    if how == "tr":
+        data = (dc, lambda sl, pc: _forward(xp, gy[sl], wd, pc, dx[sl], None))
+    elif how == "cols":
+        data = (dc, lambda sl, pc: _dgrad(xp, gy[sl], w, pc, dx[sl]))
+    else:
+        data = None
+    fused = _paired_parts(xp, data, cv, dt.itemsize)
+    if fused is None:
         dx = conv_dgrad(xp, gy, w, cv, dx_out)
         res = conv_wgrad(xp, gy, x, cv, dw_out, bias, db_out)
         return (dx,) + (res if bias else (res,))
     dx = _result(xp, dx_out, (cv.n, cv.c) + cv.ispace, dt)
-    dw = _result(xp, dw_out, (cv.f, cv.cg) + cv.kernel, dt)
     wd = cv.flipped(xp, w) if how == "tr" else w
-    dws, dbs = _wgrad_sums(xp, wc, len(wparts), dt, bias)
+    res = _run_paired(xp, data, fused, gy, x, _result(xp, dw_out, (cv.f, cv.cg) + cv.kernel, dt),
+                      bias, db_out)
+    return (dx,) + (res if bias else (res,))
+
+
+def deconv_backward(xp, gy, x, w, cv, dx_out=None, dw_out=None):
+    """The gradients of Deconvolution ``y = conv_dgrad(x, w)`` (``cv`` the convolution from
+    its output space): ``(conv_forward(gy, w), conv_wgrad(x, gy))``, in one turn of the op
+    threads where they share the batch out alike (see ``conv_backward``)."""
+    dt = gy.dtype
+    data = (None if cv.batch_last(xp, dt.itemsize) else
+            (cv, lambda sl, pc: _forward(xp, gy[sl], w, pc, dx[sl], None)))
+    fused = _paired_parts(xp, data, cv, dt.itemsize)
+    if fused is None:
+        return conv_forward(xp, gy, w, cv, dx_out), conv_wgrad(xp, x, gy, cv, dw_out)
+    dx = _result(xp, dx_out, (cv.n, cv.f) + cv.ospace, dt)
+    return dx, _run_paired(xp, data, fused, x, gy,
+                           _result(xp, dw_out, (cv.f, cv.cg) + cv.kernel, dt), False, None)
+
+
+def _paired_parts(xp, data, cv, itemsize):
+    """For a data-gradient kernel ``data`` = (its conv, fn(images, part)) and conv_wgrad on
+    ``cv``: (the data kernel's ranges, the weight gradient's conv and ranges) where both
+    share the batch out over the same images, else None."""
+    wc = _wgrad_conv(xp, cv, itemsize)
+    if data is None or wc is None:
+        return None
+    dc = data[0]
+    dparts, wparts = _image_parts(xp, dc), _image_parts(xp, wc)
+    if not (dparts and wparts and [(i * dc.b, j * dc.b) for i, j in dparts]
+            == [(i * wc.b, j * wc.b) for i, j in wparts]):
+        return None
+    return dparts, wc, wparts
+
+
+def _run_paired(xp, data, fused, gy, x, dw, bias, db_out):
+    """Each image range's data gradient, then its weight-gradient sums (of ``gy`` against
+    ``x``), in one turn of the op threads; conv_wgrad's result from the sums."""
+    (dc, data_fn), (dparts, wc, wparts) = data, fused
+    dws, dbs = _wgrad_sums(xp, wc, len(wparts), dw.dtype, bias)
 
     def task(k):
         (i, j), (a, b) = dparts[k], wparts[k]
-        sl = slice(i * dc.b, j * dc.b)
-        if how == "tr":
-            _forward(xp, gy[sl], wd, dc.part(i, j), dx[sl], None)
-        else:
-            _dgrad(xp, gy[sl], w, dc.part(i, j), dx[sl])
-        _wgrad(xp, gy[sl], x[sl], wc.part(a, b), dws[k], bias, dbs[k])
+        data_fn(slice(i * dc.b, j * dc.b), dc.part(i, j))
+        _wgrad(xp, gy[a * wc.b:b * wc.b], x[a * wc.b:b * wc.b], wc.part(a, b), dws[k], bias,
+               dbs[k])
     _run_slots(len(dparts), task)
-    res = _wgrad_total(xp, wc, dws, dbs, dw, bias, db_out)
-    return (dx,) + (res if bias else (res,))
+    return _wgrad_total(xp, wc, dws, dbs, dw, bias, db_out)
 
 
 def _wgrad(xp, gy, x, cv, dw, bias, bias_out):

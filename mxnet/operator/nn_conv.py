@@ -42,7 +42,8 @@ from __future__ import annotations
 
 from ..base import MXNetError
 from ._gemm_threads import matmul
-from .conv_kernels import Conv, conv_backward, conv_dgrad, conv_forward, conv_wgrad
+from .conv_kernels import (Conv, conv_backward, conv_dgrad, conv_forward, conv_wgrad,
+                           deconv_backward)
 from .nn_dense import as_list, check_float_inputs, check_given, compute_dtype, merge, uniform_type
 from .registry import Param, register
 from .._mode import mode as _mode
@@ -391,7 +392,7 @@ def _backward_deconvolution(rc, attrs, gy, x, w, out=None):
                                               True, out, True)
     wc = _to_first(xp, w.astype(ct, copy=False), p.last)
     xc = _to_first(xp, x.astype(ct, copy=False), p.last)
-    res = [conv_forward(xp, gc, wc, cv, outs[0]), conv_wgrad(xp, xc, gc, cv, outs[1])]
+    res = list(deconv_backward(xp, gc, xc, wc, cv, outs[0], outs[1]))
     if not attrs["no_bias"]:
         res.append(_bias_grad(xp, gy.astype(ct, copy=False), p.last, outs[2]))
     return _finish(xp, res, p, dt, 2)

@@ -91,6 +91,30 @@ def test_fused_backward_matches_reference(monkeypatch, case, workers):
         assert fused, f"the two gradients took {len(turns)} turns"
 
 
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "n{}c{}f{}g{}S{}K{}s{}d{}p{}".format(*c))
+def test_fused_deconv_backward_matches_reference(monkeypatch, case):
+    """deconv_backward (Deconvolution's gradients: the convolution's forward pass of gy and
+    its weight gradient with the roles swapped) in one turn: against the tap-by-tap reference
+    and bit for bit the two kernels."""
+    _force_threads(monkeypatch, 2)
+    for name, value in {"_PART_MACS": 1, "_GEMM_COLS": 1, "_WGRAD_COLS": 1}.items():
+        monkeypatch.setattr(ck, name, value)
+    # the deconvolution's input is the convolution's output space, its output the input's
+    xs, w, ys, cv = _case_data(case)
+    turns = []
+    real = ck._run_slots
+    monkeypatch.setattr(ck, "_run_slots", lambda n, task: (turns.append(n), real(n, task)))
+    dx, dw = ck.deconv_backward(np, xs, ys, w, cv)
+    fused = list(turns)
+    ref_y, _, ref_dw = _reference(xs, w, ys, *_geometry(case))
+    np.testing.assert_allclose(dx, ref_y, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(dw, ref_dw, rtol=1e-10, atol=1e-10)
+    assert np.array_equal(dx, ck.conv_forward(np, xs, w, cv))
+    assert np.array_equal(dw, ck.conv_wgrad(np, ys, xs, cv))
+    if (case[0] % 2 == 0 or case[0] >= 4) and not all(k == 1 for k in case[5]):
+        assert fused == [2], fused
+
+
 def test_fused_backward_bias_and_outputs(monkeypatch):
     """A thin (stem) convolution: the bias gradient rides in the weight gradient's GEMMs, in
     one turn with the data gradient, into the given arrays; with more filters the bias is
