@@ -82,6 +82,26 @@ def _input_slots(op: OpDef, kwargs):
         return None
 
 
+# the most keyword combinations whose parsed attributes one mx.nd function keeps
+_ATTR_CACHE_SIZE = 256
+
+
+def _attr_key(kwargs):
+    """A key for keyword attributes of plain types (their types in it: 1, 1.0 and True parse
+    alike only for some parameters), or None."""
+    key = []
+    for k, v in kwargs.items():
+        t = type(v)
+        if t is tuple:
+            if not all(type(e) is int for e in v):
+                return None
+        elif t is not str and t is not int and t is not float and t is not bool and \
+                v is not None:
+            return None
+        key.append((k, t, v))
+    return tuple(key)
+
+
 def make_function(op: OpDef, public_name: str):
     """The ``mx.nd`` function for one operator."""
     param_order = [p for p in op.params if p != op.variadic]
@@ -93,6 +113,7 @@ def make_function(op: OpDef, public_name: str):
     # 1.9.1's generated functions turn a given ``dtype`` into ``np.dtype(dtype).name``, so an
     # explicit None means float64; its NumPy-interface ones (``_np*``) pass None on as unset
     none_dtype = None if public_name.startswith("_np") or "dtype" not in op.params else "float64"
+    attr_cache: dict = {}
 
     def fn(*args, out=None, name=None, **kwargs):
         if (not kwargs and static_inputs is not None and len(args) == n_static
@@ -112,6 +133,23 @@ def make_function(op: OpDef, public_name: str):
                     res = invoke(op, list(args), attrs, out=out)
                     log_fallback(op.name, args, None, op.num_outputs(attrs))
                     return res
+                return invoke(op, list(args), attrs, out=out)
+        elif (args and not op.variadic and (out is None or not sampler)
+              and all(type(a) is NDArray for a in args)):
+            # dense inputs and attributes as plain keywords (a gradient rule's calls,
+            # Activation(x, act_type=...)): their parsed form is kept per operator
+            key = _attr_key(kwargs)
+            attrs = None if key is None else attr_cache.get(key)
+            if attrs is None and key is not None and all(
+                    k in op.params and (v is not None or k != "dtype" or not none_dtype)
+                    for k in kwargs for v in (kwargs[k],)):
+                attrs = op.parse_attrs(kwargs)
+                if len(attr_cache) >= _ATTR_CACHE_SIZE:
+                    attr_cache.clear()
+                attr_cache[key] = attrs
+            if attrs is not None and len(args) == (
+                    n_static if static_inputs is not None else
+                    len(op.input_names(attrs)) + len(op.aux_names(attrs))):
                 return invoke(op, list(args), attrs, out=out)
         nd_pos = []
         i = 0
