@@ -23,6 +23,11 @@ and float64, where 1.9.1 computes only float32.
 
 Backward passes are dedicated ``_backward_*`` operators: composing them from
 elementwise operators would make several extra passes over the activations.
+
+Large float32/float64 BatchNorm (past the range where 1.9.1's summation order is emulated)
+runs on the op threads, image by image: one pass for the batch statistics (shifted sums),
+one for the output, one for the gradient's sums and one for the data gradient, each image's
+steps against per-channel tables while its slice is in the core's cache (``_bn_fast_*``).
 """
 from __future__ import annotations
 
@@ -32,7 +37,9 @@ import warnings
 import numpy as np
 
 from ..base import MXNetError
+from ._batch_threads import run_parts
 from ._safe_acc import layer_norm_f16, safe_acc_on
+from .conv_kernels import scratch
 from .registry import Param, register
 
 # ---------------------------------------------------------------------------------------------
@@ -242,6 +249,118 @@ def _bn_train_stats(x3, eps):
     return mean, var, np.sqrt(var + f32(eps))
 
 
+# Large float32/float64 BatchNorm on NumPy (past the exact range): every pass over the data
+# runs over the op threads, image by image (``_batch_threads.run_parts``), and each image's
+# steps are taken while its slice is in the core's cache. Per-channel sums are taken per image
+# and then added over the images in order, so the results do not depend on the thread count.
+# Groups of images of about this many elements make one step.
+_BN_STEP = 1 << 16
+# ... and only from this many elements on: below, the four hand-outs of a training step
+# (statistics, output; gradient sums, data gradient) cost more than the second core saves
+_BN_THREADS_MIN = 1 << 20
+
+
+def _bn_steps(a, b, per_image):
+    """Ranges of images a..b, each about _BN_STEP elements."""
+    k = max(1, _BN_STEP // max(per_image, 1))
+    return [(i, min(i + k, b)) for i in range(a, b, k)]
+
+
+def _bn_threaded(xp, x3):
+    return xp is np and x3.dtype in (np.float32, np.float64) and x3.flags.c_contiguous and \
+        x3.shape[0] > 1 and x3.size > _BN_TRAIN_EXACT_MAX
+
+
+def _bn_work(x3):
+    """The work ``run_parts`` weighs: nothing (one inline call) below _BN_THREADS_MIN."""
+    return x3.size if x3.size >= _BN_THREADS_MIN else 0
+
+
+def _bn_table(v, sp):
+    """A per-channel vector spread over one image, (C, S): NumPy's loops run 2-3x faster
+    against such a table than against a (C, 1) column broadcast along each row."""
+    return np.repeat(v, sp).reshape(len(v), sp)
+
+
+def _bn_fast_stats(x3):
+    """(mean, biased var) per channel of (N, C, S) data in one pass over the op threads:
+    each image's sums of d = x - K and d * d, K the first image's channel means (shifted
+    sums: with K near the mean, sum(d * d) / n - mean(d)^2 loses no precision to
+    cancellation); the images are added in order."""
+    nimg, c, sp = x3.shape
+    count = x3.dtype.type(nimg * sp)
+    ref = np.einsum("cq->c", x3[0]) / x3.dtype.type(sp)
+    tk = _bn_table(ref, sp)
+    sums = np.empty((nimg, c), x3.dtype)
+    squares = np.empty((nimg, c), x3.dtype)
+
+    def partial(a, b):
+        for i, j in _bn_steps(a, b, c * sp):
+            t = scratch(np, "bn.t", (j - i, c, sp), x3.dtype)
+            np.subtract(x3[i:j], tk, out=t)
+            np.einsum("pcq->pc", t, out=sums[i:j])
+            np.einsum("pcq,pcq->pc", t, t, out=squares[i:j])
+    run_parts(partial, nimg, _bn_work(x3))
+    shift = sums.sum(axis=0) / count
+    var = squares.sum(axis=0) / count - shift * shift
+    return ref + shift, np.maximum(var, 0, out=var)
+
+
+def _bn_fast_affine(x3, scale, shift, o3):
+    """x * scale + shift per channel (the mean folded into the shift, as PyTorch's CPU kernel
+    does), into ``o3`` (a new array when None)."""
+    nimg, c, sp = x3.shape
+    out = np.empty_like(x3) if o3 is None else o3
+    ts, tb = _bn_table(scale, sp), _bn_table(shift, sp)
+
+    def affine(a, b):
+        for i, j in _bn_steps(a, b, c * sp):
+            o = out[i:j]
+            np.multiply(x3[i:j], ts, out=o)
+            o += tb
+    run_parts(affine, nimg, _bn_work(x3))
+    return out
+
+
+def _bn_fast_grad_sums(x3, g3, mean):
+    """(sum(g), sum(g * (x - mean))) per channel, image by image."""
+    nimg, c, sp = x3.shape
+    sg = np.empty((nimg, c), x3.dtype)
+    sd = np.empty((nimg, c), x3.dtype)
+    tm = _bn_table(mean, sp)
+
+    def sums(a, b):
+        np.einsum("pcq->pc", g3[a:b], out=sg[a:b])
+        for i, j in _bn_steps(a, b, c * sp):
+            t = scratch(np, "bn.t", (j - i, c, sp), x3.dtype)
+            np.subtract(x3[i:j], tm, out=t)
+            np.einsum("pcq,pcq->pc", g3[i:j], t, out=sd[i:j])
+    run_parts(sums, nimg, _bn_work(x3))
+    return sg.sum(axis=0), sd.sum(axis=0)
+
+
+def _bn_fast_dx(x3, g3, a, b, c0, o3):
+    """dx = g * a + x * b + c0 per channel (b None: g * a alone)."""
+    nimg, c, sp = x3.shape
+    out = np.empty_like(g3) if o3 is None else o3
+    ta = _bn_table(a, sp)
+    if b is not None:
+        tb, tc = _bn_table(b, sp), _bn_table(c0, sp)
+
+    def dx(lo, hi):
+        for i, j in _bn_steps(lo, hi, c * sp):
+            o = out[i:j]
+            np.multiply(g3[i:j], ta, out=o)
+            if b is None:
+                continue
+            t = scratch(np, "bn.t", (j - i, c, sp), x3.dtype)
+            np.multiply(x3[i:j], tb, out=t)
+            o += t
+            o += tc
+    run_parts(dx, nimg, _bn_work(x3))
+    return out
+
+
 def _bn_exact_train(xp, x, saved_is_var):
     """Whether BatchNorm (not SyncBatchNorm) of ``x`` takes 1.9.1's summation order."""
     return xp is np and x.dtype == np.float32 and not saved_is_var and \
@@ -319,6 +438,14 @@ def _make_bn_forward(opname, saved_is_var, axis_of):
                 out *= scale[:, None]
                 out += beta[:, None]
                 saved = (mean, np.float32(1) / root)
+        elif rc.is_train and not attrs["use_global_stats"] and _bn_threaded(xp, x3) and \
+                (o3 is None or o3.flags.c_contiguous):
+            with np.errstate(all="ignore"):
+                mean, var = _bn_fast_stats(x3)
+                invstd = 1.0 / np.sqrt(var + eps)
+                scale = invstd if attrs["fix_gamma"] else gamma * invstd
+                out = _bn_fast_affine(x3, scale, beta - mean * scale, o3)
+            saved = (mean, var if saved_is_var else invstd)
         elif rc.is_train and not attrs["use_global_stats"]:
             n = x3.shape[0] * x3.shape[2]
             mean = _chan_sum(xp, x3) / n
@@ -337,6 +464,8 @@ def _make_bn_forward(opname, saved_is_var, axis_of):
                 out = xp.subtract(x3, mm[:, None], out=o3)
                 out *= scale[:, None]
                 out += beta[:, None]
+            elif _bn_threaded(xp, x3) and (o3 is None or o3.flags.c_contiguous):
+                out = _bn_fast_affine(x3, scale, beta - mm * scale, o3)
             else:
                 out = xp.multiply(x3, scale[:, None], out=o3)
                 out += (beta - mm * scale)[:, None]
@@ -390,6 +519,15 @@ def _bn_backward_exact(attrs, train, x3, g3, gamma, mean, invstd, mm, mv, o3):
     return dx, dgamma, dbeta
 
 
+def _bn_move(attrs, mm, mv, mean, var):
+    """The moving statistics move towards the batch's: m * moving + (1 - m) * batch."""
+    m = np.float32(attrs["momentum"])
+    mm *= m
+    mm += (np.float32(1) - m) * mean
+    mv *= m
+    mv += (np.float32(1) - m) * var
+
+
 def _make_bn_backward(opname, saved_is_var, axis_of):
     """Gradients of data, gamma and beta; updates the moving statistics in training mode."""
 
@@ -412,6 +550,27 @@ def _make_bn_backward(opname, saved_is_var, axis_of):
             return (o if o is not None else dx.reshape(x.shape)), dgamma, dbeta
         invstd = 1.0 / xp.sqrt(saved + eps) if saved_is_var else saved
         w = xp.ones_like(invstd) if attrs["fix_gamma"] else gamma
+        train = rc.is_train and not attrs["use_global_stats"]
+        if og.dtype == x.dtype and _bn_threaded(xp, x3) and g3.flags.c_contiguous and \
+                not (saved_is_var and x.size <= _BN_EXACT_MAX) and \
+                (o3 is None or not (np.may_share_memory(o3, g3) or
+                                    np.may_share_memory(o3, x3))):
+            with np.errstate(all="ignore"):
+                sum_g, dot = _bn_fast_grad_sums(x3, g3, mean)
+                a = w * invstd
+                if train:
+                    _bn_move(attrs, mm, mv, mean, saved if saved_is_var else
+                             1.0 / (invstd * invstd) - eps)
+                    n = x3.shape[0] * x3.shape[2]
+                    k = dot * invstd * invstd / n
+                    # g*a - (x - mean)*a*k - a*sum_g/n, the mean folded into the constant
+                    b = -a * k
+                    dx = _bn_fast_dx(x3, g3, a, b, -(a * sum_g / n) - mean * b, o3)
+                else:
+                    dx = _bn_fast_dx(x3, g3, a, None, None, o3)
+                dgamma = xp.zeros_like(invstd) if attrs["fix_gamma"] else dot * invstd
+            dx = o if o is not None else dx.reshape(x.shape)
+            return dx, _as(dgamma, gamma.dtype), _as(sum_g, gamma.dtype)
         xc = x3 - mean[:, None]
         exact_sums = None
         if saved_is_var and xp is np and x3.dtype == np.float32 and 0 < x.size <= _BN_EXACT_MAX:
@@ -423,13 +582,9 @@ def _make_bn_backward(opname, saved_is_var, axis_of):
         sum_g = exact_sums[0] if exact_sums else _chan_sum(xp, g3)
         dot = _chan_dot(xp, g3, xc)  # sum of g * (x - mean) per channel
         a = w * invstd
-        if rc.is_train and not attrs["use_global_stats"]:
-            m = np.float32(attrs["momentum"])
-            var = saved if saved_is_var else 1.0 / (invstd * invstd) - eps
-            mm *= m
-            mm += (np.float32(1) - m) * mean
-            mv *= m
-            mv += (np.float32(1) - m) * var
+        if train:
+            _bn_move(attrs, mm, mv, mean, saved if saved_is_var else
+                     1.0 / (invstd * invstd) - eps)
             n = x3.shape[0] * x3.shape[2]
             k = dot * invstd * invstd / n
             dx = xp.multiply(g3, a[:, None], out=o3)

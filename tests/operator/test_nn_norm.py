@@ -339,3 +339,97 @@ def test_bn_gradients_ignore_the_mean_and_var_outputs():
         out, mean, var = nd.BatchNorm(x, g, b, mm, mv, output_mean_var=True)
     mx.autograd.backward([mean, var], [nd.ones_like(mean), nd.ones_like(var)])
     np.testing.assert_array_equal(x.grad.asnumpy(), 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# the threaded kernels of large float32/float64 BatchNorm (past the exact range)
+
+
+def _bn_reference(x, gamma, beta, g, eps, fix_gamma):
+    """BatchNorm's training forward and gradients in float64, straight from the formulas."""
+    x, g = x.astype(np.float64), g.astype(np.float64)
+    w = np.ones_like(gamma, np.float64) if fix_gamma else gamma.astype(np.float64)
+    axes = (0, 2, 3)
+    mean = x.mean(axis=axes)
+    var = ((x - mean[:, None, None]) ** 2).mean(axis=axes)
+    inv = 1 / np.sqrt(var + eps)
+    xhat = (x - mean[:, None, None]) * inv[:, None, None]
+    y = xhat * w[:, None, None] + beta[:, None, None]
+    n = x.size / x.shape[1]
+    dbeta = g.sum(axis=axes)
+    dgamma = (g * xhat).sum(axis=axes)
+    dx = (w * inv)[:, None, None] * (g - dbeta[:, None, None] / n
+                                     - xhat * dgamma[:, None, None] / n)
+    return y, mean, var, inv, dx, dgamma, dbeta
+
+
+@pytest.mark.parametrize("shape, offset", [((8, 16, 32, 36), 0.0), ((6, 3, 70, 80), 1000.0),
+                                           ((40, 40, 9, 9), -3.0)])
+@pytest.mark.parametrize("fix_gamma", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_bn_threaded_kernels_match_float64_formulas(monkeypatch, shape, offset, fix_gamma,
+                                                    dtype):
+    """Training forward, moving statistics and gradients of inputs past the exact range
+    (shifted sums: a mean of 1000 with unit spread keeps its variance), split over 1 to 3
+    op threads with the same bits."""
+    from mxnet.operator import _batch_threads, nn_norm
+    monkeypatch.setattr(nn_norm, "_BN_THREADS_MIN", 1)
+    monkeypatch.setattr(_batch_threads, "_MIN_ELEMENTS", 1)
+    rng = np.random.default_rng(7)
+    c = shape[1]
+    x = (rng.standard_normal(shape) * 2 + offset).astype(dtype)
+    gy = rng.standard_normal(shape).astype(dtype)
+    gamma = rng.uniform(0.5, 1.5, c).astype(dtype)
+    beta = rng.uniform(-1, 1, c).astype(dtype)
+    eps, momentum = 1e-3, 0.9
+    assert x.size > nn_norm._BN_TRAIN_EXACT_MAX
+    got = []
+    for threads in (1, 2, 3):
+        monkeypatch.setenv("MXNET_PY_OP_THREADS", str(threads))
+        xs, gs, bs = _a(x, dtype), _a(gamma, dtype), _a(beta, dtype)
+        mm, mv = nd.zeros((c,), dtype=dtype), nd.ones((c,), dtype=dtype)
+        for a in (xs, gs, bs):
+            a.attach_grad()
+        with mx.autograd.record():
+            y, mean, inv = nd.BatchNorm(xs, gs, bs, mm, mv, eps=eps, momentum=momentum,
+                                        fix_gamma=fix_gamma, output_mean_var=True)
+        y.backward(_a(gy, dtype))
+        got.append([a.asnumpy() for a in (y, mean, inv, xs.grad, gs.grad, bs.grad, mm, mv)])
+    for other in got[1:]:
+        for a, b in zip(got[0], other):
+            assert np.array_equal(a, b)
+    y, mean, inv, dx, dgamma, dbeta, mm, mv = got[0]
+    ry, rmean, rvar, rinv, rdx, rdgamma, rdbeta = _bn_reference(x, gamma, beta, gy, eps,
+                                                                fix_gamma)
+    tol = dict(rtol=2e-4, atol=2e-4) if dtype == "float32" else dict(rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(y, ry, **tol)
+    np.testing.assert_allclose(mean, rmean, **tol)
+    np.testing.assert_allclose(inv, rinv, **tol)
+    np.testing.assert_allclose(dx, rdx, **tol)
+    np.testing.assert_allclose(dgamma, 0 if fix_gamma else rdgamma,
+                               rtol=tol["rtol"], atol=tol["atol"] * x.size / c)
+    np.testing.assert_allclose(dbeta, rdbeta, rtol=tol["rtol"], atol=tol["atol"] * x.size / c)
+    m = float(np.float32(momentum))   # a float parameter, as 1.9.1 reads it
+    np.testing.assert_allclose(mm, (1 - m) * rmean, **tol)
+    np.testing.assert_allclose(mv, m + (1 - m) * rvar, **tol)
+
+
+def test_bn_threaded_inference_and_global_stats(monkeypatch):
+    """Large inputs in inference mode, and with use_global_stats while training: the moving
+    statistics normalise, x * scale + (beta - mean * scale)."""
+    from mxnet.operator import _batch_threads, nn_norm
+    monkeypatch.setattr(nn_norm, "_BN_THREADS_MIN", 1)
+    monkeypatch.setattr(_batch_threads, "_MIN_ELEMENTS", 1)
+    rng = np.random.default_rng(3)
+    shape = (10, 12, 30, 30)
+    x = rng.standard_normal(shape).astype(np.float32)
+    gamma, beta = rng.uniform(0.5, 1.5, 12), rng.uniform(-1, 1, 12)
+    mmv, mvv = rng.uniform(-1, 1, 12), rng.uniform(0.5, 2, 12)
+    want = ((x - mmv[:, None, None]) / np.sqrt(mvv + 1e-3)[:, None, None]
+            * gamma[:, None, None] + beta[:, None, None])
+    args = [_a(v, "float32") for v in (x, gamma, beta, mmv, mvv)]
+    y = nd.BatchNorm(*args, fix_gamma=False)
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-5, atol=1e-5)
+    with mx.autograd.record():
+        y = nd.BatchNorm(*args, fix_gamma=False, use_global_stats=True)
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-5, atol=1e-5)
