@@ -103,8 +103,8 @@ from ..backend import blas_threads
 from ._batch_threads import in_part, op_threads, run_each, run_parts
 from ._gemm_threads import matmul
 
-__all__ = ["Conv", "conv_backward", "conv_forward", "conv_dgrad", "conv_wgrad", "copy_rows",
-           "deconv_backward", "scratch", "release_scratch"]
+__all__ = ["Conv", "add_channel_bias", "conv_backward", "conv_forward", "conv_dgrad",
+           "conv_wgrad", "copy_rows", "deconv_backward", "scratch", "release_scratch"]
 
 # Upper bound of the column buffer (bytes) on a CPU, whatever ``workspace`` allows: columns
 # written and then multiplied while they are still in the cache make the whole pass about
@@ -738,7 +738,18 @@ def _forward(xp, x, w, cv, y, bias):
     if cv.b != 1:
         cv.unblock_into(xp, blk, y.reshape(cv.n, cv.f, cv.L))
     if bias is not None and not fused:
-        y += bias.astype(dt, copy=False).reshape((-1,) + (1,) * cv.nsp)
+        add_channel_bias(xp, y, bias.astype(dt, copy=False))
+    return y
+
+
+def add_channel_bias(xp, y, bias):
+    """y (n, F, *S) += bias (F,) per channel. On NumPy against a (F, *S) table of the bias:
+    NumPy's loops run 2-3x faster on it than on a (F, 1, ...) column broadcast along each
+    row."""
+    if xp is np and y.ndim > 2 and y[0].size > bias.size:
+        y += np.repeat(bias, y[0].size // bias.size).reshape(y.shape[1:])
+    else:
+        y += bias.reshape((-1,) + (1,) * (y.ndim - 2))
     return y
 
 
@@ -873,7 +884,7 @@ def _forward_bl(xp, x, w, cv, y, bias):
               out=yt.reshape(cv.L * cv.n, cv.f))
     y.reshape(cv.n, cv.f, cv.L)[...] = yt.transpose(1, 2, 0)
     if bias is not None:   # (a separate pass: measured faster than adding while transposing)
-        y += bias.astype(dt, copy=False).reshape((-1,) + (1,) * cv.nsp)
+        add_channel_bias(xp, y, bias.astype(dt, copy=False))
     return y
 
 

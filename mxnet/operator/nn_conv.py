@@ -42,8 +42,8 @@ from __future__ import annotations
 
 from ..base import MXNetError
 from ._gemm_threads import matmul
-from .conv_kernels import (Conv, conv_backward, conv_dgrad, conv_forward, conv_wgrad,
-                           deconv_backward)
+from .conv_kernels import (Conv, add_channel_bias, conv_backward, conv_dgrad, conv_forward,
+                           conv_wgrad, deconv_backward)
 from .nn_dense import as_list, check_float_inputs, check_given, compute_dtype, merge, uniform_type
 from .registry import Param, register
 from .._mode import mode as _mode
@@ -281,7 +281,10 @@ def _from_first(xp, a, last):
 
 def _add_bias(xp, y, b, last):
     if b is not None:
-        y += b if last else b.reshape((-1,) + (1,) * (y.ndim - 2))
+        if last:
+            y += b
+        else:
+            add_channel_bias(xp, y, b)
     return y
 
 

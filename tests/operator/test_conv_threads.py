@@ -315,3 +315,14 @@ def test_concurrent_callers_keep_their_own_part_buffers(monkeypatch):
     for t in threads:
         t.join()
     assert not bad
+
+
+@pytest.mark.parametrize("shape", [(3, 5, 7, 6), (2, 4, 1, 1), (4, 6, 9), (2, 3, 2, 3, 4)])
+def test_add_channel_bias_equals_broadcast(shape):
+    """The table form of the bias add gives the broadcast add's bits."""
+    rng = np.random.default_rng(2)
+    y = rng.standard_normal(shape).astype(np.float32)
+    b = rng.standard_normal(shape[1]).astype(np.float32)
+    want = y + b.reshape((-1,) + (1,) * (len(shape) - 2))
+    got = ck.add_channel_bias(np, y.copy(), b)
+    assert np.array_equal(got, want)
