@@ -572,10 +572,22 @@ def _einsum_parts(subscripts, n):
     return ins, out
 
 
+_EINSUM_F64_MAX = 65536
+
+
 def _einsum(rc, attrs, *ops):
     dt = _cat_dtype("einsum", list(ops))
-    # 1.9.1 accumulates float16 in float32 and rounds the result once
-    work = np.dtype(np.float32) if dt == np.float16 else dt
+    # 1.9.1's einsum (optimize=False, its default) carries float16 in float32 and float32 in
+    # float64, and rounds the result once (bit for bit in a sweep over products, traces,
+    # contractions of 2 and 3 operands and '...'); optimize=True takes other paths there.
+    # Carried in float64 NumPy's loops take 1.2-4x as long, so operands of more than
+    # _EINSUM_F64_MAX elements in all keep float32.
+    work = dt
+    if dt == np.float16:
+        work = np.dtype(np.float32)
+    elif dt == np.float32 and not attrs.get("optimize") and \
+            sum(o.size for o in ops) <= _EINSUM_F64_MAX:
+        work = np.dtype(np.float64)
     try:
         return rc.xp.asarray(rc.xp.einsum(attrs["subscripts"],
                                           *[o.astype(work, copy=False) for o in ops])
