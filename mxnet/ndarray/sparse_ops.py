@@ -874,6 +874,42 @@ def _nonzero_rows(arr):
     return _xp(arr._ctx).nonzero((flat != 0).any(axis=1))[0]
 
 
+def _adam_std_update(weight, grad, mean, var, out=None, lr=None, beta1=0.9, beta2=0.999,
+                     epsilon=1e-8, wd=0.0, rescale_grad=1.0, clip_gradient=-1.0,
+                     lazy_update=True):
+    """adam_update of a dense weight and states by a row_sparse gradient with
+    lazy_update=False (1.9.1's AdamStd kernel): every row is updated, the rows the gradient
+    lacks with ``g = wd * weight``. Its var step squares ``g`` first,
+    ``beta2 * var + (1 - beta2) * (g * g)``, where the dense kernel multiplies left to right;
+    the two differ in the last bit for about one value in a thousand."""
+    if lr is None:
+        raise MXNetError("adam_update: Required parameter lr of float is not presented")
+    if not weight.shape == grad.shape == mean.shape == var.shape:
+        raise MXNetError(f"adam_update: shapes differ: weight {weight.shape}, grad {grad.shape}, "
+                         f"mean {mean.shape}, var {var.shape}")
+    xp = _xp(weight._ctx)
+    for a in (weight, mean, var):
+        a.wait_to_read()
+    dt = weight._data.dtype
+
+    def c(v):   # a float parameter as the kernel sees it (a C float in the array dtype)
+        return dt.type(np.float32(v))
+    w = weight._data
+    g = grad._data.astype(dt, copy=False) * c(rescale_grad) + w * c(wd)
+    if clip_gradient >= 0:
+        g = xp.clip(g, -c(clip_gradient), c(clip_gradient))
+    one = dt.type(1)
+    m = c(beta1) * mean._data + (one - c(beta1)) * g
+    v = c(beta2) * var._data + (one - c(beta2)) * (g * g)
+    new = w - c(lr) * m / (xp.sqrt(v) + c(epsilon))
+    mean._data[...] = m
+    var._data[...] = v
+    target = out if out is not None else weight.copy()
+    target.wait_to_read()
+    target._data[...] = new
+    return target
+
+
 def _make_lazy_update(name, nstates):
     def fn(weight, grad, *rest, out=None, _rsp_weight=False, **kwargs):
         if isinstance(grad, RowSparseNDArray) and not kwargs.get("lazy_update", True) and \
@@ -881,6 +917,8 @@ def _make_lazy_update(name, nstates):
             # 1.9.1's standard update reads a row_sparse gradient natively (no fallback)
             from . import _public
             grad._parts   # noqa: B018 - waits for pending writes (a KVStore pull ...)
+            if name == "adam_update" and len(rest) == 2:
+                return _adam_std_update(weight, grad, *rest, out=out, **kwargs)
             return _public[name](weight, _new(grad._data, grad._ctx), *rest, out=out,
                                  **kwargs)
         lazy = kwargs.get("lazy_update", True)
@@ -1026,7 +1064,8 @@ def adagrad_update(weight, grad, history, lr, epsilon=1e-7, wd=0.0, rescale_grad
         g = xp.clip(g, -dt.type(clip_gradient), dt.type(clip_gradient))
     h = history._data[rows] + g * g
     history._data[rows] = h
-    new_rows = weight._data[rows] - dt.type(lr) * g / xp.sqrt(h + dt.type(epsilon))
+    # lr times the quotient (1.9.1's order: (lr * g) / ... differs in the last bit)
+    new_rows = weight._data[rows] - dt.type(lr) * (g / xp.sqrt(h + dt.type(epsilon)))
     target = out if out is not None else weight.copy()
     target.wait_to_read()
     target._data[rows] = new_rows
