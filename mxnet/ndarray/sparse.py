@@ -861,8 +861,9 @@ def array(source_array, ctx=None, dtype=None):
         return row_sparse_array(source_array, ctx=ctx, dtype=dtype)
     if _is_scipy(source_array):
         return csr_matrix(source_array, ctx=ctx, dtype=dtype)
-    raise ValueError("Please use mx.nd.array to create an NDArray with source_array of "
-                     f"type {type(source_array)}")
+    # two arguments, as 1.9.1 raises it (str(e) shows the tuple)
+    raise ValueError("Please use mx.nd.array to create an NDArray with source_array of type ",
+                     type(source_array))
 
 
 def _from_record(rec, ctx):

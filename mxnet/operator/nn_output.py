@@ -30,6 +30,7 @@ import math
 import numpy as np
 
 from ..base import MXNetError
+from ._onednn import EMULATE_MAX
 from ._safe_acc import plain_softmax_f16
 from .nn_activation import check_float, softmax_forward
 from .registry import Param, register
@@ -133,8 +134,17 @@ def _softmax_output(rc, attrs, data, label, out=None):
         return rc.xp.zeros(dshape, dtype=data.dtype)
     if data.dtype == np.float16 and rc.xp is np:
         return plain_softmax_f16(data.reshape(view), axis).reshape(dshape)
+    dnn = False
+    if not rc.is_train and rc.xp is np and data.dtype == np.float32 and \
+            not attrs["multi_output"] and (data.ndim == 2 or
+                                           (data.ndim == 4 and attrs["preserve_shape"])):
+        # 1.9.1's CPU build predicts with oneDNN's softmax for 2-d (and 4-d) float32 data:
+        # its exp and lane-ordered sum, not the generic kernel's (training keeps that one).
+        # For 4-d data without preserve_shape oneDNN normalises over the last axis only,
+        # unlike the training pass (over all but axis 0): ours keeps the documented axes.
+        dnn = "exact" if data.size <= EMULATE_MAX else "fast"
     res = softmax_forward(rc.xp, data.reshape(view), axis,
-                          out=None if o is None else o.reshape(view))
+                          out=None if o is None else o.reshape(view), onednn=dnn)
     return o if o is not None and res.base is o else res.reshape(dshape)
 
 

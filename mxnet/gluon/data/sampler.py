@@ -45,7 +45,8 @@ class RandomSampler(Sampler):
     def __iter__(self):
         order = np.arange(self._length)
         np.random.shuffle(order)
-        return iter(order)
+        # Python ints: printed as 1.9.1 (on NumPy 1.x) printed its indices, [3, 5, ...]
+        return iter(order.tolist())
 
     def __len__(self):
         return self._length
