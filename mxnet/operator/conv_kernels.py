@@ -951,7 +951,7 @@ def _wgrad_total(xp, wc, dws, dbs, dw, bias, bias_out):
     xp.sum(dws, axis=0, out=dw)
     if not bias:
         return dw
-    if not (bias and wc.thin()):
+    if not wc.thin():
         return dw, None
     db = _result(xp, bias_out, (wc.f,), dw.dtype)
     xp.sum(dbs, axis=0, out=db)
@@ -986,7 +986,8 @@ def conv_backward(xp, gy, x, w, cv, dx_out=None, dw_out=None, bias=False, db_out
     those of the two kernels called one after the other, bit for bit."""
     dt = gy.dtype
     how, dc = _dgrad_plan(xp, cv, dt.itemsize)
-    if how == "tr":
+    # (the closures read dx and wd, set below once the pairing is known)
+    if how == "tr" and not dc.batch_last(xp, dt.itemsize):   # else conv_forward's own kernel
         data = (dc, lambda sl, pc: _forward(xp, gy[sl], wd, pc, dx[sl], None))
     elif how == "cols":
         data = (dc, lambda sl, pc: _dgrad(xp, gy[sl], w, pc, dx[sl]))

@@ -326,3 +326,23 @@ def test_add_channel_bias_equals_broadcast(shape):
     want = y + b.reshape((-1,) + (1,) * (len(shape) - 2))
     got = ck.add_channel_bias(np, y.copy(), b)
     assert np.array_equal(got, want)
+
+
+def test_fused_backward_keeps_the_batch_last_data_gradient(monkeypatch):
+    """Where the data gradient's transposed convolution runs batch last (short rows), the
+    backward pass keeps that kernel (the bits of conv_dgrad) rather than image parts."""
+    _force_threads(monkeypatch, 2)
+    for name in ("_PART_MACS", "_GEMM_COLS", "_WGRAD_COLS"):   # one image per block
+        monkeypatch.setattr(ck, name, 1)
+    rng = np.random.default_rng(4)
+    # 24 channels: the weight gradient is not batch last (thin), the data gradient's
+    # transposed convolution (40 channels in) is
+    x = rng.standard_normal((16, 24, 8, 8)).astype(np.float32)
+    w = rng.standard_normal((40, 24, 3, 3)).astype(np.float32)
+    gy = rng.standard_normal((16, 40, 8, 8)).astype(np.float32)
+    cv = ck.Conv((3, 3), (1, 1), (1, 1), (1, 1), 1, 1 << 30, 16, 24, 40, (8, 8), (8, 8))
+    how, tr = ck._dgrad_plan(np, cv, 4)
+    assert how == "tr" and tr.batch_last(np, 4) and not cv.batch_last(np, 4)
+    dx, dw = ck.conv_backward(np, gy, x, w, cv)
+    assert np.array_equal(dx, ck.conv_dgrad(np, gy, w, cv))
+    assert np.array_equal(dw, ck.conv_wgrad(np, gy, x, cv))
