@@ -282,11 +282,17 @@ def _bn_table(v, sp):
     return np.repeat(v, sp).reshape(len(v), sp)
 
 
+def _over_images(a):
+    """Per-channel sums of per-image partial sums (N, C), added pairwise along a contiguous
+    copy (a running sum over thousands of images, as channel-last data gives, loses digits)."""
+    return np.ascontiguousarray(a.T).sum(axis=1)
+
+
 def _bn_fast_stats(x3):
     """(mean, biased var) per channel of (N, C, S) data in one pass over the op threads:
     each image's sums of d = x - K and d * d, K the first image's channel means (shifted
     sums: with K near the mean, sum(d * d) / n - mean(d)^2 loses no precision to
-    cancellation); the images are added in order."""
+    cancellation), then added over the images in a fixed order."""
     nimg, c, sp = x3.shape
     count = x3.dtype.type(nimg * sp)
     ref = np.einsum("cq->c", x3[0]) / x3.dtype.type(sp)
@@ -301,8 +307,8 @@ def _bn_fast_stats(x3):
             np.einsum("pcq->pc", t, out=sums[i:j])
             np.einsum("pcq,pcq->pc", t, t, out=squares[i:j])
     run_parts(partial, nimg, _bn_work(x3))
-    shift = sums.sum(axis=0) / count
-    var = squares.sum(axis=0) / count - shift * shift
+    shift = _over_images(sums) / count
+    var = _over_images(squares) / count - shift * shift
     return ref + shift, np.maximum(var, 0, out=var)
 
 
@@ -336,7 +342,7 @@ def _bn_fast_grad_sums(x3, g3, mean):
             np.subtract(x3[i:j], tm, out=t)
             np.einsum("pcq,pcq->pc", g3[i:j], t, out=sd[i:j])
     run_parts(sums, nimg, _bn_work(x3))
-    return sg.sum(axis=0), sd.sum(axis=0)
+    return _over_images(sg), _over_images(sd)
 
 
 def _bn_fast_dx(x3, g3, a, b, c0, o3):
