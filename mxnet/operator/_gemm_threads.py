@@ -12,11 +12,6 @@ convolutions then never wakes OpenBLAS's threads (a CIFAR ResNet-18 training ste
 threads, with the image parts: 607-673 ms before, 440-477 after while the VM's vCPUs shared no
 cache; 462-489 against 422-438 while they did).
 
-A convolution of a single image (batch-1 inference) leaves its GEMMs to OpenBLAS's threads:
-no image parts follow to be starved, and OpenBLAS splits these shapes better than the row or
-column halves here (ResNet-18 v1 at 224x224, batch 1, forward: 24.8 -> 18.2-19.2 ms; e.g.
-(64 x 576) x (576 x 3136): 395 GFLOP/s against 289; (512 x 4608) x (4608 x 49): 308 against 165).
-
 FullyConnected keeps OpenBLAS's threads: for its smaller GEMMs a worker that is already
 spinning takes work faster than a pool thread wakes (LeNet's fc1 forward + backward: 0.48 ms
 with OpenBLAS's threads, 0.60 on one thread, 0.80 split here).
@@ -45,12 +40,10 @@ _SPLIT_MIN_DIM = 64
 _ALIGN = 16
 
 
-def matmul(xp, a, b, out=None, openblas=False):
+def matmul(xp, a, b, out=None):
     """``xp.matmul(a, b, out=out)``, computed as the module docstring says on NumPy (on
-    other backends as it is). ``openblas``: leave the threading to OpenBLAS (a convolution
-    of a single image, whose model has no image parts to starve; see the module docstring),
-    except inside an op thread's part."""
-    if xp is not np or (openblas and not in_part()):
+    other backends as it is)."""
+    if xp is not np:
         return xp.matmul(a, b, out=out)
     vector = a.ndim < 2 or b.ndim < 2
     m, k = (1,) + a.shape if a.ndim < 2 else a.shape[-2:]

@@ -735,7 +735,7 @@ def _forward(xp, x, w, cv, y, bias):
     blk = y if cv.b == 1 else scratch(xp, "blocked", (cv.nblk, cv.f, cv.b, cv.L), dt)
     ym = blk.reshape(cv.nblk, cv.g, cv.fg, cv.b * cv.L)
     for i, j in ranges:
-        matmul(xp, wm, im2col(xp, src, i, j, buf, fused), out=ym[i:j], openblas=cv.n == 1)
+        matmul(xp, wm, im2col(xp, src, i, j, buf, fused), out=ym[i:j])
     if cv.b != 1:
         cv.unblock_into(xp, blk, y.reshape(cv.n, cv.f, cv.L))
     if bias is not None and not fused:
@@ -814,7 +814,7 @@ def _dgrad(xp, gy, w, cv, dx):
         m = j - i
         dcol = dbuf[:m * cv.c * cv.ksize * cv.b * cv.L].reshape(
             m, cv.g, cv.cg * cv.ksize, cv.b * cv.L)
-        matmul(xp, wt, gb[i:j], out=dcol, openblas=cv.n == 1)
+        matmul(xp, wt, gb[i:j], out=dcol)
         dcol = dcol.reshape((m, cv.c) + cv.kernel + (cv.b,) + cv.ospace)
         if plan is None:
             cv.col2im_strided(dcol, dxpad[i:j])
@@ -861,7 +861,7 @@ def _dgrad_flat(xp, gb, w, cv, plan, phases, ranges, dbuf, dxb, dx):
     for i, j in ranges:
         m = j - i
         cols = dbuf[:k * c * m * bl].reshape(k * c, m, bl)
-        matmul(xp, wt, gb[i:j, 0], out=cols.transpose(1, 0, 2), openblas=cv.n == 1)
+        matmul(xp, wt, gb[i:j, 0], out=cols.transpose(1, 0, 2))
         cols = cols.reshape(cv.kernel + (c, m, cv.b) + cv.ospace)
         acc = abuf[:len(phases) * c * m * bl].reshape((len(phases), c, m, cv.b) + cv.ospace)
 
@@ -1074,11 +1074,9 @@ def _wgrad(xp, gy, x, cv, dw, bias, bias_out):
         col = im2col(xp, src, i, j, buf, fused)
         m = j - i
         if tall:
-            prod = matmul(xp, col, gb[i:j].transpose(0, 1, 3, 2), out=part[:m],
-                          openblas=cv.n == 1)
+            prod = matmul(xp, col, gb[i:j].transpose(0, 1, 3, 2), out=part[:m])
         else:
-            prod = matmul(xp, gb[i:j], col.transpose(0, 1, 3, 2), out=part[:m],
-                          openblas=cv.n == 1)
+            prod = matmul(xp, gb[i:j], col.transpose(0, 1, 3, 2), out=part[:m])
         if first:
             if m == 1:
                 acc[...] = prod[0]

@@ -346,22 +346,3 @@ def test_fused_backward_keeps_the_batch_last_data_gradient(monkeypatch):
     dx, dw = ck.conv_backward(np, gy, x, w, cv)
     assert np.array_equal(dx, ck.conv_dgrad(np, gy, w, cv))
     assert np.array_equal(dw, ck.conv_wgrad(np, gy, x, cv))
-
-
-def test_single_image_convolutions_leave_gemms_to_openblas(monkeypatch):
-    """A convolution of one image (batch-1 inference) runs its GEMMs on OpenBLAS's own
-    threads (the count is never lowered), and matches the tap-by-tap reference; a batch of
-    two takes the op threads' single-threaded GEMMs."""
-    _force_threads(monkeypatch, 2)
-    lowered = []
-    real = blas_threads.single_threaded
-    monkeypatch.setattr(blas_threads, "single_threaded",
-                        lambda: (lowered.append(1), real())[1])
-    monkeypatch.setattr(gt, "_OPENBLAS_SERIAL_MACS", 0)
-    case = (1, 6, 8, 1, (12, 11), (3, 3), (2, 1), (1, 1), (1, 1))
-    got, ref = _run(case)
-    for g, r in zip(got, ref):
-        np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-10)
-    assert not lowered
-    _run((2,) + case[1:])
-    assert lowered
