@@ -447,15 +447,21 @@ def _lamb_moments(attrs, g, mean, var, b1, b2, one, scalar):
     return m, v
 
 
-def _lamb_phase1_math(xp, attrs, w, grad, mean, var, dt):
+def _lamb_step_moments(xp, attrs, grad, mean, var, dt):
+    """(m, v, wd, epsilon): LAMB's moments from the rescaled, clipped gradient (the states
+    updated in place), with the parameters as the kernels see them in ``dt``."""
     wd, rs = _c(attrs["wd"], dt), _c(attrs["rescale_grad"], dt)
     b1, b2, eps = _c(attrs["beta1"], dt), _c(attrs["beta2"], dt), _c(attrs["epsilon"], dt)
     clip = _c(attrs["clip_gradient"], dt)
-    one = dt.type(1)
     g = grad * rs
     if clip >= 0:
         g = _clip(xp, g, clip)
-    m, v = _lamb_moments(attrs, g, mean, var, b1, b2, one, dt.type)
+    m, v = _lamb_moments(attrs, g, mean, var, b1, b2, dt.type(1), dt.type)
+    return m, v, wd, eps
+
+
+def _lamb_phase1_math(xp, attrs, w, grad, mean, var, dt):
+    m, v, wd, eps = _lamb_step_moments(xp, attrs, grad, mean, var, dt)
     return m / (xp.sqrt(v) + eps) + wd * w
 
 
@@ -742,14 +748,7 @@ def _multi_lamb_direction(xp, attrs, w, grad, mean, var, dt):
     square root taken in double (C's sqrt of a float), so the quotient and the sum are
     double and only ``wd * w`` is rounded on its own; rounded to ``dt`` once. (The
     single-tensor phase-1 kernel stays in float: the two differ in the last bits.)"""
-    wd, rs = _c(attrs["wd"], dt), _c(attrs["rescale_grad"], dt)
-    b1, b2, eps = _c(attrs["beta1"], dt), _c(attrs["beta2"], dt), _c(attrs["epsilon"], dt)
-    clip = _c(attrs["clip_gradient"], dt)
-    one = dt.type(1)
-    g = grad * rs
-    if clip >= 0:
-        g = _clip(xp, g, clip)
-    m, v = _lamb_moments(attrs, g, mean, var, b1, b2, one, dt.type)
+    m, v, wd, eps = _lamb_step_moments(xp, attrs, grad, mean, var, dt)
     f64 = np.float64
     q = m.astype(f64) / (xp.sqrt(v.astype(f64)) + f64(eps))
     return (q + (wd * w).astype(f64)).astype(dt)
