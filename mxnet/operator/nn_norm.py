@@ -557,42 +557,42 @@ def _make_bn_backward(opname, saved_is_var, axis_of):
         invstd = 1.0 / xp.sqrt(saved + eps) if saved_is_var else saved
         w = xp.ones_like(invstd) if attrs["fix_gamma"] else gamma
         train = rc.is_train and not attrs["use_global_stats"]
-        if og.dtype == x.dtype and _bn_threaded(xp, x3) and g3.flags.c_contiguous and \
-                not (saved_is_var and x.size <= _BN_EXACT_MAX) and \
+        # the threaded kernels (large float32/float64 data; dx may take g's buffer, not x's)
+        fast = (og.dtype == x.dtype and _bn_threaded(xp, x3) and g3.flags.c_contiguous and
+                not (saved_is_var and x.size <= _BN_EXACT_MAX) and
                 (o3 is None or not (np.may_share_memory(o3, g3) or
-                                    np.may_share_memory(o3, x3))):
+                                    np.may_share_memory(o3, x3))))
+        exact_sums = None
+        if fast:
             with np.errstate(all="ignore"):
                 sum_g, dot = _bn_fast_grad_sums(x3, g3, mean)
-                a = w * invstd
-                if train:
-                    _bn_move(attrs, mm, mv, mean, saved if saved_is_var else
-                             1.0 / (invstd * invstd) - eps)
-                    n = x3.shape[0] * x3.shape[2]
-                    k = dot * invstd * invstd / n
-                    # g*a - (x - mean)*a*k - a*sum_g/n, the mean folded into the constant
-                    b = -a * k
-                    dx = _bn_fast_dx(x3, g3, a, b, -(a * sum_g / n) - mean * b, o3)
-                else:
-                    dx = _bn_fast_dx(x3, g3, a, None, None, o3)
-                dgamma = xp.zeros_like(invstd) if attrs["fix_gamma"] else dot * invstd
-            dx = o if o is not None else dx.reshape(x.shape)
-            return dx, _as(dgamma, gamma.dtype), _as(sum_g, gamma.dtype)
-        xc = x3 - mean[:, None]
-        exact_sums = None
-        if saved_is_var and xp is np and x3.dtype == np.float32 and 0 < x.size <= _BN_EXACT_MAX:
-            # 1.9.1's SyncBatchNorm sums, in its order: sum(g) and sum(g * (x - mean) / root)
-            with np.errstate(all="ignore"):
-                root = np.sqrt(saved + eps)
-                exact_sums = (_sync_seq_sum(g3), xp.zeros_like(saved) if attrs["fix_gamma"] else
-                              _sync_seq_sum(g3 * xc / root[:, None]), root)
-        sum_g = exact_sums[0] if exact_sums else _chan_sum(xp, g3)
-        dot = _chan_dot(xp, g3, xc)  # sum of g * (x - mean) per channel
+        else:
+            xc = x3 - mean[:, None]
+            if saved_is_var and xp is np and x3.dtype == np.float32 and \
+                    0 < x.size <= _BN_EXACT_MAX:
+                # 1.9.1's SyncBatchNorm sums, in its order: sum(g) and sum(g * (x - mean) /
+                # root)
+                with np.errstate(all="ignore"):
+                    root = np.sqrt(saved + eps)
+                    exact_sums = (_sync_seq_sum(g3), xp.zeros_like(saved) if attrs["fix_gamma"]
+                                  else _sync_seq_sum(g3 * xc / root[:, None]), root)
+            sum_g = exact_sums[0] if exact_sums else _chan_sum(xp, g3)
+            dot = _chan_dot(xp, g3, xc)  # sum of g * (x - mean) per channel
         a = w * invstd
         if train:
             _bn_move(attrs, mm, mv, mean, saved if saved_is_var else
                      1.0 / (invstd * invstd) - eps)
             n = x3.shape[0] * x3.shape[2]
             k = dot * invstd * invstd / n
+        if fast:
+            with np.errstate(all="ignore"):
+                if train:
+                    # g*a - (x - mean)*a*k - a*sum_g/n, the mean folded into the constant
+                    b = -a * k
+                    dx = _bn_fast_dx(x3, g3, a, b, -(a * sum_g / n) - mean * b, o3)
+                else:
+                    dx = _bn_fast_dx(x3, g3, a, None, None, o3)
+        elif train:
             dx = xp.multiply(g3, a[:, None], out=o3)
             xc *= (-a * k)[:, None]
             dx += xc
