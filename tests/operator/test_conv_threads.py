@@ -65,19 +65,25 @@ def test_split_gemms_match_reference(monkeypatch, case):
         np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-10)
 
 
+def _one_image_blocks_and_turns(monkeypatch, workers):
+    """Every kernel shared out one image per block over ``workers`` threads; returns the list
+    that records the thread count of each turn of the op threads (``_run_slots``)."""
+    _force_threads(monkeypatch, workers)
+    for name in ("_PART_MACS", "_GEMM_COLS", "_WGRAD_COLS", "_DGRAD_COLS"):
+        monkeypatch.setattr(ck, name, 1)
+    turns = []
+    real = ck._run_slots
+    monkeypatch.setattr(ck, "_run_slots", lambda n, task: (turns.append(n), real(n, task)))
+    return turns
+
+
 @pytest.mark.parametrize("workers", [2, 3])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "n{}c{}f{}g{}S{}K{}s{}d{}p{}".format(*c))
 def test_fused_backward_matches_reference(monkeypatch, case, workers):
     """conv_backward: the data and weight gradients in one turn of the op threads, against
     the tap-by-tap reference, and bit for bit what conv_dgrad and conv_wgrad give."""
-    _force_threads(monkeypatch, workers)
-    for name, value in {"_PART_MACS": 1, "_GEMM_COLS": 1, "_WGRAD_COLS": 1,
-                        "_DGRAD_COLS": 1}.items():
-        monkeypatch.setattr(ck, name, value)
+    turns = _one_image_blocks_and_turns(monkeypatch, workers)
     x, w, gy, cv = _case_data(case)
-    turns = []
-    real = ck._run_slots
-    monkeypatch.setattr(ck, "_run_slots", lambda n, task: (turns.append(n), real(n, task)))
     dx, dw = ck.conv_backward(np, gy, x, w, cv)
     fused = len(turns) == 1
     _, ref_dx, ref_dw = _reference(x, w, gy, *_geometry(case))
@@ -96,14 +102,9 @@ def test_fused_deconv_backward_matches_reference(monkeypatch, case):
     """deconv_backward (Deconvolution's gradients: the convolution's forward pass of gy and
     its weight gradient with the roles swapped) in one turn: against the tap-by-tap reference
     and bit for bit the two kernels."""
-    _force_threads(monkeypatch, 2)
-    for name, value in {"_PART_MACS": 1, "_GEMM_COLS": 1, "_WGRAD_COLS": 1}.items():
-        monkeypatch.setattr(ck, name, value)
+    turns = _one_image_blocks_and_turns(monkeypatch, 2)
     # the deconvolution's input is the convolution's output space, its output the input's
     xs, w, ys, cv = _case_data(case)
-    turns = []
-    real = ck._run_slots
-    monkeypatch.setattr(ck, "_run_slots", lambda n, task: (turns.append(n), real(n, task)))
     dx, dw = ck.deconv_backward(np, xs, ys, w, cv)
     fused = list(turns)
     ref_y, _, ref_dw = _reference(xs, w, ys, *_geometry(case))
