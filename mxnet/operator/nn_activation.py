@@ -682,6 +682,49 @@ def onednn_softmax(kind, x, axis, temperature, use_length, out_dtype):
     return "exact" if ONEDNN_SOFTMAX_MIN_SIZE <= x.size <= EMULATE_MAX else "fast"
 
 
+# rows of large softmaxes go in blocks of about this many elements, and at least this many
+# rows (the in-order sums run across the rows of a block: short ones cost per row)
+_SOFTMAX_BLOCK = 1 << 16
+_SOFTMAX_ROWS = 64
+
+
+def _softmax_rows(x, kind, temperature, out_dtype, out):
+    """softmax_forward's generic steps over the last axis of a large C-contiguous float32 /
+    float64 array (the same operations on every row, so the same bits), block of rows by
+    block of rows while each is in the core's cache, the blocks shared out over the op
+    threads (a (700, 10000) SoftmaxOutput of a language model took ~9 ms a call in whole-array
+    passes: exp in float64, and a transposed copy of the whole array for the in-order sums)."""
+    n = x.shape[-1]
+    x2 = x.reshape(-1, n)
+    wdt = np.result_type(x.dtype, _F32)
+    if out is None or out.dtype != out_dtype or out.shape != x.shape or \
+            not out.flags.c_contiguous:
+        out = np.empty(x.shape, out_dtype)
+    r2 = out.reshape(-1, n)
+    step = max(_SOFTMAX_ROWS, _SOFTMAX_BLOCK // max(n, 1))
+    scale = None if temperature is None or temperature == 1.0 else wdt.type(temperature)
+
+    def wide(fn, a):   # float32: the float64 function rounded once, as for large arrays
+        if wdt == np.float32:
+            return fn(a, out=np.empty(a.shape, np.float32), dtype=np.float64)
+        return fn(a)
+
+    def part(a, b):
+        for i in range(a, b, step):
+            j = min(i + step, b)
+            z = x2[i:j].astype(wdt, copy=False)
+            if kind == "softmin":
+                z = -z
+            z = z - z.max(axis=1, keepdims=True)
+            if scale is not None:
+                z = z / scale
+            e = wide(np.exp, z)
+            s = _seq_sum(np, e, 1)
+            r2[i:j] = z - wide(np.log, s) if kind == "log_softmax" else e / s
+    run_parts(part, x2.shape[0], x.size)
+    return out
+
+
 def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, out_dtype=None,
                     out=None, onednn=False):
     """Numerically stable softmax / log_softmax / softmin of ``x`` along ``axis``.
@@ -719,6 +762,9 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
         return z
     if x.dtype == np.float16 and xp is np:
         return softmax_f16(x, axis, temperature, kind, out_dtype, mask)
+    if (xp is np and mask is None and axis == x.ndim - 1 and x.size > LIBM_EXACT_MAX
+            and x.dtype in (np.float32, np.float64) and x.flags.c_contiguous):
+        return _softmax_rows(x, kind, temperature, out_dtype, out)
     z = x.astype(wdt, copy=False)
     if kind == "softmin":
         z = -z

@@ -288,3 +288,37 @@ def test_errors():
     expect_error(nd.LeakyReLU, nd.ones((2, 3)), act_type="prelu", match="gamma")
     expect_error(nd.SoftmaxActivation, nd.ones((2, 3)), mode="channel", match="3 dim")
     expect_error(nd.SoftmaxActivation, nd.ones((2, 3)), mode="spatial", match="mode")
+
+
+def _generic_softmax_steps(x, kind, temperature):
+    """1.9.1's generic CPU softmax kernel, written out independently: float64 exp/log rounded
+    to float32 once (the large-array path), each row's sum taken in order (a cumulative sum)."""
+    f32 = x.dtype == np.float32
+    z = -x if kind == "softmin" else x
+    z = z - z.max(axis=-1, keepdims=True)
+    if temperature is not None:
+        z = z / x.dtype.type(temperature)
+    e = np.exp(z.astype(np.float64)).astype(x.dtype) if f32 else np.exp(z)
+    s = np.cumsum(e, axis=-1)[..., -1:]
+    if kind == "log_softmax":
+        return z - (np.log(s.astype(np.float64)).astype(x.dtype) if f32 else np.log(s))
+    return e / s
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+@pytest.mark.parametrize("kind, temperature, dtype, shape", [
+    ("softmax", None, np.float32, (300, 700)), ("softmax", None, np.float32, (3, 97, 350)),
+    ("log_softmax", None, np.float32, (130, 1000)), ("softmin", 2.5, np.float32, (70, 1500)),
+    ("softmax", 0.5, np.float64, (129, 600))])
+def test_large_softmax_rows_in_blocks(monkeypatch, threads, kind, temperature, dtype, shape):
+    """Large softmaxes go block of rows by block of rows over the op threads: the same bits
+    as the generic kernel's steps on the whole array, whatever the thread count."""
+    from mxnet.operator import _batch_threads
+    from mxnet.operator import nn_activation as na
+    monkeypatch.setenv("MXNET_PY_OP_THREADS", threads)
+    monkeypatch.setattr(_batch_threads, "_MIN_ELEMENTS", 1)
+    x = np.random.default_rng(5).standard_normal(shape).astype(dtype) * 4
+    assert x.size > na.LIBM_EXACT_MAX
+    got = na.softmax_forward(np, x, x.ndim - 1, temperature, kind)
+    want = _generic_softmax_steps(x, kind, temperature)
+    assert got.dtype == dtype and np.array_equal(got, want)
