@@ -725,6 +725,28 @@ def _softmax_rows(x, kind, temperature, out_dtype, out):
     return out
 
 
+def _fast_softmax_rows(x, kind, out):
+    """softmax_forward's NumPy float32 path (the "fast" stand-in for oneDNN's kernel on large
+    arrays) block of rows by block of rows over the op threads: each row's steps are the
+    same, so are its bits."""
+    n = x.shape[-1]
+    x2, o2 = x.reshape(-1, n), out.reshape(-1, n)
+    step = max(_SOFTMAX_ROWS, _SOFTMAX_BLOCK // max(n, 1))
+
+    def part(a, b):
+        for i in range(a, b, step):
+            j = min(i + step, b)
+            z = np.subtract(x2[i:j], np.max(x2[i:j], axis=1, keepdims=True), out=o2[i:j])
+            if kind == "log_softmax":
+                e = np.exp(z, out=scratch(np, "act.tmp", z.shape, z.dtype))
+                z -= np.log(np.sum(e, axis=1, keepdims=True))
+            else:
+                np.exp(z, out=z)
+                z /= np.sum(z, axis=1, keepdims=True)
+    run_parts(part, x2.shape[0], x.size)
+    return out
+
+
 def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, out_dtype=None,
                     out=None, onednn=False):
     """Numerically stable softmax / log_softmax / softmin of ``x`` along ``axis``.
@@ -750,6 +772,9 @@ def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, ou
     if onednn and x.dtype == np.float32:
         if out is None or out.dtype != np.float32 or out.shape != x.shape:
             out = xp.empty(x.shape, np.float32)
+        if xp is np and x.size > LIBM_EXACT_MAX and out.flags.c_contiguous and \
+                x.flags.c_contiguous:   # (axis is the last: see onednn_softmax)
+            return _fast_softmax_rows(x, kind, out)
         m = xp.max(x, axis=axis, keepdims=True)
         z = xp.subtract(x, m, out=out)
         if kind == "log_softmax":

@@ -322,3 +322,23 @@ def test_large_softmax_rows_in_blocks(monkeypatch, threads, kind, temperature, d
     got = na.softmax_forward(np, x, x.ndim - 1, temperature, kind)
     want = _generic_softmax_steps(x, kind, temperature)
     assert got.dtype == dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("kind", ["softmax", "log_softmax"])
+def test_large_onednn_fast_softmax_rows_in_blocks(monkeypatch, threads, kind):
+    """The NumPy float32 path that stands in for oneDNN's softmax on large arrays, in blocks
+    of rows over the op threads: every row's steps (max, exp, pairwise sum, log) alike, so
+    the same bits as on the whole array."""
+    from mxnet.operator import _batch_threads
+    from mxnet.operator import nn_activation as na
+    monkeypatch.setenv("MXNET_PY_OP_THREADS", threads)
+    monkeypatch.setattr(_batch_threads, "_MIN_ELEMENTS", 1)
+    x = np.random.default_rng(6).standard_normal((3, 150, 700)).astype(np.float32) * 4
+    assert x.size > na.EMULATE_MAX and na.onednn_softmax(kind, x, 2, None, False,
+                                                         np.float32) == "fast"
+    got = na.softmax_forward(np, x, 2, kind=kind, onednn="fast")
+    z = x - x.max(axis=-1, keepdims=True)
+    want = (z - np.log(np.exp(z).sum(axis=-1, keepdims=True)) if kind == "log_softmax" else
+            np.exp(z) / np.exp(z).sum(axis=-1, keepdims=True))
+    assert np.array_equal(got, want)
