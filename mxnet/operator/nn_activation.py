@@ -747,6 +747,35 @@ def _fast_softmax_rows(x, kind, out):
     return out
 
 
+def _fast_softmax_grad_rows(og, y, kind, out):
+    """softmax_backward's NumPy float32 path on large arrays, block of rows by block of rows
+    over the op threads (each row's steps alike: the same bits): og - exp(y) * sum(og) for
+    log_softmax, og * y - y * sum(og * y) for softmax."""
+    n = y.shape[-1]
+    if out is None or out.shape != y.shape or out.dtype != y.dtype or \
+            not out.flags.c_contiguous or np.may_share_memory(out, y):
+        out = np.empty(y.shape, y.dtype)
+    g2, y2, o2 = og.reshape(-1, n), y.reshape(-1, n), out.reshape(-1, n)
+    step = max(_SOFTMAX_ROWS, _SOFTMAX_BLOCK // max(n, 1))
+
+    def part(a, b):
+        for i in range(a, b, step):
+            j = min(i + step, b)
+            g, yb = g2[i:j], y2[i:j]
+            t = scratch(np, "act.tmp", yb.shape, yb.dtype)
+            if kind == "log_softmax":
+                s = np.sum(g, axis=1, keepdims=True)
+                np.exp(yb, out=t)
+                t *= s
+                np.subtract(g, t, out=o2[i:j])
+            else:
+                d = np.multiply(g, yb, out=o2[i:j])
+                np.multiply(yb, np.sum(d, axis=1, keepdims=True), out=t)
+                d -= t
+    run_parts(part, y2.shape[0], y.size)
+    return out
+
+
 def softmax_forward(xp, x, axis, temperature=None, kind="softmax", mask=None, out_dtype=None,
                     out=None, onednn=False):
     """Numerically stable softmax / log_softmax / softmin of ``x`` along ``axis``.
@@ -827,6 +856,9 @@ def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype
     if onednn == "exact" and og.dtype == y.dtype == np.float32:
         fn = dnn_log_softmax_backward if kind == "log_softmax" else dnn_softmax_backward
         dx = fn(xp, og, y)
+    elif onednn and og.dtype == y.dtype == np.float32 and xp is np and \
+            y.size > LIBM_EXACT_MAX and og.flags.c_contiguous and y.flags.c_contiguous:
+        dx = _fast_softmax_grad_rows(og, y, kind, out)   # (the axis is the last)
     elif onednn and og.dtype == y.dtype == np.float32:   # NumPy's float32 path
         if kind == "log_softmax":
             dx = og - xp.exp(y) * xp.sum(og, axis=axis, keepdims=True)
@@ -848,7 +880,8 @@ def softmax_backward(xp, og, y, axis, temperature=None, kind="softmax", in_dtype
             dx = dx / wdt.type(temperature)
     dt = np.dtype(in_dtype or og.dtype)
     if out is not None and out.dtype == dt and out.shape == dx.shape:
-        out[...] = dx
+        if dx is not out:
+            out[...] = dx
         return out
     return dx.astype(dt, copy=False)
 

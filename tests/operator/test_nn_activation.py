@@ -342,3 +342,31 @@ def test_large_onednn_fast_softmax_rows_in_blocks(monkeypatch, threads, kind):
     want = (z - np.log(np.exp(z).sum(axis=-1, keepdims=True)) if kind == "log_softmax" else
             np.exp(z) / np.exp(z).sum(axis=-1, keepdims=True))
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("kind", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("into", [None, "fresh", "ograd"])
+def test_large_onednn_fast_softmax_gradient_rows(monkeypatch, threads, kind, into):
+    """The NumPy float32 gradient path of large softmaxes in blocks of rows over the op
+    threads: the same bits as the whole-array expressions, also written into ``out`` or into
+    the head gradient's own buffer."""
+    from mxnet.operator import _batch_threads
+    from mxnet.operator import nn_activation as na
+    monkeypatch.setenv("MXNET_PY_OP_THREADS", threads)
+    monkeypatch.setattr(_batch_threads, "_MIN_ELEMENTS", 1)
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((150, 700)).astype(np.float32) * 4
+    og = rng.standard_normal(x.shape).astype(np.float32)
+    y = na.softmax_forward(np, x, 1, kind=kind, onednn="fast")
+    if kind == "log_softmax":
+        want = og - np.exp(y) * og.sum(axis=1, keepdims=True)
+    else:
+        d = og * y
+        want = d - y * d.sum(axis=1, keepdims=True)
+    g = og.copy()
+    out = {None: None, "fresh": np.empty_like(og), "ograd": g}[into]
+    got = na.softmax_backward(np, g, y, 1, kind=kind, out=out, onednn="fast")
+    assert np.array_equal(got, want)
+    if out is not None:
+        assert got is out
