@@ -45,6 +45,7 @@ import math
 import numpy as np
 
 from .._mode import mode as _mode
+from ..backend import blas_threads
 from ..base import MXNetError
 from . import _rnn_onednn as _dnn
 from .registry import Param, register
@@ -325,10 +326,28 @@ def _in_proj(xp, lay, W, x, scale=None):
     return xw
 
 
+# Below this many multiply-adds a time step's recurrent GEMM runs on one OpenBLAS thread
+# (the steps of the loop, not the all-steps input and weight GEMMs): OpenBLAS's threads gain
+# little on such GEMMs and stall whenever another process holds a core (a 2-layer LSTM LM
+# step, 20 x 200 hidden, with a test run busy on the second core of the 2-core VM: backward
+# 356 ms against ~11 on an idle machine).
+_STEP_THREADS_MACS = 1 << 22
+
+
+def _serial_steps(xp, steps, macs):
+    """``steps``, iterated with OpenBLAS on one thread when a step's GEMM is small."""
+    if xp is not np or macs >= _STEP_THREADS_MACS:
+        yield from steps
+        return
+    with blas_threads.single_threaded():
+        yield from steps
+
+
 def _run_direction(xp, lay, attrs, W, x, h0, c0, ydst, ent, masks, reverse):
     """Run one layer in one direction; write outputs into ``ydst`` (T, N, R) and gate values
     into the reserve views ``ent``. Returns the final (h, c)."""
-    steps = range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0])
+    steps = _serial_steps(xp, range(x.shape[0] - 1, -1, -1) if reverse else
+                          range(x.shape[0]), x.shape[1] * lay.R * lay.G * lay.H)
     if lay.mode == "lstm":
         return _forward_lstm(xp, lay, attrs, W, x, h0, c0, ydst, ent, masks, steps)
     if lay.mode == "gru":
@@ -529,7 +548,8 @@ def _back_direction(xp, lay, attrs, W, dW, x, y, h0, c0, dy, dh, dc, ent, masks,
     """
     T, N, In = x.shape
     H, G, mode = lay.H, lay.G, lay.mode
-    steps = range(T) if reverse else range(T - 1, -1, -1)
+    steps = _serial_steps(xp, range(T) if reverse else range(T - 1, -1, -1),
+                          N * lay.R * G * H)
     hprev = _prev_states(xp, y, h0, reverse, masks)
     dA = xp.empty((T, N, G * H), dtype=x.dtype)    # d pre-activation of the input GEMM
     dh = dh.copy()

@@ -99,9 +99,21 @@ def _reshaped(rc, x, shape, out):
     in-place plan may have put over ``x`` itself), else a new array."""
     o = out[0] if out else None
     if o is not None and tuple(o.shape) == tuple(shape) and o.dtype == x.dtype:
-        rc.xp.copyto(o, x.reshape(shape))
+        if not _same_buffer(o, x):   # (over x itself there is nothing to move)
+            rc.xp.copyto(o, x.reshape(shape))
         return o
     return x.reshape(shape).copy()
+
+
+def _same_buffer(a, b):
+    """Whether two C-contiguous arrays of one size start at the same address (one memory)."""
+    return (a.nbytes == b.nbytes and a.flags.c_contiguous and b.flags.c_contiguous and
+            _address(a) == _address(b))
+
+
+def _address(a):
+    iface = getattr(a, "__array_interface__", None) or a.__cuda_array_interface__
+    return iface["data"][0]
 
 
 def _reshape(rc, attrs, x, out=None):

@@ -342,3 +342,38 @@ def test_errors():
                  match="only supported for mode='lstm'")
     expect_error(nd.RNN, x, p, h, state_size=0, num_layers=1, mode="rnn_tanh", match="state_size")
 
+
+
+@pytest.mark.parametrize("hidden, serial", [(64, True), (512, False)])
+def test_small_step_gemms_run_on_one_openblas_thread(monkeypatch, hidden, serial):
+    """The recurrent loop of a call whose step GEMM is small runs with OpenBLAS held at one
+    thread (its threads stall when another process holds a core); large steps keep them.
+    Either way the gradients match the numeric ones."""
+    from mxnet.backend import blas_threads
+    from mxnet.operator import nn_rnn
+    entered = []
+    real = blas_threads.single_threaded
+    monkeypatch.setattr(blas_threads, "single_threaded", lambda: (entered.append(1), real())[1])
+    T, N, In = 3, 20, 16
+    x = mx.nd.array(np.random.RandomState(0).randn(T, N, In).astype(np.float32) * 0.1)
+    size = 4 * hidden * (In + hidden + 2)
+    params = mx.nd.array(np.random.RandomState(1).randn(size).astype(np.float32) * 0.05)
+    state = mx.nd.zeros((1, N, hidden))
+    cell = mx.nd.zeros((1, N, hidden))
+    for a in (x, params):
+        a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.RNN(x, params, state, cell, state_size=hidden, num_layers=1, mode="lstm")
+    y.backward(mx.nd.ones(y.shape))
+    assert bool(entered) == serial
+    assert (N * hidden * 4 * hidden < nn_rnn._STEP_THREADS_MACS) == serial
+    # the input gradient against central differences on a few elements (float64 math)
+    xs = x.asnumpy().astype(np.float64)
+    for idx in [(0, 0, 0), (2, 19, 15), (1, 7, 3)]:
+        d = np.zeros_like(xs)
+        d[idx] = 1e-3
+        f = [mx.nd.RNN(mx.nd.array(xs + s * d, dtype="float64"), params.astype("float64"),
+                       state.astype("float64"), cell.astype("float64"), state_size=hidden,
+                       num_layers=1, mode="lstm").sum().asscalar() for s in (1, -1)]
+        np.testing.assert_allclose(x.grad.asnumpy()[idx], (f[0] - f[1]) / 2e-3, rtol=2e-3,
+                                   atol=2e-4)
