@@ -320,3 +320,23 @@ def test_second_order_gradient(fn, x):
 def test_errors_name_the_op(call, match):
     e = expect_error(call, match=match)
     assert "shape" in str(e).lower() or "num_" in str(e) or "mode" in str(e) or "dtype" in str(e)
+
+
+def test_reshape_into_its_own_buffer_and_another():
+    """Reshape written into a planned buffer: over its own input (the in-place plan) it
+    leaves the values as they are; into another buffer it copies them."""
+    from mxnet.operator import shape as shape_ops
+    from mxnet.operator.registry import get_op
+    from mxnet.ndarray.ndarray import _run_context
+    op = get_op("Reshape")
+    attrs = op.parse_attrs({"shape": (4, 6)})
+    rc = _run_context(mx.cpu(), False)
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    want = x.reshape(4, 6).copy()
+    over = x.reshape(4, 6)
+    assert shape_ops._same_buffer(over, x)
+    assert op.compute(rc, attrs, x, out=[over]) is over and np.array_equal(over, want)
+    other = np.full((4, 6), np.nan, np.float32)
+    assert not shape_ops._same_buffer(other, x)
+    assert op.compute(rc, attrs, x, out=[other]) is other and np.array_equal(other, want)
+    assert not shape_ops._same_buffer(x[:, :2].reshape(-1)[:4], x[:1, :1].reshape(-1))
