@@ -24,7 +24,8 @@ The loops run over the four neighbours and over chunks of images, never over pix
 
 1.9.1 computes ModulatedDeformableConvolution's backward only on a GPU; here it works
 everywhere (checked against numeric gradients). As in 1.9.1, only 2-D kernels and the NCHW
-layout are supported, and num_filter must be divisible by num_deformable_group.
+layout are supported; the channels must be divisible by num_deformable_group (and, for the
+modulated op only, num_filter too, as 1.9.1 checks).
 """
 from __future__ import annotations
 
@@ -113,10 +114,11 @@ def _geometry(opname, attrs, dshape):
     if g.C % g.G or g.F % g.G:
         raise MXNetError(f"{opname}: data channels ({g.C}) and num_filter ({g.F}) must be "
                          f"divisible by num_group ({g.G}); data shape {tuple(dshape)}")
-    if g.C % g.DG or g.F % g.DG:
-        raise MXNetError(f"{opname}: data channels ({g.C}) and num_filter ({g.F}) must be "
-                         f"divisible by num_deformable_group ({g.DG}); data shape "
-                         f"{tuple(dshape)}")
+    # 1.9.1 asks num_filter to divide into the deformable groups only for the modulated op
+    if g.C % g.DG or (opname == _MDC and g.F % g.DG):
+        what = f"data channels ({g.C})" + (f" and num_filter ({g.F})" if opname == _MDC else "")
+        raise MXNetError(f"{opname}: {what} must be divisible by num_deformable_group ({g.DG}); "
+                         f"data shape {tuple(dshape)}")
     eh, ew = g.dh * (g.kh - 1) + 1, g.dw * (g.kw - 1) + 1
     if g.H + 2 * g.ph < eh or g.W + 2 * g.pw < ew:
         raise MXNetError(f"{opname}: the dilated kernel ({eh}, {ew}) exceeds the padded input "

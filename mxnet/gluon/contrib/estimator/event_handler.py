@@ -28,10 +28,11 @@ def _check_event_handlers(handlers):
     """Normalise ``handlers`` to a new list of EventHandler."""
     if isinstance(handlers, EventHandler):
         return [handlers]
+    given = handlers
     handlers = list(handlers or [])
     if not all(isinstance(h, EventHandler) for h in handlers):
         raise ValueError("handlers must be an EventHandler or a list of EventHandler, "
-                         f"got: {handlers}")
+                         f"got: {given}")
     return handlers
 
 
@@ -296,12 +297,17 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
 
 
 def _cached_symbol(net):
-    """The traced graph of a hybridized block that has run at least once, else None."""
-    cached = getattr(net, '_cached', None)
-    if not cached:
-        return None
+    """The traced graph of a hybridized block that has run at least once, else None. As in
+    1.9.1, a block that is not hybridized has one too once its deferred parameter shapes were
+    inferred from a first batch (that traces ``hybrid_forward``)."""
     from ....symbol import Symbol
-    return Symbol(cached[1])
+    cached = getattr(net, '_cached', None)
+    if cached:
+        return Symbol(cached[1])
+    traced = getattr(net, '__dict__', {}).get('_traced')
+    if traced:
+        return traced[1][1]
+    return None
 
 
 class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
