@@ -33,7 +33,8 @@ import warnings
 import numpy as np
 
 from .. import ndarray
-from ..base import MXNetError
+from ..base import (MXNetAssertionError, MXNetError, MXNetTypeError,
+                    MXNetValueError)
 from ..context import Context, cpu
 from ..executor.monitoring import output_names as monitor_output_names
 from ..io import DataBatch, DataDesc, DataIter
@@ -283,11 +284,11 @@ def _quantize_symbol(sym, ctx, excluded_symbols=None, excluded_operators=None,
     exist here; the unfused graph is the same for both granularities (as in 1.9.1).
     """
     if excluded_symbols is not None and not isinstance(excluded_symbols, list):
-        raise MXNetError("quantize: excluded_symbols must be a list of symbol names; got "
-                         f"{type(excluded_symbols).__name__}")
+        raise MXNetAssertionError("quantize: excluded_symbols must be a list of symbol names; got "
+                                  f"{type(excluded_symbols).__name__}")
     if excluded_operators is not None and not isinstance(excluded_operators, list):
-        raise MXNetError("quantize: excluded_operators must be a list of operator names; got "
-                         f"{type(excluded_operators).__name__}")
+        raise MXNetAssertionError("quantize: excluded_operators must be a list of operator names; got "
+                                  f"{type(excluded_operators).__name__}")
     if quantize_mode not in ("full", "smart"):
         raise MXNetError(f"quantize: unknown quantize_mode {quantize_mode!r}; expected 'full' "
                          "or 'smart'")
@@ -458,8 +459,8 @@ class _LayerOutputCollector:
 
 def _collect_layer_statistics(mod, data, collector, max_num_examples=None, logger=None):
     if not isinstance(data, DataIter):
-        raise MXNetError("quantization: calibration data must be a DataIter; got "
-                         f"{type(data).__name__}")
+        raise MXNetValueError("quantization: calibration data must be a DataIter; got "
+                              f"{type(data).__name__}")
     mod._exec_group.execs[0].set_monitor_callback(collector.collect, monitor_all=True)
     num_batches = num_examples = 0
     for batch in data:
@@ -498,15 +499,15 @@ def _smooth_distribution(p, eps=0.0001):
     n_zero = zero.sum()
     n_nonzero = p.size - n_zero
     if not n_nonzero:
-        raise MXNetError("_smooth_distribution: every bin of the distribution is 0")
+        raise MXNetValueError("_smooth_distribution: every bin of the distribution is 0")
     eps1 = eps * float(n_zero) / float(n_nonzero)
     if eps1 >= 1.0:
-        raise MXNetError(f"_smooth_distribution: too few non-empty bins (n_zeros={n_zero:.0f}, "
-                         f"n_nonzeros={n_nonzero:.0f}, eps1={eps1:f})")
+        raise MXNetAssertionError(f"_smooth_distribution: too few non-empty bins (n_zeros={n_zero:.0f}, "
+                                  f"n_nonzeros={n_nonzero:.0f}, eps1={eps1:f})")
     out = p.astype(np.float32)
     out += eps * zero + (-eps1) * nonzero
     if (out <= 0).sum():
-        raise MXNetError("_smooth_distribution: smoothing left non-positive bins")
+        raise MXNetAssertionError("_smooth_distribution: smoothing left non-positive bins")
     return out
 
 
@@ -516,8 +517,8 @@ def _get_optimal_threshold(hist_data, quantized_dtype, num_quantized_bins=255):
     quantized to uint8 ('auto'/'uint8') gets twice the bins."""
     hist, edges, min_val, max_val, _ = hist_data
     if len(hist) % 2 != 1:
-        raise MXNetError(f"_get_optimal_threshold: the histogram needs an odd number of bins; "
-                         f"got {len(hist)}")
+        raise MXNetAssertionError(f"_get_optimal_threshold: the histogram needs an odd number of bins; "
+                                  f"got {len(hist)}")
     if min_val >= 0 and quantized_dtype in ("auto", "uint8"):
         num_quantized_bins = num_quantized_bins * 2 + 1
     th, div = ndarray.contrib.calibrate_entropy(
@@ -530,8 +531,8 @@ def _get_optimal_thresholds(hist_dict, quantized_dtype, num_quantized_bins=255, 
     """Entropy thresholds of every histogram in ``hist_dict`` (consumed as it goes):
     ``{name: (-th, th)}``, or ``(0, th)`` for non-negative layers quantized to uint8."""
     if not isinstance(hist_dict, dict):
-        raise MXNetError("_get_optimal_thresholds: hist_dict must be a dict; got "
-                         f"{type(hist_dict).__name__}")
+        raise MXNetAssertionError("_get_optimal_thresholds: hist_dict must be a dict; got "
+                                  f"{type(hist_dict).__name__}")
     if logger is not None:
         logger.info("Calculating optimal thresholds for quantization using KL divergence "
                     f"with num_quantized_bins={num_quantized_bins}")
@@ -559,8 +560,8 @@ def _load_sym(sym, logger=None):
         return sym_load(sym)
     if isinstance(sym, Symbol):
         return sym
-    raise MXNetError(f"_load_sym: expected a Symbol or a path to a symbol file; got "
-                     f"{type(sym).__name__}")
+    raise MXNetValueError(f"_load_sym: expected a Symbol or a path to a symbol file; got "
+                          f"{type(sym).__name__}")
 
 
 def _load_params(params, logger=None):
@@ -578,8 +579,8 @@ def _load_params(params, logger=None):
         return arg_params, aux_params
     if isinstance(params, (tuple, list)) and len(params) == 2:
         return params[0], params[1]
-    raise MXNetError("_load_params: expected a path to a .params file or a pair of "
-                     f"(arg_params, aux_params) dicts; got {type(params).__name__}")
+    raise MXNetValueError("_load_params: expected a path to a .params file or a pair of "
+                          f"(arg_params, aux_params) dicts; got {type(params).__name__}")
 
 
 class _DataIterWrapper(DataIter):
@@ -592,10 +593,10 @@ class _DataIterWrapper(DataIter):
         try:
             first = next(iter(calib_data))
         except TypeError as e:
-            raise MXNetError(f"quantization: calib_data is not iterable: {e}") from None
+            raise MXNetTypeError(f"quantization: calib_data is not iterable: {e}") from None
         first = list(first) if isinstance(first, (list, tuple)) else [first]
         if not first:
-            raise MXNetError("quantization: calib_data yields empty batches")
+            raise MXNetAssertionError("quantization: calib_data yields empty batches")
         if len(first[0].shape) > 4:
             first[0] = first[0].reshape((-1,) + first[0].shape[2:])
         if len(first) >= 3:
@@ -634,17 +635,17 @@ def _check_common(excluded_sym_names, excluded_op_names, quantized_dtype,
     excluded_sym_names = [] if excluded_sym_names is None else excluded_sym_names
     excluded_op_names = [] if excluded_op_names is None else excluded_op_names
     if not isinstance(excluded_sym_names, list):
-        raise MXNetError(f"{where}: excluded_sym_names must be a list of symbol names; got "
-                         f"{type(excluded_sym_names).__name__}")
+        raise MXNetValueError(f"{where}: excluded_sym_names must be a list of symbol names; got "
+                              f"{type(excluded_sym_names).__name__}")
     if not isinstance(excluded_op_names, list):
-        raise MXNetError(f"{where}: excluded_op_names must be a list of operator names; got "
-                         f"{type(excluded_op_names).__name__}")
+        raise MXNetValueError(f"{where}: excluded_op_names must be a list of operator names; got "
+                              f"{type(excluded_op_names).__name__}")
     if quantized_dtype not in ("int8", "uint8", "auto"):
-        raise MXNetError(f"{where}: unknown quantized_dtype {quantized_dtype!r}; expected "
-                         "'int8', 'uint8' or 'auto'")
+        raise MXNetValueError(f"{where}: unknown quantized_dtype {quantized_dtype!r}; expected "
+                              "'int8', 'uint8' or 'auto'")
     if quantize_granularity not in ("tensor-wise", "channel-wise"):
-        raise MXNetError(f"{where}: unknown quantize_granularity {quantize_granularity!r}; "
-                         "expected 'tensor-wise' or 'channel-wise'")
+        raise MXNetValueError(f"{where}: unknown quantize_granularity {quantize_granularity!r}; "
+                              "expected 'tensor-wise' or 'channel-wise'")
     return excluded_sym_names, excluded_op_names
 
 
@@ -692,16 +693,16 @@ def quantize_model(sym, arg_params, aux_params, data_names=("data",),
     th_dict = {}
     if calib_mode is not None and calib_mode != "none":
         if not isinstance(ctx, Context):
-            raise MXNetError(f"quantize_model: ctx must be a single Context; got {ctx!r}")
+            raise MXNetValueError(f"quantize_model: ctx must be a single Context; got {ctx!r}")
         if calib_data is None:
-            raise MXNetError(f"quantize_model: calib_data must be given when "
-                             f"calib_mode={calib_mode!r}")
+            raise MXNetValueError(f"quantize_model: calib_data must be given when "
+                                  f"calib_mode={calib_mode!r}")
         if not isinstance(calib_data, DataIter):
-            raise MXNetError(f"quantize_model: calib_data must be a DataIter when "
-                             f"calib_mode={calib_mode!r}; got {type(calib_data).__name__}")
+            raise MXNetValueError(f"quantize_model: calib_data must be a DataIter when "
+                                  f"calib_mode={calib_mode!r}; got {type(calib_data).__name__}")
         if calib_mode not in ("naive", "entropy"):
-            raise MXNetError(f"quantize_model: unknown calib_mode {calib_mode!r}; expected "
-                             "'none', 'naive' or 'entropy'")
+            raise MXNetValueError(f"quantize_model: unknown calib_mode {calib_mode!r}; expected "
+                                  "'none', 'naive' or 'entropy'")
         from ..module import Module
         mod = Module(symbol=sym, data_names=data_names, label_names=label_names, context=ctx)
         if len(calib_data.provide_label) > 0:
@@ -739,10 +740,10 @@ def quantize_model_mkldnn(sym, arg_params, aux_params, data_names=("data",),
     """:func:`quantize_model` for CPU. In 1.9.1 this first fuses layers for oneDNN; there
     is no such fusion here, so the result is :func:`quantize_model`'s unfused graph."""
     if not isinstance(ctx, Context):
-        raise MXNetError(f"quantize_model_mkldnn: ctx must be a single Context; got {ctx!r}")
+        raise MXNetValueError(f"quantize_model_mkldnn: ctx must be a single Context; got {ctx!r}")
     if ctx.device_type != "cpu":
-        raise MXNetError("quantize_model_mkldnn: only CPU contexts are supported; got "
-                         f"{ctx}")
+        raise MXNetValueError("quantize_model_mkldnn: only CPU contexts are supported; got "
+                              f"{ctx}")
     sym = sym.get_backend_symbol("MKLDNN_QUANTIZE")
     qsym, qarg_params, aux_params = quantize_model(
         sym=sym, arg_params=arg_params, aux_params=aux_params, data_names=data_names,
@@ -768,7 +769,7 @@ def quantize_graph(sym, arg_params, aux_params, ctx=cpu(), excluded_sym_names=No
         excluded_sym_names, excluded_op_names, quantized_dtype, quantize_granularity,
         "quantize_graph")
     if not isinstance(ctx, Context):
-        raise MXNetError(f"quantize_graph: ctx must be a single Context; got {ctx!r}")
+        raise MXNetValueError(f"quantize_graph: ctx must be a single Context; got {ctx!r}")
     if logger:
         logger.info("Quantizing graph")
     qsym, calib_layer = _quantize_symbol(
@@ -786,9 +787,9 @@ def quantize_graph(sym, arg_params, aux_params, ctx=cpu(), excluded_sym_names=No
         elif calib_mode == "customize" and LayerOutputCollector is not None:
             collector = LayerOutputCollector
         else:
-            raise MXNetError(f"quantize_graph: unknown calib_mode {calib_mode!r}; expected "
-                             "'none', 'naive', 'entropy' or 'customize' (with a "
-                             "LayerOutputCollector)")
+            raise MXNetValueError(f"quantize_graph: unknown calib_mode {calib_mode!r}; expected "
+                                  "'none', 'naive', 'entropy' or 'customize' (with a "
+                                  "LayerOutputCollector)")
         if logger:
             logger.info("Collector created, please use set_monitor_callback to collect "
                         "calibration information.")
@@ -808,11 +809,11 @@ def calib_graph(qsym, arg_params, aux_params, collector, calib_mode="entropy",
     elif calib_mode in ("naive", "customize"):
         th_dict = collector.min_max_dict
     elif calib_mode is None or calib_mode == "none":
-        raise MXNetError("calib_graph: calib_mode must be 'naive', 'entropy' or 'customize'; "
-                         f"got {calib_mode!r}")
+        raise MXNetValueError("calib_graph: calib_mode must be 'naive', 'entropy' or 'customize'; "
+                              f"got {calib_mode!r}")
     else:
-        raise MXNetError(f"calib_graph: unknown calib_mode {calib_mode!r}; expected 'naive', "
-                         "'entropy' or 'customize'")
+        raise MXNetValueError(f"calib_graph: unknown calib_mode {calib_mode!r}; expected 'naive', "
+                              "'entropy' or 'customize'")
     qsym = _calibrate_quantized_sym(qsym, th_dict)
     if logger:
         logger.info("Quantizing parameters")
@@ -849,7 +850,7 @@ def quantize_net_v2(network, quantized_dtype="auto", quantize_mode="full",
         if not data_shapes:
             data_shapes = dshapes
     if not data_shapes:
-        raise MXNetError("quantize_net: data_shapes is required when calib_data is not given")
+        raise MXNetValueError("quantize_net: data_shapes is required when calib_data is not given")
     data_nd = [ndarray.zeros(s.shape) for s in data_shapes]
     while True:
         try:
@@ -894,10 +895,10 @@ def quantize_net_v2(network, quantized_dtype="auto", quantize_mode="full",
 
     if calib_mode is not None and calib_mode != "none":
         if not isinstance(ctx, Context):
-            raise MXNetError(f"quantize_net: ctx must be a single Context; got {ctx!r}")
+            raise MXNetValueError(f"quantize_net: ctx must be a single Context; got {ctx!r}")
         if calib_data is None:
-            raise MXNetError(f"quantize_net: calib_data must be given when "
-                             f"calib_mode={calib_mode!r}")
+            raise MXNetValueError(f"quantize_net: calib_data must be given when "
+                                  f"calib_mode={calib_mode!r}")
         data_names = [d[0] for d in calib_data.provide_data]
         mod = Module(symbol=symnet, context=ctx, data_names=data_names, label_names=None)
         mod.bind(for_training=False, data_shapes=data_shapes)

@@ -305,3 +305,16 @@ def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
     else:
         degrees = nd.array(np.random.uniform(*angle_limits, size=src.shape[0]))
     return imrotate(src, degrees, zoom_in=zoom_in, zoom_out=zoom_out)
+
+
+def __getattr__(name):
+    """1.9.1 defines the augmenters and ImageIter in this module, so scripts import them from
+    ``mxnet.image.image``; here they live in ``augmenters`` / ``image_iter`` and are looked up
+    on first use (those modules import this one)."""
+    import importlib
+    if name == "ImageIter":
+        return importlib.import_module(f"{__package__}.image_iter").ImageIter
+    augmenters = importlib.import_module(f"{__package__}.augmenters")
+    if name in augmenters.__all__:
+        return getattr(augmenters, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

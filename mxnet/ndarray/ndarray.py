@@ -750,11 +750,12 @@ class NDArray:
             new_shape = infer_reshape("reshape", self.shape, shape, reverse)
         except MXNetError as e:
             # 1.9.1 reports reversed-shape failures and targets smaller than the input from
-            # Python, as ValueError; a larger target stays an MXNetError
+            # Python, as ValueError (an MXNetError while recording); a larger target stays an
+            # MXNetError. MXNetValueError is both.
             sizes = re.search(r"\(size (\d+)\) into .*\(size (\d+)\)", str(e))
             if reverse or ("cannot reshape array" in str(e)
                            and not (sizes and int(sizes[2]) > int(sizes[1]))):
-                raise ValueError(str(e)) from None
+                raise MXNetValueError(str(e)) from None
             raise
         if _mode.recording:
             return _invoke_name("Reshape", [self], shape=shape, reverse=reverse)

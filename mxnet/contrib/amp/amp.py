@@ -15,7 +15,7 @@ import logging
 
 import numpy as np
 
-from ...base import MXNetError, dtype_code, dtype_np
+from ...base import MXNetAssertionError, MXNetError, MXNetValueError, dtype_code, dtype_np
 from . import lists
 from ._reduce_precision import reduce_precision
 from .loss_scaler import LossScaler
@@ -54,8 +54,8 @@ def _which(target_dtype, fn):
         elif bfloat16 is not None and dt == bfloat16:
             kind = "bf16"
         else:
-            raise MXNetError(f"amp.{fn}: target_dtype={target_dtype!r} is not supported; "
-                             "expected 'float16' or 'bfloat16'")
+            raise MXNetAssertionError(f"amp.{fn}: target_dtype={target_dtype!r} is not supported; "
+                                      "expected 'float16' or 'bfloat16'")
     return kind
 
 
@@ -364,8 +364,8 @@ def init_trainer(optimizer_or_trainer):
     """
     global _amp_loss_scale_initialized
     if not _amp_initialized:
-        raise MXNetError("amp.init_trainer: AMP not initialized, did you forget to call "
-                         "amp.init()?")
+        raise MXNetAssertionError("amp.init_trainer: AMP not initialized, did you forget to call "
+                                  "amp.init()?")
     trainer = _check_trainer(optimizer_or_trainer, "init_trainer")
     if not _amp_loss_scale_initialized:
         _amp_loss_scale_initialized = True
@@ -384,8 +384,8 @@ def scale_loss(loss, optimizer_or_trainer):
     """
     scaler = getattr(optimizer_or_trainer, "_amp_loss_scaler", None)
     if scaler is None:
-        raise MXNetError("amp.scale_loss: loss scaler is not initialized, did you forget to call "
-                         "amp.init_trainer()?")
+        raise MXNetAssertionError("amp.scale_loss: loss scaler is not initialized, did you forget to call "
+                                  "amp.init_trainer()?")
     optimizer_or_trainer._scale = optimizer_or_trainer._amp_original_scale / scaler.loss_scale
     if isinstance(loss, (list, tuple)):
         yield [item * scaler.loss_scale for item in loss]
@@ -409,7 +409,7 @@ def unscale(optimizer_or_trainer):
 
 def _check_list(value, what, fn):
     if value is not None and not isinstance(value, list):
-        raise MXNetError(f"amp.{fn}: {what} should be a list, got {type(value).__name__}")
+        raise MXNetAssertionError(f"amp.{fn}: {what} should be a list, got {type(value).__name__}")
 
 
 def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=None,
@@ -426,11 +426,11 @@ def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=
     """
     from ...symbol import Symbol
     if not isinstance(sym, Symbol):
-        raise MXNetError(f"amp.convert_symbol: first argument should be a Symbol, got "
-                         f"{type(sym).__name__}")
+        raise MXNetAssertionError(f"amp.convert_symbol: first argument should be a Symbol, got "
+                                  f"{type(sym).__name__}")
     if target_dtype not in ("float16", "bfloat16"):
-        raise MXNetError(f"amp.convert_symbol: target_dtype={target_dtype!r}; only 'float16' and "
-                         "'bfloat16' are supported")
+        raise MXNetAssertionError(f"amp.convert_symbol: target_dtype={target_dtype!r}; only 'float16' and "
+                                  "'bfloat16' are supported")
     target = _F16 if target_dtype == "float16" else _bf16("convert_symbol")
     _check_list(target_dtype_ops, "target_dtype_ops", "convert_symbol")
     _check_list(fp32_ops, "fp32_ops", "convert_symbol")
@@ -445,8 +445,8 @@ def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=
     for item in conditional_fp32_ops:
         if not (len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)
                 and isinstance(item[2], list)):
-            raise MXNetError("amp.convert_symbol: conditional_fp32_ops should be a list of "
-                             f"(str, str, list of str), got item {item!r}")
+            raise MXNetAssertionError("amp.convert_symbol: conditional_fp32_ops should be a list of "
+                                      f"(str, str, list of str), got item {item!r}")
         conditional.setdefault(item[0], {})[item[1]] = list(item[2])
     cond_names = [c[0] for c in conditional_fp32_ops]
     for (a, an), (b, bn) in (((target_dtype_ops, "target_dtype_ops"), (fp32_ops, "fp32_ops")),
@@ -455,15 +455,15 @@ def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=
                              ((cond_names, "conditional_fp32_ops"), (fp32_ops, "fp32_ops"))):
         common = set(a) & set(b)
         if common:
-            raise MXNetError(f"amp.convert_symbol: ops cannot be in two or more lists; common ops "
-                             f"in {an} and {bn}: {sorted(common)}")
+            raise MXNetAssertionError(f"amp.convert_symbol: ops cannot be in two or more lists; common ops "
+                                      f"in {an} and {bn}: {sorted(common)}")
     known = set(list_lp16_ops(target)) | set(list_fp32_ops(target)) | \
         set(list_lp16_fp32_ops(target)) | {c[0] for c in list_conditional_fp32_ops(target)}
     illegal = (set(target_dtype_ops) | set(fp32_ops) | set(cond_names)) - known
     if illegal:
-        raise MXNetError(f"amp.convert_symbol: ops {sorted(illegal)} are in none of "
-                         "amp.list_lp16_ops, list_fp32_ops, list_lp16_fp32_ops and "
-                         "list_conditional_fp32_ops; only ops from those lists can be chosen")
+        raise MXNetAssertionError(f"amp.convert_symbol: ops {sorted(illegal)} are in none of "
+                                  "amp.list_lp16_ops, list_fp32_ops, list_lp16_fp32_ops and "
+                                  "list_conditional_fp32_ops; only ops from those lists can be chosen")
     attr_dict = sym.attr_dict()
     inputs = sym.list_inputs()
     if data_names is None:
@@ -511,14 +511,14 @@ def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dt
     """
     from ...symbol import Symbol
     if excluded_sym_names is not None and not isinstance(excluded_sym_names, list):
-        raise MXNetError("amp.convert_model: excluded_sym_names must be a list of strings naming "
-                         f"the symbols to keep in float32, got {type(excluded_sym_names)}")
+        raise MXNetValueError("amp.convert_model: excluded_sym_names must be a list of strings naming "
+                              f"the symbols to keep in float32, got {type(excluded_sym_names)}")
     if not isinstance(sym, Symbol):
-        raise MXNetError("amp.convert_model: first argument should be a Symbol, got "
-                         f"{type(sym).__name__}")
+        raise MXNetAssertionError("amp.convert_model: first argument should be a Symbol, got "
+                                  f"{type(sym).__name__}")
     if not isinstance(arg_params, dict) or not isinstance(aux_params, dict):
-        raise MXNetError("amp.convert_model: arg_params and aux_params should be dicts of name to "
-                         "NDArray")
+        raise MXNetAssertionError("amp.convert_model: arg_params and aux_params should be dicts of name to "
+                                  "NDArray")
     param_names = list(arg_params) + list(aux_params)
     data_names = [n for n in sym.list_inputs() if n not in set(param_names)]
     out = convert_symbol(sym, target_dtype, target_dtype_ops, fp32_ops, conditional_fp32_ops,
@@ -541,8 +541,8 @@ def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None, f
     from ...gluon import HybridBlock, SymbolBlock
     from ...symbol import Symbol, var
     if not isinstance(block, HybridBlock):
-        raise MXNetError("amp.convert_hybrid_block: block should be a HybridBlock, got "
-                         f"{type(block).__name__}")
+        raise MXNetAssertionError("amp.convert_hybrid_block: block should be a HybridBlock, got "
+                                  f"{type(block).__name__}")
     cached = getattr(block, "_cached", None)
     if not cached:
         raise RuntimeError("Please first call block.hybridize() and then run forward with this "
@@ -572,12 +572,12 @@ def convert_bucketing_module(bucketing_mod, target_dtype="float16", target_dtype
     """A BucketingModule whose bucket symbols (and parameters) are converted by ``convert_model``."""
     from ...module import BucketingModule
     if not isinstance(bucketing_mod, BucketingModule):
-        raise MXNetError("amp.convert_bucketing_module: module should be a BucketingModule")
+        raise MXNetAssertionError("amp.convert_bucketing_module: module should be a BucketingModule")
     if not bucketing_mod._buckets:
-        raise MXNetError("amp.convert_bucketing_module: the BucketingModule has no buckets")
+        raise MXNetAssertionError("amp.convert_bucketing_module: the BucketingModule has no buckets")
     if not bucketing_mod.params_initialized:
-        raise MXNetError("amp.convert_bucketing_module: parameters should be initialized for "
-                         "mixed precision conversion")
+        raise MXNetAssertionError("amp.convert_bucketing_module: parameters should be initialized for "
+                                  "mixed precision conversion")
     arg_params = bucketing_mod._curr_module._arg_params
     aux_params = bucketing_mod._curr_module._aux_params
     sym_dict = {}
