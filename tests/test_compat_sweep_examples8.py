@@ -3212,14 +3212,17 @@ def test_features(tmp_path):
 
 
 def test_image_det_iter(tmp_path):
+    pytest.importorskip("PIL")   # decodes images (the `image` extra)
     _check(script_image_det_iter, tmp_path)
 
 
 def test_image_folder(tmp_path):
+    pytest.importorskip("PIL")   # decodes images (the `image` extra)
     _check(script_image_folder, tmp_path)
 
 
 def test_imageiter_lst(tmp_path):
+    pytest.importorskip("PIL")   # decodes images (the `image` extra)
     _check(script_imageiter_lst, tmp_path)
 
 
