@@ -10,10 +10,12 @@ them positionally).
 AdaptiveAvgPooling2D and BilinearResize2D are separable linear maps of the two spatial
 axes: each builds a small (out, in) weight matrix per axis and applies ``Mh @ x @ Mw^T``.
 Their backward operators apply the transposed matrices, and are themselves differentiable
-(the adjoint of the adjoint is the forward map).
+(the adjoint of the adjoint is the forward map). float32 BilinearResize2D of moderate size
+instead follows 1.9.1's per-pixel arithmetic and order of additions (``_bilinear_f32``).
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -447,6 +449,83 @@ def _interp_matrix(xp, n_in, n_out, align_corners):
     return ((j == i0[:, None]) * (1.0 - lam)[:, None] + (j == i1[:, None]) * lam[:, None])
 
 
+# float32 BilinearResize2D on the CPU, in 1.9.1's arithmetic: float32 source positions and
+# weights per axis, each output pixel h0*(w0*p00 + w1*p01) + h1*(w0*p10 + w1*p11) rounded
+# step by step, and the backward adding each pixel's four products (h*w)*g into the input
+# gradient in the output's row-major order. Bit for bit 1.9.1's result; outputs of up to
+# this many elements take it (the separable matmuls are faster on large ones).
+_BILINEAR_EXACT_MAX = 1 << 16
+
+
+def _bilinear_exact(xp, arr, data, n_out):
+    return (xp is np and arr.dtype == np.float32 and data.size > 0
+            and 0 < n_out <= _BILINEAR_EXACT_MAX)
+
+
+def _bilinear_axis(n_in, n_out, align_corners):
+    """Source rows (low, high) and float32 weights (low, high) along one axis."""
+    f32 = np.float32
+    i = np.arange(n_out).astype(f32)
+    if n_out <= 1:   # a single output row reads row 0 in both modes
+        src = np.zeros(n_out, f32)
+    elif align_corners:
+        src = f32((n_in - 1) / (n_out - 1)) * i
+    else:
+        # (the scale is a float, the half-pixel shift a double: one rounding at the end)
+        scale = np.float64(f32(f32(n_in) / f32(n_out)))
+        src = np.maximum(scale * (np.arange(n_out) + 0.5) - 0.5, 0).astype(f32)
+    lo = src.astype(np.int64)
+    hi = lo + (lo < n_in - 1)
+    w_hi = src - lo.astype(f32)
+    return lo, hi, f32(1) - w_hi, w_hi
+
+
+def _bilinear_f32(x, oh, ow, align_corners):
+    h0, h1, a0, a1 = _bilinear_axis(x.shape[2], oh, align_corners)
+    w0, w1, b0, b1 = _bilinear_axis(x.shape[3], ow, align_corners)
+    # the horizontal blend w0*p0 + w1*p1 depends on the input row only: once per input row
+    rows = b0 * x[..., w0] + b1 * x[..., w1]
+    return a0[:, None] * rows[:, :, h0] + a1[:, None] * rows[:, :, h1]
+
+
+@functools.lru_cache(maxsize=64)
+def _bilinear_gather_plan(H, W, oh, ow, align_corners):
+    """1.9.1's backward adds, for each output pixel in row-major order, (h*w)*g into its four
+    input positions. Sorted by input position, the k-th addition into each position (k = 0,
+    1, ...) fills row k of a (K, H*W) table, whose rows summed in turn keep 1.9.1's order.
+    Returns, for every slot of the table, the output pixel it reads (oh*ow: a zero past the
+    last addition) and its weight, and K."""
+    h0, h1, a0, a1 = _bilinear_axis(H, oh, align_corners)
+    w0, w1, b0, b1 = _bilinear_axis(W, ow, align_corners)
+    idx = np.stack([(h0 * W)[:, None] + w0, (h0 * W)[:, None] + w1,
+                    (h1 * W)[:, None] + w0, (h1 * W)[:, None] + w1], -1).reshape(-1)
+    wts = np.stack([a0[:, None] * b0, a0[:, None] * b1, a1[:, None] * b0, a1[:, None] * b1],
+                   -1).reshape(-1)
+    order = np.argsort(idx, kind="stable")
+    tgt = idx[order]
+    rank = np.arange(tgt.size) - np.searchsorted(tgt, tgt)
+    k = int(rank.max()) + 1 if rank.size else 1
+    pixel = np.full(k * H * W, oh * ow, np.int64)
+    weight = np.ones(k * H * W, np.float32)
+    pixel[rank * (H * W) + tgt] = order // 4
+    weight[rank * (H * W) + tgt] = wts[order]
+    return pixel, weight, k
+
+
+def _bilinear_f32_backward(g, H, W, align_corners):
+    N, C, oh, ow = g.shape
+    pixel, weight, k = _bilinear_gather_plan(H, W, oh, ow, align_corners)
+    flat = np.zeros((N * C, oh * ow + 1), np.float32)   # (a zero column for empty slots)
+    flat[:, :-1] = g.reshape(N * C, oh * ow)
+    table = (np.take(flat, pixel, axis=1) * weight).reshape(N * C, k, H * W)
+    if k > 32:   # (large upsampling) NumPy's accumulate adds in the same order, in C
+        return (np.add.accumulate(table, axis=1)[:, -1] + np.float32(0)).reshape(N, C, H, W)
+    out = np.zeros((N * C, H * W), np.float32)   # (+0.0 first, as 1.9.1's zeroed gradient)
+    for j in range(k):
+        out += table[:, j]
+    return out.reshape(N, C, H, W)
+
+
 _RESIZE_MODES = ("like", "odd_scale", "size", "to_even_down", "to_even_up", "to_odd_down",
                  "to_odd_up")
 
@@ -503,6 +582,8 @@ def _resize(rc, attrs, data, *like):
         raise MXNetError(f"{name}: the output size {(oh, ow)} is negative")
     xp = rc.xp
     ac = attrs["align_corners"]
+    if _bilinear_exact(xp, data, data, data.shape[0] * data.shape[1] * oh * ow):
+        return _bilinear_f32(data, oh, ow, ac)
     return _separable(xp, data, _interp_matrix(xp, H, oh, ac), _interp_matrix(xp, W, ow, ac))
 
 
@@ -537,6 +618,8 @@ def _resize_backward(rc, attrs, ograd, data):
     xp = rc.xp
     (oh, ow), (H, W) = ograd.shape[2:], data.shape[2:]
     ac = attrs["align_corners"]
+    if _bilinear_exact(xp, ograd, data, ograd.size):
+        return _bilinear_f32_backward(ograd, H, W, ac)
     return _separable(xp, ograd, _interp_matrix(xp, H, oh, ac).T,
                       _interp_matrix(xp, W, ow, ac).T)
 
