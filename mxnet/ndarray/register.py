@@ -140,9 +140,10 @@ def make_function(op: OpDef, public_name: str):
             # Activation(x, act_type=...)): their parsed form is kept per operator
             key = _attr_key(kwargs)
             attrs = None if key is None else attr_cache.get(key)
+            # (an unset dtype that mx.nd reads as float64 takes the general path)
             if attrs is None and key is not None and all(
-                    k in op.params and (v is not None or k != "dtype" or not none_dtype)
-                    for k in kwargs for v in (kwargs[k],)):
+                    k in op.params and not (k == "dtype" and v is None and none_dtype)
+                    for k, v in kwargs.items()):
                 attrs = op.parse_attrs(kwargs)
                 if len(attr_cache) >= _ATTR_CACHE_SIZE:
                     attr_cache.clear()

@@ -8,7 +8,8 @@ import numpy as np
 from ..base import MXNetError
 
 __all__ = ["cast_scalar", "same_dtype", "shape_err", "normalize_axis", "norm_axes", "errstate",
-           "float32_only_type", "one_dtype_type", "roi_type"]
+           "float32_only_type", "one_dtype_type", "roi_type", "channel_table",
+           "addition_ranks"]
 
 errstate = np.errstate
 
@@ -107,3 +108,21 @@ def elementwise_sum_order(parts):
     adds them: 3 or 4 of them last one first, ((x3 + x2) + x1) + x0, any other number first
     one first (float sums depend on the order)."""
     return parts[::-1] if len(parts) in (3, 4) else parts
+
+
+def channel_table(v, size):
+    """A per-channel vector (C,) spread over ``size`` positions, a C-contiguous (C, size)
+    array: NumPy's loops run 2-3x faster against it than against a (C, 1) column broadcast
+    along each row (the bias add of a convolution, BatchNorm's scale and shift)."""
+    return np.repeat(v, size).reshape(len(v), size)
+
+
+def addition_ranks(targets):
+    """For a scatter-add in source order (source k adds into ``targets[k]``): ``(order,
+    tgt, rank)`` with ``order`` the sources sorted by target (stable, so each target's
+    sources stay in source order), ``tgt = targets[order]`` and ``rank`` the place of each
+    among its target's additions (0 for the first). Adding rank 0's values, then rank 1's,
+    ... reproduces a sequential kernel's order of additions with whole-array operations."""
+    order = np.argsort(targets, kind="stable")
+    tgt = targets[order]
+    return order, tgt, np.arange(tgt.size) - np.searchsorted(tgt, tgt)

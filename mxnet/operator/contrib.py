@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from ..base import MXNetError
-from ._common import normalize_axis, one_dtype_type, same_dtype, shape_err
+from ._common import addition_ranks, normalize_axis, one_dtype_type, same_dtype, shape_err
 from .registry import Param, register
 
 __all__ = []
@@ -501,9 +501,7 @@ def _bilinear_gather_plan(H, W, oh, ow, align_corners):
                     (h1 * W)[:, None] + w0, (h1 * W)[:, None] + w1], -1).reshape(-1)
     wts = np.stack([a0[:, None] * b0, a0[:, None] * b1, a1[:, None] * b0, a1[:, None] * b1],
                    -1).reshape(-1)
-    order = np.argsort(idx, kind="stable")
-    tgt = idx[order]
-    rank = np.arange(tgt.size) - np.searchsorted(tgt, tgt)
+    order, tgt, rank = addition_ranks(idx)
     k = int(rank.max()) + 1 if rank.size else 1
     pixel = np.full(k * H * W, oh * ow, np.int64)
     weight = np.ones(k * H * W, np.float32)

@@ -101,6 +101,7 @@ import numpy as np
 
 from ..backend import blas_threads
 from ._batch_threads import in_part, op_threads, run_each, run_parts
+from ._common import channel_table
 from ._gemm_threads import matmul
 
 __all__ = ["Conv", "add_channel_bias", "conv_backward", "conv_forward", "conv_dgrad",
@@ -744,11 +745,10 @@ def _forward(xp, x, w, cv, y, bias):
 
 
 def add_channel_bias(xp, y, bias):
-    """y (n, F, *S) += bias (F,) per channel. On NumPy against a (F, *S) table of the bias:
-    NumPy's loops run 2-3x faster on it than on a (F, 1, ...) column broadcast along each
-    row."""
+    """y (n, F, *S) += bias (F,) per channel; on NumPy against a (F, *S) table of the bias
+    (``channel_table``)."""
     if xp is np and y.ndim > 2 and y[0].size > bias.size:
-        y += np.repeat(bias, y[0].size // bias.size).reshape(y.shape[1:])
+        y += channel_table(bias, y[0].size // bias.size).reshape(y.shape[1:])
     else:
         y += bias.reshape((-1,) + (1,) * (y.ndim - 2))
     return y
@@ -986,22 +986,21 @@ def conv_backward(xp, gy, x, w, cv, dx_out=None, dw_out=None, bias=False, db_out
     those of the two kernels called one after the other, bit for bit."""
     dt = gy.dtype
     how, dc = _dgrad_plan(xp, cv, dt.itemsize)
-    # (the closures read dx and wd, set below once the pairing is known)
-    if how == "tr" and not dc.batch_last(xp, dt.itemsize):   # else conv_forward's own kernel
-        data = (dc, lambda sl, pc: _forward(xp, gy[sl], wd, pc, dx[sl], None))
-    elif how == "cols":
-        data = (dc, lambda sl, pc: _dgrad(xp, gy[sl], w, pc, dx[sl]))
-    else:
-        data = None
-    fused = _paired_parts(xp, data, cv, dt.itemsize)
-    if fused is None:
+    # the batch-last kernels (conv_dgrad's own, or conv_forward's for "tr") are not paired
+    paired = None if how == "bl" or (how == "tr" and dc.batch_last(xp, dt.itemsize)) else \
+        _paired_parts(xp, dc, cv, dt.itemsize)
+    if paired is None:
         dx = conv_dgrad(xp, gy, w, cv, dx_out)
         res = conv_wgrad(xp, gy, x, cv, dw_out, bias, db_out)
         return (dx,) + (res if bias else (res,))
     dx = _result(xp, dx_out, (cv.n, cv.c) + cv.ispace, dt)
-    wd = cv.flipped(xp, w) if how == "tr" else w
-    res = _run_paired(xp, data, fused, gy, x, _result(xp, dw_out, (cv.f, cv.cg) + cv.kernel, dt),
-                      bias, db_out)
+    if how == "tr":
+        wd = cv.flipped(xp, w)
+        data = lambda sl, pc: _forward(xp, gy[sl], wd, pc, dx[sl], None)  # noqa: E731
+    else:
+        data = lambda sl, pc: _dgrad(xp, gy[sl], w, pc, dx[sl])  # noqa: E731
+    res = _run_paired(xp, dc, data, paired, gy, x,
+                      _result(xp, dw_out, (cv.f, cv.cg) + cv.kernel, dt), bias, db_out)
     return (dx,) + (res if bias else (res,))
 
 
@@ -1010,24 +1009,22 @@ def deconv_backward(xp, gy, x, w, cv, dx_out=None, dw_out=None):
     its output space): ``(conv_forward(gy, w), conv_wgrad(x, gy))``, in one turn of the op
     threads where they share the batch out alike (see ``conv_backward``)."""
     dt = gy.dtype
-    data = (None if cv.batch_last(xp, dt.itemsize) else
-            (cv, lambda sl, pc: _forward(xp, gy[sl], w, pc, dx[sl], None)))
-    fused = _paired_parts(xp, data, cv, dt.itemsize)
-    if fused is None:
+    paired = None if cv.batch_last(xp, dt.itemsize) else _paired_parts(xp, cv, cv, dt.itemsize)
+    if paired is None:
         return conv_forward(xp, gy, w, cv, dx_out), conv_wgrad(xp, x, gy, cv, dw_out)
     dx = _result(xp, dx_out, (cv.n, cv.f) + cv.ospace, dt)
-    return dx, _run_paired(xp, data, fused, x, gy,
-                           _result(xp, dw_out, (cv.f, cv.cg) + cv.kernel, dt), False, None)
+    return dx, _run_paired(xp, cv, lambda sl, pc: _forward(xp, gy[sl], w, pc, dx[sl], None),
+                           paired, x, gy, _result(xp, dw_out, (cv.f, cv.cg) + cv.kernel, dt),
+                           False, None)
 
 
-def _paired_parts(xp, data, cv, itemsize):
-    """For a data-gradient kernel ``data`` = (its conv, fn(images, part)) and conv_wgrad on
-    ``cv``: (the data kernel's ranges, the weight gradient's conv and ranges) where both
-    share the batch out over the same images, else None."""
+def _paired_parts(xp, dc, cv, itemsize):
+    """For a data-gradient kernel on the blocking ``dc`` and conv_wgrad on ``cv``: (the data
+    kernel's ranges, the weight gradient's conv and ranges) where both share the batch out
+    over the same images, else None."""
     wc = _wgrad_conv(xp, cv, itemsize)
-    if data is None or wc is None:
+    if wc is None:
         return None
-    dc = data[0]
     dparts, wparts = _image_parts(xp, dc), _image_parts(xp, wc)
     if not (dparts and wparts and [(i * dc.b, j * dc.b) for i, j in dparts]
             == [(i * wc.b, j * wc.b) for i, j in wparts]):
@@ -1035,15 +1032,16 @@ def _paired_parts(xp, data, cv, itemsize):
     return dparts, wc, wparts
 
 
-def _run_paired(xp, data, fused, gy, x, dw, bias, db_out):
-    """Each image range's data gradient, then its weight-gradient sums (of ``gy`` against
-    ``x``), in one turn of the op threads; conv_wgrad's result from the sums."""
-    (dc, data_fn), (dparts, wc, wparts) = data, fused
+def _run_paired(xp, dc, data, paired, gy, x, dw, bias, db_out):
+    """Each image range's data gradient (``data(images, part of dc)``), then its
+    weight-gradient sums (of ``gy`` against ``x``), in one turn of the op threads;
+    conv_wgrad's result from the sums."""
+    dparts, wc, wparts = paired
     dws, dbs = _wgrad_sums(xp, wc, len(wparts), dw.dtype, bias)
 
     def task(k):
         (i, j), (a, b) = dparts[k], wparts[k]
-        data_fn(slice(i * dc.b, j * dc.b), dc.part(i, j))
+        data(slice(i * dc.b, j * dc.b), dc.part(i, j))
         _wgrad(xp, gy[a * wc.b:b * wc.b], x[a * wc.b:b * wc.b], wc.part(a, b), dws[k], bias,
                dbs[k])
     _run_slots(len(dparts), task)

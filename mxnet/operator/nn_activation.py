@@ -688,6 +688,18 @@ _SOFTMAX_BLOCK = 1 << 16
 _SOFTMAX_ROWS = 64
 
 
+def _by_row_blocks(rows, n, block):
+    """``block(i, j)`` for every block of rows i..j of a (rows, n) array (at least
+    _SOFTMAX_ROWS rows, about _SOFTMAX_BLOCK elements each), the blocks shared out over the op
+    threads."""
+    step = max(_SOFTMAX_ROWS, _SOFTMAX_BLOCK // max(n, 1))
+
+    def part(a, b):
+        for i in range(a, b, step):
+            block(i, min(i + step, b))
+    run_parts(part, rows, rows * n)
+
+
 def _softmax_rows(x, kind, temperature, out_dtype, out):
     """softmax_forward's generic steps over the last axis of a large C-contiguous float32 /
     float64 array (the same operations on every row, so the same bits), block of rows by
@@ -701,7 +713,6 @@ def _softmax_rows(x, kind, temperature, out_dtype, out):
             not out.flags.c_contiguous:
         out = np.empty(x.shape, out_dtype)
     r2 = out.reshape(-1, n)
-    step = max(_SOFTMAX_ROWS, _SOFTMAX_BLOCK // max(n, 1))
     scale = None if temperature is None or temperature == 1.0 else wdt.type(temperature)
 
     def wide(fn, a):   # float32: the float64 function rounded once, as for large arrays
@@ -709,19 +720,17 @@ def _softmax_rows(x, kind, temperature, out_dtype, out):
             return fn(a, out=np.empty(a.shape, np.float32), dtype=np.float64)
         return fn(a)
 
-    def part(a, b):
-        for i in range(a, b, step):
-            j = min(i + step, b)
-            z = x2[i:j].astype(wdt, copy=False)
-            if kind == "softmin":
-                z = -z
-            z = z - z.max(axis=1, keepdims=True)
-            if scale is not None:
-                z = z / scale
-            e = wide(np.exp, z)
-            s = _seq_sum(np, e, 1)
-            r2[i:j] = z - wide(np.log, s) if kind == "log_softmax" else e / s
-    run_parts(part, x2.shape[0], x.size)
+    def block(i, j):
+        z = x2[i:j].astype(wdt, copy=False)
+        if kind == "softmin":
+            z = -z
+        z = z - z.max(axis=1, keepdims=True)
+        if scale is not None:
+            z = z / scale
+        e = wide(np.exp, z)
+        s = _seq_sum(np, e, 1)
+        r2[i:j] = z - wide(np.log, s) if kind == "log_softmax" else e / s
+    _by_row_blocks(x2.shape[0], n, block)
     return out
 
 
@@ -731,19 +740,16 @@ def _fast_softmax_rows(x, kind, out):
     same, so are its bits."""
     n = x.shape[-1]
     x2, o2 = x.reshape(-1, n), out.reshape(-1, n)
-    step = max(_SOFTMAX_ROWS, _SOFTMAX_BLOCK // max(n, 1))
 
-    def part(a, b):
-        for i in range(a, b, step):
-            j = min(i + step, b)
-            z = np.subtract(x2[i:j], np.max(x2[i:j], axis=1, keepdims=True), out=o2[i:j])
-            if kind == "log_softmax":
-                e = np.exp(z, out=scratch(np, "act.tmp", z.shape, z.dtype))
-                z -= np.log(np.sum(e, axis=1, keepdims=True))
-            else:
-                np.exp(z, out=z)
-                z /= np.sum(z, axis=1, keepdims=True)
-    run_parts(part, x2.shape[0], x.size)
+    def block(i, j):
+        z = np.subtract(x2[i:j], np.max(x2[i:j], axis=1, keepdims=True), out=o2[i:j])
+        if kind == "log_softmax":
+            e = np.exp(z, out=scratch(np, "act.tmp", z.shape, z.dtype))
+            z -= np.log(np.sum(e, axis=1, keepdims=True))
+        else:
+            np.exp(z, out=z)
+            z /= np.sum(z, axis=1, keepdims=True)
+    _by_row_blocks(x2.shape[0], n, block)
     return out
 
 
@@ -756,23 +762,20 @@ def _fast_softmax_grad_rows(og, y, kind, out):
             not out.flags.c_contiguous or np.may_share_memory(out, y):
         out = np.empty(y.shape, y.dtype)
     g2, y2, o2 = og.reshape(-1, n), y.reshape(-1, n), out.reshape(-1, n)
-    step = max(_SOFTMAX_ROWS, _SOFTMAX_BLOCK // max(n, 1))
 
-    def part(a, b):
-        for i in range(a, b, step):
-            j = min(i + step, b)
-            g, yb = g2[i:j], y2[i:j]
-            t = scratch(np, "act.tmp", yb.shape, yb.dtype)
-            if kind == "log_softmax":
-                s = np.sum(g, axis=1, keepdims=True)
-                np.exp(yb, out=t)
-                t *= s
-                np.subtract(g, t, out=o2[i:j])
-            else:
-                d = np.multiply(g, yb, out=o2[i:j])
-                np.multiply(yb, np.sum(d, axis=1, keepdims=True), out=t)
-                d -= t
-    run_parts(part, y2.shape[0], y.size)
+    def block(i, j):
+        g, yb = g2[i:j], y2[i:j]
+        t = scratch(np, "act.tmp", yb.shape, yb.dtype)
+        if kind == "log_softmax":
+            s = np.sum(g, axis=1, keepdims=True)
+            np.exp(yb, out=t)
+            t *= s
+            np.subtract(g, t, out=o2[i:j])
+        else:
+            d = np.multiply(g, yb, out=o2[i:j])
+            np.multiply(yb, np.sum(d, axis=1, keepdims=True), out=t)
+            d -= t
+    _by_row_blocks(y2.shape[0], n, block)
     return out
 
 

@@ -38,6 +38,7 @@ import numpy as np
 
 from ..base import MXNetError
 from ._batch_threads import run_parts
+from ._common import channel_table
 from ._safe_acc import layer_norm_f16, safe_acc_on
 from .conv_kernels import scratch
 from .registry import Param, register
@@ -260,26 +261,22 @@ _BN_STEP = 1 << 16
 _BN_THREADS_MIN = 1 << 20
 
 
-def _bn_steps(a, b, per_image):
-    """Ranges of images a..b, each about _BN_STEP elements."""
-    k = max(1, _BN_STEP // max(per_image, 1))
-    return [(i, min(i + k, b)) for i in range(a, b, k)]
-
-
 def _bn_threaded(xp, x3):
     return xp is np and x3.dtype in (np.float32, np.float64) and x3.flags.c_contiguous and \
         x3.shape[0] > 1 and x3.size > _BN_TRAIN_EXACT_MAX
 
 
-def _bn_work(x3):
-    """The work ``run_parts`` weighs: nothing (one inline call) below _BN_THREADS_MIN."""
-    return x3.size if x3.size >= _BN_THREADS_MIN else 0
+def _by_images(x3, step):
+    """``step(i, j)`` for every group of images i..j of (N, C, S) data (about _BN_STEP
+    elements each), the groups shared out over the op threads from _BN_THREADS_MIN elements
+    on (one inline call below)."""
+    nimg, c, sp = x3.shape
+    k = max(1, _BN_STEP // max(c * sp, 1))
 
-
-def _bn_table(v, sp):
-    """A per-channel vector spread over one image, (C, S): NumPy's loops run 2-3x faster
-    against such a table than against a (C, 1) column broadcast along each row."""
-    return np.repeat(v, sp).reshape(len(v), sp)
+    def part(a, b):
+        for i in range(a, b, k):
+            step(i, min(i + k, b))
+    run_parts(part, nimg, x3.size if x3.size >= _BN_THREADS_MIN else 0)
 
 
 def _over_images(a):
@@ -296,17 +293,16 @@ def _bn_fast_stats(x3):
     nimg, c, sp = x3.shape
     count = x3.dtype.type(nimg * sp)
     ref = np.einsum("cq->c", x3[0]) / x3.dtype.type(sp)
-    tk = _bn_table(ref, sp)
+    tk = channel_table(ref, sp)
     sums = np.empty((nimg, c), x3.dtype)
     squares = np.empty((nimg, c), x3.dtype)
 
-    def partial(a, b):
-        for i, j in _bn_steps(a, b, c * sp):
-            t = scratch(np, "bn.t", (j - i, c, sp), x3.dtype)
-            np.subtract(x3[i:j], tk, out=t)
-            np.einsum("pcq->pc", t, out=sums[i:j])
-            np.einsum("pcq,pcq->pc", t, t, out=squares[i:j])
-    run_parts(partial, nimg, _bn_work(x3))
+    def step(i, j):
+        t = scratch(np, "bn.t", (j - i, c, sp), x3.dtype)
+        np.subtract(x3[i:j], tk, out=t)
+        np.einsum("pcq->pc", t, out=sums[i:j])
+        np.einsum("pcq,pcq->pc", t, t, out=squares[i:j])
+    _by_images(x3, step)
     shift = _over_images(sums) / count
     var = _over_images(squares) / count - shift * shift
     return ref + shift, np.maximum(var, 0, out=var)
@@ -315,16 +311,14 @@ def _bn_fast_stats(x3):
 def _bn_fast_affine(x3, scale, shift, o3):
     """x * scale + shift per channel (the mean folded into the shift, as PyTorch's CPU kernel
     does), into ``o3`` (a new array when None)."""
-    nimg, c, sp = x3.shape
+    sp = x3.shape[2]
     out = np.empty_like(x3) if o3 is None else o3
-    ts, tb = _bn_table(scale, sp), _bn_table(shift, sp)
+    ts, tb = channel_table(scale, sp), channel_table(shift, sp)
 
-    def affine(a, b):
-        for i, j in _bn_steps(a, b, c * sp):
-            o = out[i:j]
-            np.multiply(x3[i:j], ts, out=o)
-            o += tb
-    run_parts(affine, nimg, _bn_work(x3))
+    def step(i, j):
+        o = np.multiply(x3[i:j], ts, out=out[i:j])
+        o += tb
+    _by_images(x3, step)
     return out
 
 
@@ -333,15 +327,14 @@ def _bn_fast_grad_sums(x3, g3, mean):
     nimg, c, sp = x3.shape
     sg = np.empty((nimg, c), x3.dtype)
     sd = np.empty((nimg, c), x3.dtype)
-    tm = _bn_table(mean, sp)
+    tm = channel_table(mean, sp)
 
-    def sums(a, b):
-        np.einsum("pcq->pc", g3[a:b], out=sg[a:b])
-        for i, j in _bn_steps(a, b, c * sp):
-            t = scratch(np, "bn.t", (j - i, c, sp), x3.dtype)
-            np.subtract(x3[i:j], tm, out=t)
-            np.einsum("pcq,pcq->pc", g3[i:j], t, out=sd[i:j])
-    run_parts(sums, nimg, _bn_work(x3))
+    def step(i, j):
+        np.einsum("pcq->pc", g3[i:j], out=sg[i:j])
+        t = scratch(np, "bn.t", (j - i, c, sp), x3.dtype)
+        np.subtract(x3[i:j], tm, out=t)
+        np.einsum("pcq,pcq->pc", g3[i:j], t, out=sd[i:j])
+    _by_images(x3, step)
     return _over_images(sg), _over_images(sd)
 
 
@@ -349,21 +342,18 @@ def _bn_fast_dx(x3, g3, a, b, c0, o3):
     """dx = g * a + x * b + c0 per channel (b None: g * a alone)."""
     nimg, c, sp = x3.shape
     out = np.empty_like(g3) if o3 is None else o3
-    ta = _bn_table(a, sp)
+    ta = channel_table(a, sp)
     if b is not None:
-        tb, tc = _bn_table(b, sp), _bn_table(c0, sp)
+        tb, tc = channel_table(b, sp), channel_table(c0, sp)
 
-    def dx(lo, hi):
-        for i, j in _bn_steps(lo, hi, c * sp):
-            o = out[i:j]
-            np.multiply(g3[i:j], ta, out=o)
-            if b is None:
-                continue
+    def step(i, j):
+        o = np.multiply(g3[i:j], ta, out=out[i:j])
+        if b is not None:
             t = scratch(np, "bn.t", (j - i, c, sp), x3.dtype)
             np.multiply(x3[i:j], tb, out=t)
             o += t
             o += tc
-    run_parts(dx, nimg, _bn_work(x3))
+    _by_images(x3, step)
     return out
 
 

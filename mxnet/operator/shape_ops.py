@@ -30,6 +30,7 @@ import math
 import numpy as np
 
 from ..base import MXNetError
+from ._common import addition_ranks
 from .registry import Param, register
 
 __all__ = ["slice_plan"]
@@ -713,9 +714,7 @@ def _pad_gather_plan(spatial, pads, mode):
     for n, (b, a) in zip(spatial, pads):   # row-major flat input index per output position
         flat_idx = flat_idx[..., None] * n + _pad_source(n, b, a, mode)
     idx = flat_idx.reshape(-1)
-    order = np.argsort(idx, kind="stable")
-    tgt = idx[order]
-    rank = np.arange(tgt.size) - np.searchsorted(tgt, tgt)
+    order, tgt, rank = addition_ranks(idx)
     by_turn = np.argsort(rank, kind="stable")
     bounds = np.searchsorted(rank[by_turn], np.arange(int(rank.max()) + 2))
     turns = [(tgt[by_turn[lo:hi]], order[by_turn[lo:hi]])
