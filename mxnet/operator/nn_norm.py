@@ -328,9 +328,9 @@ def _bn_fast_grad_sums(x3, g3, mean):
     sg = np.empty((nimg, c), x3.dtype)
     sd = np.empty((nimg, c), x3.dtype)
     tm = channel_table(mean, sp)
+    np.einsum("pcq->pc", g3, out=sg)   # (one call: per-image calls cost more than the pass)
 
     def step(i, j):
-        np.einsum("pcq->pc", g3[i:j], out=sg[i:j])
         t = scratch(np, "bn.t", (j - i, c, sp), x3.dtype)
         np.subtract(x3[i:j], tm, out=t)
         np.einsum("pcq,pcq->pc", g3[i:j], t, out=sd[i:j])
