@@ -105,8 +105,17 @@ def invoke(op, inputs, attrs, out=None, ctx=None, cls=None):
     hook = _prof_hook
     if hook is not None:
         t0 = _perf_ns()
+    into = None
+    if out is not None and op.accepts_out and inputs and out is inputs[0] and \
+            not _mode.recording and (0, 0) in op.inplace and not out._is_sparse and \
+            op.num_outputs(attrs) == 1:
+        # out= the first input, a declared in-place pair (the optimizers' out=weight): the
+        # kernel may write its result straight into that buffer
+        into = out._data
     try:
-        if len(inputs) == 1:
+        if into is not None:
+            res = op.compute(rc, attrs, *[a._data for a in inputs], out=[into])
+        elif len(inputs) == 1:
             res = op.compute(rc, attrs, inputs[0]._data)
         elif len(inputs) == 2:
             res = op.compute(rc, attrs, inputs[0]._data, inputs[1]._data)
@@ -123,8 +132,8 @@ def invoke(op, inputs, attrs, out=None, ctx=None, cls=None):
         hook(op, ctx, t0, res)
     if type(res) is not tuple and type(res) is not list:
         # single output: the hot path
-        if inputs and (getattr(res, "base", None) is not None
-                       or len(inputs) == 1 and res is inputs[0]._data):
+        if inputs and res is not into and (getattr(res, "base", None) is not None
+                                           or len(inputs) == 1 and res is inputs[0]._data):
             res = _unalias(rc, res, inputs)
         node = _record(op, attrs, inputs, (res,), ctx) if _mode.recording else None
         if out is not None:
@@ -183,7 +192,8 @@ def _write_out(out, datas, node, name="operator"):
             _check_out(name, i, o._data.shape, o._data.dtype, d)
         else:
             _check_out(name, i, tuple(o.shape), np.dtype(o.dtype), d)
-        o._assign(d)
+        if d is not o._data:   # else the kernel wrote there itself
+            o._assign(d)
         if node is not None:
             o._node = (node, i)
     return out
