@@ -120,6 +120,27 @@ def _by_pieces(arrays, ntemp, body, into=None):
     return out
 
 
+def _lr_grad_into(g, t, lr, rs, clip):
+    """t = lr * clip(rs * g) when ``clip`` >= 0, else (lr * rs) * g: the gradient term of
+    the SGD kernels, step by step in their expressions' order (a piece of ``_by_pieces``)."""
+    if clip >= 0:
+        np.multiply(g, rs, out=t)
+        np.clip(t, -clip, clip, out=t)
+        np.multiply(t, lr, out=t)
+    else:
+        np.multiply(g, lr * rs, out=t)
+
+
+def _decayed_grad_into(gr, w, g, t, rs, wd, clip):
+    """g = clip(rs * gr + wd * w) (clipping when ``clip`` >= 0), t scratch: the gradient of
+    the Adam and RMSProp kernels, step by step (a piece of ``_by_pieces``)."""
+    np.multiply(gr, rs, out=g)
+    np.multiply(w, wd, out=t)
+    np.add(g, t, out=g)
+    if clip >= 0:
+        np.clip(g, -clip, clip, out=g)
+
+
 # -- shape / type inference for "blocks" of same-shaped arrays ---------------------------------
 
 
@@ -240,12 +261,7 @@ def _sgd_kernel(xp, attrs, weight, grad, into=None):
     decay = dt.type(1) - lr * wd
     if _piecewise(xp, weight, grad):
         def body(w, g, t, o):
-            if clip >= 0:
-                np.multiply(g, rs, out=t)
-                np.clip(t, -clip, clip, out=t)
-                np.multiply(t, lr, out=t)
-            else:
-                np.multiply(g, lr * rs, out=t)
+            _lr_grad_into(g, t, lr, rs, clip)
             np.multiply(w, decay, out=o)
             np.subtract(o, t, out=o)
         return _by_pieces((weight, grad), 1, body, into)
@@ -264,12 +280,7 @@ def _sgd_mom_kernel(xp, attrs, weight, grad, mom, into=None):
             np.multiply(v, m, out=v)
             np.multiply(w, lr * wd, out=t)
             np.subtract(v, t, out=v)
-            if clip >= 0:
-                np.multiply(g, rs, out=t)
-                np.clip(t, -clip, clip, out=t)
-                np.multiply(t, lr, out=t)
-            else:
-                np.multiply(g, lr * rs, out=t)
+            _lr_grad_into(g, t, lr, rs, clip)
             np.subtract(v, t, out=v)
             np.add(w, v, out=o)
         return _by_pieces((weight, grad, mom), 1, body, into)
@@ -407,11 +418,7 @@ def _adam_kernel(xp, attrs, weight, grad, mean, var, into=None):
     one = dt.type(1)
     if _piecewise(xp, weight, grad, mean, var):
         def body(w, gr, m, v, g, t, u, o):   # m, v: the moments, updated in place
-            np.multiply(gr, rs, out=g)
-            np.multiply(w, wd, out=t)
-            np.add(g, t, out=g)
-            if clip >= 0:
-                np.clip(g, -clip, clip, out=g)
+            _decayed_grad_into(gr, w, g, t, rs, wd, clip)
             np.multiply(g, one - b1, out=t)
             np.multiply(m, b1, out=m)
             np.add(m, t, out=m)
@@ -465,11 +472,7 @@ def _rmsprop_kernel(xp, attrs, weight, grad, n, into=None):
         clip, cw = _c(attrs["clip_gradient"], dt), _c(attrs["clip_weights"], dt)
 
         def body(w, gr, nn, g, t, o):   # nn: the state n, updated in place
-            np.multiply(gr, rs, out=g)
-            np.multiply(w, wd, out=t)
-            np.add(g, t, out=g)
-            if clip >= 0:
-                np.clip(g, -clip, clip, out=g)
+            _decayed_grad_into(gr, w, g, t, rs, wd, clip)
             np.multiply(g, g, out=t)
             np.multiply(t, dt.type(1) - g1, out=t)
             np.multiply(nn, g1, out=nn)
@@ -739,21 +742,13 @@ def _multi_sgd_body(m, lr, wd, rs, clip, with_mom):
     """``_multi_sgd_one``'s steps for one piece (see ``_by_pieces``): with the momentum, those
     of its in-place path (or, clipping, of its expression); without, the expression's with
     the momentum term the scalar 0."""
-    def grad_term(g, t):
-        if clip >= 0:
-            np.multiply(g, rs, out=t)
-            np.clip(t, -clip, clip, out=t)
-            np.multiply(t, lr, out=t)
-        else:
-            np.multiply(g, lr * rs, out=t)
-
     if with_mom:
         def body(w, g, v, t, o):   # v: the momentum, updated in place
             np.multiply(v, m, out=v)
             if wd or clip >= 0:
                 np.multiply(w, lr * wd, out=t)
                 np.subtract(v, t, out=v)
-            grad_term(g, t)
+            _lr_grad_into(g, t, lr, rs, clip)
             np.subtract(v, t, out=v)
             np.add(w, v, out=o)
         return body
@@ -762,7 +757,7 @@ def _multi_sgd_body(m, lr, wd, rs, clip, with_mom):
     def body(w, g, t, o):
         np.multiply(w, lr * wd, out=o)
         np.subtract(start, o, out=o)
-        grad_term(g, t)
+        _lr_grad_into(g, t, lr, rs, clip)
         np.subtract(o, t, out=o)
         np.add(w, o, out=o)
     return body
