@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mt_parallel import ParallelMT, SerialMT
+from .mt_parallel import SEED_MAGIC, ParallelMT, SerialMT
 
 __all__ = ["CPUBackend", "CPURandom", "np"]
 
@@ -111,7 +111,14 @@ class CPUBackend:
         CPUBackend._shared_rng[0] = CPURandom(int(seed))
 
     def seed(self, seed):
+        """``mx.random.seed(seed, ctx=cpu(i))``: as 1.9.1 seeds a device's resources, the
+        parallel generator as ``mx.random.seed(seed)`` does, but the single-engine one (that
+        ``mx.np.random.uniform`` / ``normal`` draw from) with ``seed`` itself, not
+        ``seed * 127`` (the seed is given as seed * 127**-1 mod 2**32, which SerialMT scales
+        back)."""
         CPUBackend.seed_shared(seed)
+        CPUBackend._shared_rng[0].serial = SerialMT(
+            (int(seed) * pow(SEED_MAGIC, -1, 1 << 32)) & 0xFFFFFFFF)
 
     def asarray(self, data, dtype=None):
         """Bring host data (NumPy, CuPy, list) onto this device as an array of ``dtype``."""

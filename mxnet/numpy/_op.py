@@ -7,7 +7,7 @@ import inspect
 import numpy as _onp
 
 from .._mode import mode as _mode
-from ..base import MXNetAssertionError, MXNetError, MXNetTypeError
+from ..base import MXNetAssertionError, MXNetError, MXNetTypeError, MXNetValueError
 from ..ndarray.ndarray import NDArray
 from .multiarray import _binary, _call, _with_out, ndarray
 
@@ -168,8 +168,8 @@ def _make_reduce(public, opname, has_dtype=True, has_ddof=False):
     def fn(a, axis=None, dtype=None, out=None, keepdims=False, ddof=0, **kwargs):
         if kwargs.pop("initial", None) is not None:
             raise MXNetError(f"{public}: the 'initial' argument is not supported yet")
-        if kwargs:
-            raise TypeError(f"{public}: unsupported keyword arguments {sorted(kwargs)}")
+        if kwargs:   # an MXNetError in 1.9.1 (the operator has no such argument)
+            raise MXNetTypeError(f"{public}: unsupported keyword arguments {sorted(kwargs)}")
         _arr(a, public)
         kw = {"axis": _axis(axis), "keepdims": bool(keepdims)}
         # an argument the operator lacks: 1.9.1's MXNetError, that is also a TypeError here
@@ -361,8 +361,8 @@ def _seq(arrays, fname):
     arrays = list(arrays)
     for a in arrays:
         _arr(a, fname)
-    if not arrays:
-        raise ValueError(f"{fname}: need at least one array")
+    if not arrays:   # an MXNetError in 1.9.1 (num_args must be at least 1)
+        raise MXNetValueError(f"{fname}: need at least one array")
     return arrays
 
 
@@ -558,8 +558,13 @@ def moveaxis(a, source, destination):
     return transpose(a, tuple(order))
 
 
-def meshgrid(*xi, indexing="xy"):
-    """Coordinate matrices from 1-D coordinate vectors ('xy' or 'ij' indexing)."""
+def meshgrid(*xi, indexing="xy", sparse=False, copy=True):
+    """Coordinate matrices from 1-D coordinate vectors ('xy' or 'ij' indexing); as in 1.9.1,
+    only full (``sparse=False``) copies (``copy=True``)."""
+    if sparse:
+        raise NotImplementedError("meshgrid: sparse=True is not supported")
+    if not copy:
+        raise NotImplementedError("meshgrid: copy=False is not supported")
     if indexing not in ("xy", "ij"):
         raise ValueError("meshgrid: indexing must be 'xy' or 'ij'")
     xs = [reshape(_arr(x, "meshgrid"), (-1,)) for x in xi]

@@ -565,11 +565,14 @@ def percentile(a, q, axis=None, out=None, overwrite_input=None, interpolation="l
     _arr(a, "percentile")
     if isinstance(q, NDArray):
         q = q.asnumpy()
+    # 1.9.1 finds the position of a float32 array of q in float32 arithmetic
+    q_f32 = isinstance(q, _onp.ndarray) and q.dtype == _onp.float32
     qa = _onp.asarray(q, dtype=_onp.float64)
     axis = None if axis is None else (int(axis),) if isinstance(axis, (int, _onp.integer)) \
         else tuple(axis)
     res = _call("_npi_percentile", [a], q=tuple(qa.reshape(-1).tolist()), q_is_seq=qa.ndim > 0,
-                axis=axis, interpolation=interpolation, keepdims=bool(keepdims))
+                axis=axis, interpolation=interpolation, keepdims=bool(keepdims),
+                **({"q_f32": True} if q_f32 else {}))
     if qa.ndim > 1:
         res = reshape(res, qa.shape + res.shape[1:])
     return _with_out(res, out)
@@ -580,10 +583,11 @@ def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation="lin
     """The q-th quantiles (q in [0, 1]) along ``axis`` (values only)."""
     if isinstance(q, NDArray):
         q = q.asnumpy()
-    qa = _onp.asarray(q, dtype=_onp.float64)
+    qa = _onp.asarray(q, dtype=_onp.float32 if isinstance(q, _onp.ndarray) and
+                      q.dtype == _onp.float32 else _onp.float64)
     if qa.size and (qa.min() < 0 or qa.max() > 1):
         raise MXNetError(f"quantile: quantiles must be in the range [0, 1], got {qa.tolist()}")
-    return percentile(a, qa * 100, axis=axis, out=out, overwrite_input=overwrite_input,
+    return percentile(a, qa * qa.dtype.type(100), axis=axis, out=out, overwrite_input=overwrite_input,
                       interpolation=interpolation, keepdims=keepdims)
 
 

@@ -82,6 +82,8 @@ def _vector_norm(x, ord, ax, keepdims):  # noqa: A002
     if ord == 0:
         dt = x.dtype if x.dtype.kind == "f" else "float32"
         return (x != 0).astype(dt).sum(axis=ax, keepdims=bool(keepdims))
+    if x.dtype.kind == "f":   # 1.9.1's scaled p-norm kernel
+        return _call("_npi_norm", [x], ord=float(ord), axis=(ax,), keepdims=bool(keepdims))
     a = _op.abs(x)
     if x.dtype.kind != "f":
         a = a.astype("float32")

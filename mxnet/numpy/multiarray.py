@@ -14,7 +14,7 @@ import numpy as _onp
 
 from .._mode import mode as _mode
 from ..backend import get_backend
-from ..base import MXNetError, dtype_np
+from ..base import DTYPE_TO_CODE, MXNetError, dtype_np
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, _check_no_recorded_source, _check_not_in_graph, _new, invoke
 from ..operator.registry import get_op
@@ -553,7 +553,11 @@ def _ctx(ctx):
 
 
 def _dt(dtype, default=_onp.float32):
-    return dtype_np(default if dtype is None else dtype)
+    dt = dtype_np(default if dtype is None else dtype)
+    if dt not in DTYPE_TO_CODE:   # complex, strings ...: as 1.9.1's creation operators
+        raise MXNetError(f"unsupported dtype {dt} (mx.np arrays hold bool, integer and float "
+                         "data)")
+    return dt
 
 
 def _shape(shape, fname):

@@ -11,6 +11,7 @@ Every kernel returns a real array (NumPy ufuncs return scalars for 0-d input).
 """
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -575,14 +576,64 @@ def _sum_fn(xp, x, axes, attrs, kind="sum"):
     return getattr(xp, kind)(x, axis=axes, **({"keepdims": False} if kind == "sum" else {}))
 
 
+# var/std of float32 arrays of up to _VAR_EXACT_SIZE_MAX[0] elements (float64: [1]) take
+# 1.9.1's steps (_var_fn); larger ones keep NumPy's var, which differs from 1.9.1 in the last
+# bit of about a third of the outputs. float32: (32, 10) 12 -> 14 us, (256, 256) 35 -> 60 us.
+# float64 ones over at most _VAR_KAHAN_MAX elements per output take the compensated steps (a
+# loop over the reduced elements: (32, 10) along axis 0 13 -> 85 us), longer ones sum in long
+# double and round once.
+_VAR_EXACT_SIZE_MAX = (1 << 16, 4096)
+_VAR_KAHAN_MAX = 64
+
+
+def _kahan_rows(m):
+    """The compensated (Kahan) sum of each column of m, in m's dtype, down the rows."""
+    s = np.zeros(m.shape[1], m.dtype)
+    c = np.zeros(m.shape[1], m.dtype)
+    y = np.empty_like(s)
+    for row in m:
+        np.subtract(row, c, out=y)
+        t = s + y
+        np.subtract(t, s, out=c)
+        c -= y
+        s = t
+    return s
+
+
+def _var_fn(xp, x, axes, ddof, root):
+    """1.9.1's mx.np var/std of float32/float64: the mean (float32 input: the sum in double
+    rounded to float32, divided by n in float32), then the squared deviations (in the input
+    dtype) summed the same way (float32: in double, rounded once), divided by n - ddof;
+    float64 input takes compensated double steps for both sums."""
+    n = x.size // max(1, int(np.prod([s for i, s in enumerate(x.shape) if i not in axes])))
+    if xp is not np or x.dtype not in (np.float32, np.float64) or not x.size or n <= ddof \
+            or x.size > _VAR_EXACT_SIZE_MAX[x.dtype == np.float64]:
+        return (xp.std if root else xp.var)(x, axis=axes, ddof=ddof)
+    from .reduce import _f16_rows
+    t = x.dtype.type
+    out_shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
+    if t is np.float64 and n <= _VAR_KAHAN_MAX:
+        m = np.ascontiguousarray(_f16_rows(x, axes)[0].T)   # one row per reduced element
+        d = m - _kahan_rows(m) / n
+        out = _kahan_rows(d * d) / t(n - ddof)
+    else:
+        # the mean: summed in double (long double for float64), rounded, divided by n
+        acc = np.float64 if t is np.float32 else np.longdouble
+        mean = np.add.reduce(x, axis=axes, keepdims=True, dtype=acc).astype(t) / t(n)
+        d = x - mean
+        out = np.add.reduce(d * d, axis=axes, dtype=acc).astype(t) / t(n - ddof)
+    out = out.reshape(out_shape)
+    return np.sqrt(out) if root else out
+
+
 REDUCTIONS = [
     _make_reduction("sum", _sum_fn),
     _make_reduction("mean", lambda xp, x, axes, at: _sum_fn(xp, x, axes, at, "mean")),
     _make_reduction("prod", lambda xp, x, axes, at: xp.prod(x, axis=axes)),
     _make_reduction("max", lambda xp, x, axes, at: xp.max(x, axis=axes)),
     _make_reduction("min", lambda xp, x, axes, at: xp.min(x, axis=axes)),
-    _make_reduction("var", lambda xp, x, axes, at: xp.var(x, axis=axes, ddof=at["ddof"])),
-    _make_reduction("std", lambda xp, x, axes, at: xp.std(x, axis=axes, ddof=at["ddof"])),
+    _make_reduction("var", lambda xp, x, axes, at: _var_fn(xp, x, axes, at["ddof"], False)),
+    _make_reduction("std", lambda xp, x, axes, at: _var_fn(xp, x, axes, at["ddof"], True)),
 ]
 
 
@@ -644,7 +695,10 @@ def _transpose(rc, attrs, x):
     if axes is not None and len(axes) == 0:
         axes = None
     if axes is not None:
-        if sorted(normalize_axis("transpose", a, x.ndim) for a in axes) != list(range(x.ndim)):
+        named = [normalize_axis("transpose", a, x.ndim) for a in axes]
+        if len(set(named)) != len(named):   # a ValueError in 1.9.1
+            raise MXNetValueError(f"transpose: repeated axis in axes {axes}")
+        if sorted(named) != list(range(x.ndim)):
             raise MXNetError(f"transpose: axes {axes} do not match an array of shape {x.shape}")
     return rc.xp.transpose(x, axes)
 
@@ -1037,23 +1091,146 @@ def _matmul_grad(F, attrs, ins, outs, og):
 register("_npi_matmul", _matmul, inputs=("a", "b"), nd_hidden=True, gradient=_matmul_grad)
 
 
+# float32/float64 norms of arrays of at most this many elements take 1.9.1's scaled steps
+# (below) while no row reaches a new maximum of |x| more than _SCALED_SEGMENTS_MAX times
+# (sorted data); the rest sum |x|**p directly, which differs from 1.9.1 in the last bit of
+# about half the outputs. The steps cost ~10 NumPy calls a segment (a few per row, ~ln(n)):
+# norm of (32, 10) 5 -> 28 us, (32, 10) along an axis 7 -> 80 us, (64, 64) along an axis
+# 8 -> 170 us, (4096,) 6 -> 57 us; 512 x 512 took 8 ms in them (70 us otherwise).
+_SCALED_SIZE_MAX = 4096
+_SCALED_SEGMENTS_MAX = 48
+
+
+def _c_pow(a, b):
+    """C's pow(a, b) on doubles (glibc's, as math.pow), inf / NaN where math.pow raises."""
+    try:
+        return math.pow(a, b)
+    except OverflowError:
+        return math.inf
+    except ValueError:
+        return math.nan
+
+
+_c_pow_u = np.frompyfunc(_c_pow, 2, 1)
+
+
+def _lp_pow(r, p):
+    """1.9.1's pow(r, p) of the scaled p-norm steps in double (glibc's pow for p other than
+    1 and 2: NumPy's vectorised power may differ from it in the last bit)."""
+    if p == 1.0:
+        return r
+    if p == 2.0:
+        return r * r
+    if p < 0:   # pow(0, p) of the first step (its product with the empty sum is dropped)
+        r = np.where(r == 0, 1, r)
+    return _c_pow_u(r.astype(np.float64), p).astype(np.float64)
+
+
+def _scaled_norm_191(x, axes, keepdims, p, l2_kernel):
+    """1.9.1's float32/float64 norm on the CPU, per output: the largest |x| so far (the scale)
+    and the sum of (|x| / scale)**p, rescaled as 1 + sum * (old / new scale)**p when the scale
+    grows, every step rounded to the input dtype; finished as scale * sum**(1/p).
+    ``l2_kernel``: nd.norm's L2 steps ((sum * r) * r and scale * sqrt(sum)), which the
+    flattened and Frobenius norms take. Without a loop over the elements: between two new
+    maxima of a row the steps are a sequential sum, which np.add.accumulate rounds as 1.9.1
+    does (adding the zeros outside the segment is exact). None where that needs too many
+    passes or the data is not finite."""
+    from .reduce import _f16_rows
+    t = x.dtype.type
+    m, _ = _f16_rows(x, axes)
+    a = np.abs(m)
+    if not np.isfinite(a).all():
+        return None
+    run = np.maximum.accumulate(a, axis=1)
+    new = np.empty(a.shape, bool)
+    new[:, 0] = a[:, 0] > 0
+    new[:, 1:] = a[:, 1:] > run[:, :-1]
+    sid = np.cumsum(new, axis=1, dtype=np.int32)
+    nseg = sid[:, -1]
+    if nseg.max(initial=0) > _SCALED_SEGMENTS_MAX:
+        return None
+    with np.errstate(all="ignore"):
+        if l2_kernel:
+            r = a / run
+            terms = r * r
+        else:
+            terms = _lp_pow(a / run, p).astype(t)
+        terms[new | (a == 0)] = 0
+        one = t(1)
+        if a.shape[0] == 1:   # one output: each segment a slice of the row
+            ss, scale = t(0), t(0)
+            starts = np.flatnonzero(new[0]).tolist() + [a.shape[1]]
+            row, trow = a[0], terms[0]
+            for k, end in zip(starts[:-1], starts[1:]):
+                r = scale / row[k]
+                ss = one + (ss * r) * r if l2_kernel else \
+                    one + ss * t(_lp_pow(np.array([r]), p)[0])
+                if end - k > 1:
+                    trow[k] = ss
+                    ss = np.add.accumulate(trow[k:end])[-1]
+                scale = row[k]
+            ss, scale = np.array([ss], t), np.array([scale], t)
+        else:
+            # every row's segment j at once: its terms (zeros elsewhere), its first position
+            # (where the rescaled sum goes), then one sequential sum along the rows
+            rows = np.arange(a.shape[0])
+            nmax = int(nseg.max(initial=0))
+            ri, ci = np.nonzero(new)
+            postab = np.zeros((a.shape[0], nmax), np.intp)
+            postab[ri, sid[ri, ci] - 1] = ci
+            tops = a[rows[:, None], postab]
+            prev = np.zeros_like(tops)
+            prev[:, 1:] = tops[:, :-1]
+            with np.errstate(all="ignore"):
+                ratio = prev / tops
+            if not l2_kernel:
+                ratio = _lp_pow(ratio, p).astype(t)
+            live = nseg[:, None] > np.arange(nmax)
+            # (segment, reduced element, output): the sums run down axis 1, a whole row of
+            # outputs at a time (NumPy reduces axis 0 of a C-contiguous matrix with two or
+            # more columns row after row: each column's sum is sequential)
+            segs = np.where(np.ascontiguousarray(sid.T)[None] ==
+                            np.arange(1, nmax + 1)[:, None, None],
+                            np.ascontiguousarray(terms.T)[None], t(0))
+            ss = np.zeros(a.shape[0], t)
+            for j in range(nmax):
+                r = ratio[:, j]
+                start = one + (ss * r) * r if l2_kernel else one + ss * r
+                w = segs[j]
+                w[postab[:, j], rows] = np.where(live[:, j], start, ss)
+                ss = np.add.reduce(w, axis=0)
+            scale = run[:, -1]
+        if l2_kernel or p == 2.0:
+            out = scale * np.sqrt(ss) if l2_kernel else scale * _lp_pow(ss, 0.5).astype(t)
+        elif p == 1.0:
+            out = scale * ss
+        else:
+            out = scale * _lp_pow(ss, 1.0 / p).astype(t)
+            if p < 0:   # a zero element makes the sum infinite: the norm is 0 (as NumPy;
+                out[(a == 0).any(axis=1)] = 0   # 1.9.1 skips zeros, a wrong result)
+    return out.reshape(_kept(x.shape, axes) if keepdims else
+                       tuple(d for i, d in enumerate(x.shape) if i not in axes))
+
+
 def _norm(rc, attrs, x):
     ordv, axis = attrs["ord"], attrs["axis"]
     if attrs["flag"] in (-2, 1) and ordv in (None, 2.0, "fro"):
         ordv = None  # 1.9.1's graphs: the 2-norm of the flattened array / Frobenius norm
     xp = rc.xp
-    if ordv not in (None, 1.0, 2.0, "fro"):
-        raise MXNetError(f"norm: ord={ordv!r} is not supported yet (only None, 1, 2 for "
-                         "vectors and 'fro' for matrices)")
     axes = tuple(range(x.ndim)) if axis is None else tuple(
         normalize_axis("norm", a, x.ndim) for a in axis)
+    vector_p = isinstance(ordv, float) and ordv not in (1.0, 2.0, 0.0) and np.isfinite(ordv)
+    if ordv not in (None, 1.0, 2.0, "fro") and not (vector_p and len(axes) == 1):
+        raise MXNetError(f"norm: ord={ordv!r} is not supported yet (only None, 1, 2 for "
+                         "vectors and 'fro' for matrices)")
     if ordv == "fro" and len(axes) != 2:
         raise MXNetError(f"norm: ord='fro' needs a 2-d reduction (axis {axis}, shape {x.shape})")
     if ordv in (1.0, 2.0) and len(axes) != 1 and not (axis is None and x.ndim == 1):
         raise MXNetError(f"norm: matrix norms with ord={ordv} are not supported yet "
                          f"(axis {axis}, shape {x.shape})")
     src = x.astype(np.float64) if x.dtype.kind != "f" else x
-    if x.dtype == np.float16 and xp is np and (axis is None and ordv is None or len(axes) == 1):
+    if x.dtype == np.float16 and xp is np and (axis is None and ordv is None or len(axes) == 1) \
+            and not vector_p:
         # 1.9.1: the flattened 2-norm is nd.norm's float16 one; a vector norm along one axis
         # is its own scaled p-norm (float32 throughout under MXNET_SAFE_ACCUMULATION=1)
         from ._safe_acc import safe_acc_on, warn_float16
@@ -1066,8 +1243,19 @@ def _norm(rc, attrs, x):
         if not attrs["keepdims"]:
             out = out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes))
         return out
+    if xp is np and x.dtype in (np.float32, np.float64) and x.size:
+        l2 = ordv is None and (axis is None or len(axes) == 2) or ordv == "fro"
+        if x.size <= _SCALED_SIZE_MAX:
+            out = _scaled_norm_191(x, axes, attrs["keepdims"], 2.0 if ordv in (None, "fro")
+                                   else ordv, l2)
+            if out is not None:
+                return out
     if ordv == 1.0:
         out = xp.sum(xp.abs(src), axis=axes, keepdims=attrs["keepdims"])
+    elif vector_p:
+        with np.errstate(all="ignore"):
+            out = xp.sum(xp.abs(src) ** ordv, axis=axes, keepdims=attrs["keepdims"]) ** (
+                1.0 / ordv)
     else:
         out = xp.sqrt(xp.sum(src * src, axis=axes, keepdims=attrs["keepdims"]))
     dt = x.dtype if x.dtype.kind == "f" else _F32
@@ -1080,8 +1268,15 @@ def _norm_grad(F, attrs, ins, outs, og):
     axes = tuple(range(nd)) if attrs["axis"] is None else tuple(a % nd for a in attrs["axis"])
     kept = _kept(x.shape, axes)
     g = F._np_reshape(og[0], newshape=kept)
-    if attrs["ord"] == 1.0 and attrs["flag"] not in (-2, 1):
+    p = attrs["ord"]
+    if p == 1.0 and attrs["flag"] not in (-2, 1):
         d = F._npi_multiply(g, F._npi_sign(x))
+    elif isinstance(p, float) and p != 2.0 and attrs["flag"] not in (-2, 1):
+        # d||x||_p / dx = sign(x) |x|**(p-1) / ||x||_p**(p-1)
+        num = F._npi_multiply(F._npi_sign(x), F._npi_power_scalar(F._npi_absolute(x),
+                                                                   scalar=p - 1.0))
+        den = F._npi_power_scalar(F._np_reshape(y, newshape=kept), scalar=p - 1.0)
+        d = F._npi_multiply(g, F._npi_true_divide(num, den))
     else:
         d = F._npi_multiply(g, F._npi_true_divide(x, F._np_reshape(y, newshape=kept)))
     return [F._np_sum_to_like(d, x)]

@@ -760,15 +760,59 @@ def _percentile(rc, attrs, x):
         raise MXNetError(f"percentile: percentiles must be in the range [0, 100], got "
                          f"{q.tolist()}")
     qv = q if attrs["q_is_seq"] and attrs["q_scalar"] is None else q.reshape(())
+    if attrs["interpolation"] in ("linear", "nearest") and x.size:
+        return _percentile_191(rc.xp, x, qv, axis, attrs["interpolation"], attrs["keepdims"],
+                               attrs["q_f32"])
     out = rc.xp.percentile(x.astype(np.float64), qv, axis=axis, method=attrs["interpolation"],
                            keepdims=attrs["keepdims"])
     # as 1.9.1: float64 stays float64, every other dtype (float16 too) gives float32
     return rc.xp.asarray(out, dtype=x.dtype if x.dtype == np.float64 else _F32)
 
 
+def _percentile_191(xp, x, q, axis, method, keepdims, q_f32=False):
+    """1.9.1's 'linear' and 'nearest' percentiles: the position q * (n-1) / 100 rounded to
+    float32 (computed in float32 for a float32 array of q); 'nearest' takes the element at
+    that position rounded half away from zero, 'linear' sums the two neighbours weighted by
+    float32 weights (in float64 for float64 input, each product rounded to float16 for
+    float16 input, float32 otherwise)."""
+    axes = tuple(range(x.ndim)) if axis is None else axis
+    rest = [i for i in range(x.ndim) if i not in axes]
+    n = int(np.prod([x.shape[i] for i in axes]))
+    lead = tuple(x.shape[i] for i in rest)
+    srt = xp.sort(xp.transpose(x, rest + list(axes)).reshape(lead + (n,)), axis=-1)
+    acc = np.float64 if x.dtype == np.float64 else np.float32
+    outs = []
+    for qq in q.reshape(-1):
+        if q_f32:
+            pos = np.float32(np.float32(qq) * np.float32(n - 1)) / np.float32(100)
+        else:
+            pos = np.float32(qq * (n - 1) / 100.0)
+        lo = int(np.floor(pos))
+        if method == "nearest":
+            k = min(int(np.floor(pos + np.float32(0.5))), n - 1)
+            outs.append(srt[..., k].astype(acc))
+            continue
+        hi = min(lo + 1, n - 1)
+        w_hi = np.float32(pos - np.float32(lo))
+        w_lo = np.float32(1) - w_hi
+        a, b = srt[..., lo].astype(acc), srt[..., hi].astype(acc)
+        if x.dtype == np.float16:
+            outs.append((a * w_lo).astype(np.float16).astype(_F32) +
+                        (b * w_hi).astype(np.float16).astype(_F32))
+        else:
+            outs.append(a * acc(w_lo) + b * acc(w_hi))
+    out = xp.stack(outs).reshape(q.shape + lead)
+    if keepdims:
+        kept = list(x.shape)
+        for i in axes:
+            kept[i] = 1
+        out = out.reshape(q.shape + tuple(kept))
+    return out
+
+
 register("_npi_percentile", _percentile, inputs=("a",), nd_hidden=True, gradient=_zero_grad,
          params=(Param("q", "tuple_float", ()), Param("q_scalar", "float", None),
-                 Param("q_is_seq", "bool", False),
+                 Param("q_is_seq", "bool", False), Param("q_f32", "bool", False),
                  Param("axis", "shape", None), Param("keepdims", "bool", False),
                  Param("interpolation", "str", "linear",
                        choices=("linear", "lower", "higher", "midpoint", "nearest"))))
@@ -1172,6 +1216,22 @@ _dist("binomial", lambda r, a, s: r.binomial(int(a["n"]), a["p"], s),
 
 def _mvn(rc, attrs, mean, cov):
     size = attrs["size"] or None
+    serial = getattr(rc.rng, "serial", None)
+    try:
+        low = np.linalg.cholesky(np.asarray(cov, dtype=np.float64)) if serial is not None \
+            and mean.dtype.kind == "f" else None
+    except np.linalg.LinAlgError:   # a singular cov: NumPy's sampler (an SVD) below
+        low = None
+    if low is not None:
+        # 1.9.1 draws the noise as mx.np.random.normal does (the single engine's float32
+        # normals, in the mean's dtype), then adds the Cholesky factor's product with it. (Its
+        # product, einsum('...jk,...j->...k', L, z), is L^T z, whose covariance is L^T L, not
+        # cov; ours takes L z: the same samples for a diagonal cov.)
+        shape = tuple(size or ()) + tuple(mean.shape)
+        z = serial.normal_f32(int(np.prod(shape, dtype=np.int64))).reshape(shape)
+        out = np.asarray(mean, dtype=np.float64) + np.einsum(
+            "kj,...j->...k", low, z.astype(mean.dtype).astype(np.float64))
+        return rc.xp.asarray(out).astype(mean.dtype)
     out = rc.rng.multivariate_normal(np.asarray(mean.get() if hasattr(mean, "get") else mean,
                                                 dtype=np.float64),
                                      np.asarray(cov.get() if hasattr(cov, "get") else cov,
