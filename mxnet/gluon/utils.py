@@ -26,7 +26,7 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
     size = data.shape[batch_axis]
     if even_split and size % num_slice != 0:
         raise ValueError(f"data with shape {data.shape} cannot be evenly split into {num_slice} "
-                         f"slices along axis {batch_axis}. Use a batch size that's multiple of "
+                         f"slices along axis {batch_axis:d}. Use a batch size that's multiple of "
                          f"{num_slice} or set even_split=False to allow uneven partitioning of data.")
     # as 1.9.1, more slices than rows (even_split=False) leaves the last slices empty
     if num_slice == 1:

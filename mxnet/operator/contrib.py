@@ -392,6 +392,98 @@ def _check_4d(opname, data):
     _require_float(opname, data)
 
 
+# float32 AdaptiveAvgPooling2D on the CPU in 1.9.1's arithmetic: each window summed in
+# float32 row by row, then divided by its width and by its height; the backward divides each
+# output gradient by the height and the width and adds it into the window's pixels, output
+# pixel after output pixel (row-major). Bit for bit 1.9.1's values; windows of up to this
+# many pixels on arrays of moderate size take it (the separable matmuls are faster).
+_ADAPTIVE_EXACT_WINDOW = 64
+_ADAPTIVE_EXACT_MAX = 1 << 20
+
+
+def _adaptive_windows(n_in, n_out):
+    """Start and length of each output position's window along one axis."""
+    i = np.arange(n_out, dtype=np.int64)
+    start = (i * n_in) // n_out
+    return start, -((-(i + 1) * n_in) // n_out) - start
+
+
+def _adaptive_exact(xp, arr, in_hw, out_hw):
+    if xp is not np or arr.dtype != np.float32 or arr.size == 0 or arr.size > _ADAPTIVE_EXACT_MAX:
+        return False
+    (H, W), (oh, ow) = in_hw, out_hw
+    if min(H, W, oh, ow) <= 0:
+        return False
+    return (-(-H // oh) + 1) * (-(-W // ow) + 1) <= _ADAPTIVE_EXACT_WINDOW
+
+
+def _take_index(idx):
+    """``idx`` (increasing positions) as a slice where it is an arithmetic progression."""
+    if len(idx) == 1:
+        return slice(int(idx[0]), int(idx[0]) + 1)
+    step = int(idx[1] - idx[0])
+    if step > 0 and (np.diff(idx) == step).all():
+        return slice(int(idx[0]), int(idx[-1]) + 1, step)
+    return idx
+
+
+def _ordered_window_sum(x, rs, rn, cs, cn):
+    """Sums of float32 ``x`` (N, C, H, W) over windows of rows [rs[i], rs[i] + rn[i]) and
+    columns [cs[j], cs[j] + cn[j]), each added one pixel at a time in row-major order (as
+    1.9.1's loops add them). Returns (N, C, len(rs), len(cs))."""
+    H, W = x.shape[2:]
+    rows = [_take_index(np.minimum(rs + dh, H - 1)) for dh in range(int(rn.max()))]
+    cols = [_take_index(np.minimum(cs + dw, W - 1)) for dw in range(int(cn.max()))]
+    strided = all(isinstance(i, slice) for i in rows + cols)
+    if not strided:   # gathers: pixels outermost, so each takes whole (N, C) blocks
+        x = np.ascontiguousarray(x.transpose(2, 3, 0, 1))
+    acc = np.zeros((x.shape[:2] + (len(rs), len(cs))) if strided
+                   else ((len(rs), len(cs)) + x.shape[2:]), np.float32)
+    col_in = [dw < cn for dw in range(len(cols))]
+    col_full = [bool(m.all()) for m in col_in]
+    for dh, ri in enumerate(rows):
+        xr = x[:, :, ri] if strided else x[ri]
+        row_in = dh < rn
+        row_full = bool(row_in.all())
+        for dw, ci in enumerate(cols):
+            v = xr[..., ci] if strided else xr[:, ci]
+            if row_full and col_full[dw]:
+                acc += v
+            else:
+                mask = row_in[:, None] & col_in[dw][None, :]
+                np.add(acc, v, out=acc, where=mask if strided else mask[:, :, None, None])
+    return acc if strided else acc.transpose(2, 3, 0, 1)
+
+
+def _adaptive_f32(x, oh, ow):
+    H, W = x.shape[2:]
+    hs, hn = _adaptive_windows(H, oh)
+    ws, wn = _adaptive_windows(W, ow)
+    acc = _ordered_window_sum(x, hs, hn, ws, wn)
+    acc /= wn.astype(np.float32)[None, :]
+    acc /= hn.astype(np.float32)[:, None]
+    return acc
+
+
+def _adaptive_covers(n_in, n_out):
+    """For each input position: the first output window holding it and how many do."""
+    start, length = _adaptive_windows(n_in, n_out)
+    j = np.arange(n_in)[:, None]
+    inside = (j >= start[None, :]) & (j < (start + length)[None, :])
+    return inside.argmax(axis=1), inside.sum(axis=1)
+
+
+def _adaptive_f32_backward(g, H, W):
+    oh, ow = g.shape[2:]
+    _, hn = _adaptive_windows(H, oh)
+    _, wn = _adaptive_windows(W, ow)
+    gs = g / hn.astype(np.float32)[:, None] / wn.astype(np.float32)[None, :]
+    # each input pixel adds the gradients of the windows holding it, in output order
+    hf, hc = _adaptive_covers(H, oh)
+    wf, wc = _adaptive_covers(W, ow)
+    return _ordered_window_sum(gs, hf, hc, wf, wc)
+
+
 def _adaptive_avg_pool(rc, attrs, data):
     name = "_contrib_AdaptiveAvgPooling2D"
     _check_4d(name, data)
@@ -400,6 +492,8 @@ def _adaptive_avg_pool(rc, attrs, data):
         raise MXNetError(f"{name}: output_size must be positive, got {(oh, ow)}")
     xp = rc.xp
     H, W = data.shape[2:]
+    if _adaptive_exact(xp, data, (H, W), (oh, ow)):
+        return _adaptive_f32(data, oh, ow)
     return _separable(xp, data, _pool_matrix(xp, H, oh), _pool_matrix(xp, W, ow))
 
 
@@ -423,6 +517,8 @@ register("_contrib_AdaptiveAvgPooling2D", _adaptive_avg_pool, params=_POOL_PARAM
 def _adaptive_avg_pool_backward(rc, attrs, ograd, data):
     xp = rc.xp
     (oh, ow), (H, W) = ograd.shape[2:], data.shape[2:]
+    if ograd.dtype == np.float32 and _adaptive_exact(xp, data, (H, W), (oh, ow)):
+        return _adaptive_f32_backward(ograd, H, W)
     return _separable(xp, ograd, _pool_matrix(xp, H, oh).T, _pool_matrix(xp, W, ow).T)
 
 

@@ -443,8 +443,15 @@ def _box_encode(rc, attrs, samples, matches, anchors, refs, means, stds):
     rx, ry, rw, rh = _corner_to_center(ref)
     ax, ay, aw, ah = _corner_to_center(anchors)
     mu, sd = means.astype(dt, copy=False), stds.astype(dt, copy=False)
+    if dt == np.float32:   # 1.9.1: the log of the float ratio and what follows in double
+        def log_t(r, i):
+            return ((xp.log(r.astype(np.float64)) - mu[i].astype(np.float64))
+                    / sd[i].astype(np.float64)).astype(dt)
+    else:
+        def log_t(r, i):
+            return (xp.log(r) - mu[i]) / sd[i]
     t = xp.stack([((rx - ax) / aw - mu[0]) / sd[0], ((ry - ay) / ah - mu[1]) / sd[1],
-                  (xp.log(rw / aw) - mu[2]) / sd[2], (xp.log(rh / ah) - mu[3]) / sd[3]], axis=-1)
+                  log_t(rw / aw, 2), log_t(rh / ah, 3)], axis=-1)
     valid = (samples.reshape(B, N) > 0.5)[:, :, None]
     zero = xp.zeros((), dtype=dt)
     targets = xp.where(valid, t.astype(dt, copy=False), zero)
@@ -476,6 +483,16 @@ register("_contrib_box_encode", _box_encode,
              "of the positive samples.")
 
 
+def exp_f32(xp, x):
+    """exp as 1.9.1's kernels take it: for float32 the C library's expf (``libm32``; NumPy's
+    float32 loop is an ulp off on about 1 of 6 arguments); other dtypes as the backend
+    gives."""
+    if x.dtype == np.float32:
+        from ..backend.libm32 import expf
+        return expf(xp, x)
+    return xp.exp(x)
+
+
 def _box_decode(rc, attrs, data, anchors):
     xp = rc.xp
     name = "_contrib_box_decode"
@@ -499,8 +516,8 @@ def _box_decode(rc, attrs, data, anchors):
     if clip > 0:
         c = dt.type(clip)
         dw, dh = xp.minimum(dw, c), xp.minimum(dh, c)
-    ow = xp.exp(dw) * aw * 0.5
-    oh = xp.exp(dh) * ah * 0.5
+    ow = exp_f32(xp, dw) * aw * 0.5
+    oh = exp_f32(xp, dh) * ah * 0.5
     return xp.stack([ox - ow, oy - oh, ox + ow, oy + oh], axis=-1).astype(dt, copy=False)
 
 

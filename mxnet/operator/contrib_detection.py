@@ -38,7 +38,7 @@ import numpy as np
 
 from ..base import MXNetError
 from ._common import float32_only_type, roi_type
-from .contrib_box import (_cdt, _require_float, _zero_grad, greedy_nms,
+from .contrib_box import (_cdt, _require_float, _zero_grad, exp_f32, greedy_nms,
                           stable_argsort)
 from .registry import Param, register
 
@@ -561,8 +561,9 @@ def _encode_targets(xp, anchors, gt, variances):
     ax, ay = (a[:, 0] + a[:, 2]) * _F32(0.5), (a[:, 1] + a[:, 3]) * _F32(0.5)
     gw, gh = g[..., 2] - g[..., 0], g[..., 3] - g[..., 1]
     gx, gy = (g[..., 0] + g[..., 2]) * _F32(0.5), (g[..., 1] + g[..., 3]) * _F32(0.5)
+    from ..backend.libm32 import logf   # 1.9.1 takes the C library's logf of the ratio
     return xp.stack([(gx - ax) / aw / vx, (gy - ay) / ah / vy,
-                     xp.log(gw / aw) / vw, xp.log(gh / ah) / vh], axis=-1)
+                     logf(xp, gw / aw) / vw, logf(xp, gh / ah) / vh], axis=-1)
 
 
 def _target_shape(attrs, ins, outs):
@@ -673,8 +674,8 @@ def _decode(xp, anchors, loc, attrs, cdt):
     ax, ay = (al + ar) / two, (at + ab) / two
     ox = loc[..., 0] * vx * aw + ax
     oy = loc[..., 1] * vy * ah + ay
-    ow = xp.exp(loc[..., 2] * vw) * aw / two
-    oh = xp.exp(loc[..., 3] * vh) * ah / two
+    ow = exp_f32(xp, loc[..., 2] * vw) * aw / two
+    oh = exp_f32(xp, loc[..., 3] * vh) * ah / two
     box = xp.stack([ox - ow, oy - oh, ox + ow, oy + oh], axis=-1)
     if attrs["clip"]:
         box = xp.clip(box, cdt.type(0), cdt.type(1))

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..base import MXNetError
 from ._common import float32_only_type
-from .contrib_box import _require_float, _zero_grad, stable_argsort
+from .contrib_box import _require_float, _zero_grad, exp_f32, stable_argsort
 from .registry import Param, register
 
 __all__ = []
@@ -115,8 +115,8 @@ def _decode(xp, attrs, anchors, deltas, info):
         cy = a[..., 1] + half * (h - one)
         pcx = deltas[..., 0] * w + cx
         pcy = deltas[..., 1] * h + cy
-        pw = xp.exp(deltas[..., 2]) * w
-        ph = xp.exp(deltas[..., 3]) * h
+        pw = exp_f32(xp, deltas[..., 2]) * w
+        ph = exp_f32(xp, deltas[..., 3]) * h
         x1, x2 = pcx - half * (pw - one), pcx + half * (pw - one)
         y1, y2 = pcy - half * (ph - one), pcy + half * (ph - one)
     zero = _F32(0)

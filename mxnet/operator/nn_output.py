@@ -325,10 +325,20 @@ _register_regression(
     # 1.9.1 takes +1 where out > label and -1 everywhere else, ties included (not sign(0) = 0)
     lambda xp, out, lab: xp.where(out - lab > 0, 1, -1).astype(out.dtype, copy=False),
     "Identity forward; backward is the absolute-loss gradient ``sign(out - label)``.")
+
+
+def _logistic_forward(xp, x):
+    if x.dtype == np.float32 and x.size <= EMULATE_MAX:
+        # 1.9.1: 1 / (1 + expf(-x)) in float32, as mx.nd.sigmoid (NumPy's float32 exp is
+        # another rounding in about 1 of 6 arguments); large arrays keep the fast kernel
+        from .elemwise import _sigmoid
+        return _sigmoid(xp, x)
+    return (1.0 / (1.0 + xp.exp(-x.astype(np.float32 if x.dtype == np.float16 else x.dtype)))) \
+        .astype(x.dtype, copy=False)
+
+
 _register_regression(
-    "LogisticRegressionOutput", "logistic_reg_out",
-    lambda xp, x: (1.0 / (1.0 + xp.exp(-x.astype(np.float32 if x.dtype == np.float16 else x.dtype))))
-    .astype(x.dtype, copy=False),
+    "LogisticRegressionOutput", "logistic_reg_out", _logistic_forward,
     lambda xp, out, lab: out - lab,
     "Sigmoid forward; backward is the logistic-loss gradient ``out - label``.")
 

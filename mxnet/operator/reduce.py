@@ -233,6 +233,14 @@ def _f64_model(x, axes):
 
 
 def _nansum_kernel(xp, x, axes, keepdims):
+    if xp is np and x.dtype in (np.float32, np.float64) and 2 < _count(x, axes) <= _KAHAN_MAX:
+        # 1.9.1's compensated steps (as sum's), a NaN element skipped. (1.9.1 keeps no guard
+        # for infinite totals there, so its nansum of [inf, 2] is nan; ours stays inf.)
+        with np.errstate(all="ignore"):
+            if not np.isnan(x).any():
+                return _kahan_sum(x, axes, keepdims)
+            if not np.isinf(x).any():
+                return _f16_sum(x, axes, keepdims, True, acc=x.dtype.type)
     if xp is np and _f64_model(x, axes):   # as _float_sum, NaN counted as 0
         out = _f32_sum_via_f64(x, axes, keepdims)
         if np.isnan(out).any():   # (only then a pass to find the NaN elements)
