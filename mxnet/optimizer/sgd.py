@@ -513,8 +513,9 @@ class DCASGD(Optimizer):
 
         step = -lr * (g + wd*weight + lamda * g*g * (weight - previous_weight))
 
-    Like 1.9.1, momentum > 0 does not work: the update tests the momentum array's truth
-    value, which raises for arrays of more than one element.
+    With momentum > 0 the steps accumulate: ``mom = momentum*mom + step``, ``weight += mom``.
+    (1.9.1 tests the momentum array's truth value there, so its update raises for any
+    momentum > 0; here it runs.)
 
     Parameters
     ----------
@@ -543,13 +544,11 @@ class DCASGD(Optimizer):
         grad = grad * self.rescale_grad
         grad = self._clip(grad)
         mom, previous_weight = state
-        if mom:  # the truth value of the array, as 1.9.1 tests it
+        if mom is not None:
             mom[:] *= self.momentum
             mom[:] += -lr * (grad + wd * weight + self.lamda * grad * grad
                              * (weight - previous_weight))
         else:
-            if self.momentum != 0.0:
-                raise AssertionError("DCASGD: momentum state is zero")
             mom = -lr * (grad + wd * weight + self.lamda * grad * grad
                          * (weight - previous_weight))
         previous_weight[:] = weight

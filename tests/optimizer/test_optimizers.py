@@ -162,14 +162,21 @@ def test_sgld_adds_gaussian_noise():
     assert noise.std() == pytest.approx(0.2, rel=0.05)
 
 
-def test_dcasgd_momentum_fails_as_in_1_9_1():
-    o = opt.DCASGD(momentum=0.9)
-    w = nd.ones((3,))
-    with pytest.raises(ValueError):
-        o.update(0, w, nd.ones((3,)), o.create_state(0, w))
-    w1 = nd.ones((1,))
-    with pytest.raises(AssertionError):
-        o.update(0, w1, nd.ones((1,)), o.create_state(0, w1))
+def test_dcasgd_momentum_accumulates():
+    """1.9.1's update raises for momentum > 0 (it tests the momentum array's truth value);
+    here the steps accumulate as the docstring says, against the formula by hand."""
+    o = opt.DCASGD(momentum=0.9, lamda=0.5, learning_rate=0.1, wd=0.01)
+    w = nd.array([1.0, -2.0, 3.0])
+    state = o.create_state(0, w)
+    w_np, prev, mom = w.asnumpy().astype(np.float64), w.asnumpy().astype(np.float64), 0.0
+    for g_np in ([0.5, 1.0, -1.0], [0.25, -0.5, 2.0]):
+        g = np.array(g_np)
+        o.update(0, w, nd.array(g), state)
+        mom = 0.9 * mom - 0.1 * (g + 0.01 * w_np + 0.5 * g * g * (w_np - prev))
+        prev = w_np.copy()
+        w_np = w_np + mom
+        np.testing.assert_allclose(w.asnumpy(), w_np, rtol=1e-6)
+    np.testing.assert_allclose(state[0].asnumpy(), mom, rtol=1e-6)
 
 
 def test_adadelta_scales_grad_in_place():
