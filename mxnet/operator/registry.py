@@ -18,6 +18,9 @@ An operator declares
   output. It may write its results there and return those arrays; returning other arrays
   is allowed too (callers copy or keep them). An output sharing an input's buffer is only
   ever passed for the op's declared ``inplace`` pairs, which the kernel must then handle.
+  Besides the executor, ``mx.nd`` passes it for ``op(x, ..., out=x)`` with (0, 0) declared
+  (one output, autograd not recording): the optimizers' ``out=weight`` and in-place
+  elementwise calls then write x's buffer with no copy after.
 """
 from __future__ import annotations
 
