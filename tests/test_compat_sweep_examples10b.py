@@ -958,9 +958,7 @@ def script_transforms_shapes(tmp):
         T.Compose([T.ToTensor(), T.Normalize((0.5, 0.4, 0.3), (0.2, 0.2, 0.25))]),
         T.CropResize(1, 1, 4, 3),
         T.CropResize(0, 0, 5, 4, size=(2, 2), interpolation=1),
-        T.RandomFlipLeftRight(),
-        T.RandomFlipTopBottom(),
-    ]:
+    ]:   # (the random flips: in test_transforms_seeded_pipeline, seeded)
         try:
             out = t(img)
             a = out.asnumpy()
@@ -1304,7 +1302,8 @@ def script_contrib_text(tmp):
     print(len(emb2), emb2.idx_to_token[:4], emb2.idx_to_vec[:4].asnumpy().tolist())
     ce = text.embedding.CompositeEmbedding(v, [emb, emb])
     print(ce.vec_len, ce.idx_to_vec.shape, ce.get_vecs_by_tokens(["life"]).asnumpy().tolist())
-    print(sorted(text.embedding.get_pretrained_file_names().keys()))
+    # (the built-in ones: other tests register embeddings of their own in this process)
+    print(sorted(set(text.embedding.get_pretrained_file_names()) & {"glove", "fasttext"}))
     print(text.embedding.get_pretrained_file_names("glove")[:3])
 
 
@@ -2675,8 +2674,6 @@ EXPECTED['script_transforms_shapes'] = (
     '94818878174, 1.6372549533843994]\n'
     'CropResize (3, 4, 3) uint8 4574.0 [25, 77, 72, 9]\n'
     'CropResize (2, 2, 3) uint8 1602.0 [114, 70, 156, 193]\n'
-    'RandomFlipLeftRight (6, 8, 3) uint8 17783.0 [39, 87, 174, 58]\n'
-    'RandomFlipTopBottom (6, 8, 3) uint8 17783.0 [23, 207, 141, 117]\n'
     'batch ToTensor (2, 3, 4, 4) float32 48.94117742218077\n'
     'batch Resize (2, 2, 2, 3) uint8 3125.0\n'
     'batch Compose (2, 3, 4, 4) float32 1.8823543190956116\n'
