@@ -58,6 +58,10 @@ Memory traffic is what costs besides the GEMMs, so every copy moves whole rows:
   accumulators take the output's block shape, so each tap is a single flat add over all
   channels and images: NumPy adds one long run several times faster than many short rows.
 
+Depthwise. The gradients of depthwise 2-D convolutions (num_group == channels == num_filter)
+run in ``conv_depthwise`` (tap sums and dot products over pitched planes, no columns) where
+``_depthwise`` says that measured faster; their forward pass stays here (see ``_depthwise``).
+
 Every loop here is over kernel taps, phases or chunks, each iteration a whole-array operation;
 none runs over pixels, channels or images.
 
@@ -140,6 +144,10 @@ _PHASE_ROW = 16
 # its own images, buffers and a single-threaded GEMM (``_image_parts``). (LeNet's first layer,
 # 9-18 M multiply-adds, ran faster on one thread: 0.91 against 1.28 ms forward + backward.)
 _PART_MACS = 1 << 25
+# Depthwise convolutions (``conv_depthwise``): the data gradient of stride 1 runs there from
+# this many images on, for output maps of at most _DW_PLANE pixels.
+_DW_IMAGES = 4
+_DW_PLANE = 400
 
 
 _POOL = threading.local()
@@ -744,6 +752,43 @@ def _forward(xp, x, w, cv, y, bias):
     return y
 
 
+def _dw():
+    from . import conv_depthwise
+    return conv_depthwise
+
+
+def _depthwise(xp, cv, kernel):
+    """Whether ``kernel`` ("dgrad" or "wgrad") of ``cv`` runs in ``conv_depthwise`` (a
+    depthwise 2-D convolution, where that measured faster than the columns here: the weight
+    gradient always; the data gradient for strided convolutions and for small feature maps
+    over several images). The forward pass stays here: 1.9.1 adds its taps one fused
+    multiply-add at a time, which a GEMM of the taps' columns matches for 85% of the outputs
+    measured, and separate multiplies and adds for 52% (enough to move MobileNet's
+    ill-conditioned data gradient by a relative 1e-2)."""
+    if not (xp is np and cv.nsp == 2 and cv.g == cv.c == cv.f and _dw().applies(xp, cv)):
+        return False
+    if kernel == "wgrad":
+        return True
+    return (cv.n >= _DW_IMAGES and cv.L <= _DW_PLANE) or max(cv.stride) > 1
+
+
+def _dw_run(xp, cv, fn, dw=None):
+    """``fn(images, conv of those images, weight-gradient sum)`` for the depthwise kernels:
+    over the op threads' image ranges (``_image_parts`` with one image per block), else once
+    for the whole batch. With ``dw``, each range's weight gradient goes to a part of its own
+    and the parts are added in range order into ``dw``."""
+    cv1 = cv.reblocked(1)
+    parts = _image_parts(xp, cv1)
+    if not parts:
+        fn(slice(None), cv, dw)
+        return
+    sums = (scratch(xp, "wparts", (len(parts),) + dw.shape, dw.dtype) if dw is not None
+            else [None] * len(parts))
+    _run_image_parts(cv1, parts, lambda sl, pc, k: fn(sl, pc, sums[k]))
+    if dw is not None:
+        xp.sum(sums, axis=0, out=dw)
+
+
 def add_channel_bias(xp, y, bias):
     """y (n, F, *S) += bias (F,) per channel; on NumPy against a (F, *S) table of the bias
     (``channel_table``)."""
@@ -772,6 +817,15 @@ def _dgrad_plan(xp, cv, itemsize):
 
 def conv_dgrad(xp, gy, w, cv, out=None):
     """dx (n, C, *S) of y = conv(x, w) given gy (n, F, *O), written into ``out`` when given."""
+    if _depthwise(xp, cv, "dgrad"):
+        dx = _result(xp, out, (cv.n, cv.c) + cv.ispace, gy.dtype)
+        _dw_run(xp, cv, lambda sl, pc, _: _dw().dgrad(gy[sl], w, pc, dx[sl]))
+        return dx
+    return _conv_dgrad(xp, gy, w, cv, out)
+
+
+def _conv_dgrad(xp, gy, w, cv, out):
+    """conv_dgrad through the columns here."""
     how, dc = _dgrad_plan(xp, cv, gy.dtype.itemsize)
     if how == "tr":
         return conv_forward(xp, gy, cv.flipped(xp, w), dc, out)
@@ -965,6 +1019,9 @@ def conv_wgrad(xp, gy, x, cv, out=None, bias=False, bias_out=None):
     caller)."""
     dt = gy.dtype
     dw = _result(xp, out, (cv.f, cv.cg) + cv.kernel, dt)
+    if _depthwise(xp, cv, "wgrad"):
+        _dw_run(xp, cv, lambda sl, pc, part: _dw().wgrad(gy[sl], x[sl], pc, part), dw)
+        return (dw, None) if bias else dw
     wc = _wgrad_conv(xp, cv, dt.itemsize)
     if wc is None:
         _dwgrad_bl(xp, gy, x, cv, dw)
@@ -985,6 +1042,19 @@ def conv_backward(xp, gy, x, w, cv, dx_out=None, dw_out=None, bias=False, db_out
     hand-out instead of two, and each core reads its own slice of gy twice. The results are
     those of the two kernels called one after the other, bit for bit."""
     dt = gy.dtype
+    if _depthwise(xp, cv, "wgrad"):   # both gradients of each image range in one turn
+        dx = _result(xp, dx_out, (cv.n, cv.c) + cv.ispace, dt)
+        dw = _result(xp, dw_out, (cv.f, cv.cg) + cv.kernel, dt)
+        mine = _depthwise(xp, cv, "dgrad")
+
+        def both(sl, pc, part):
+            if mine:
+                _dw().dgrad(gy[sl], w, pc, dx[sl])
+            else:
+                _conv_dgrad(xp, gy[sl], w, pc, dx[sl])
+            _dw().wgrad(gy[sl], x[sl], pc, part)
+        _dw_run(xp, cv, both, dw)
+        return (dx, dw, None) if bias else (dx, dw)
     how, dc = _dgrad_plan(xp, cv, dt.itemsize)
     # the batch-last kernels (conv_dgrad's own, or conv_forward's for "tr") are not paired
     paired = None if how == "bl" or (how == "tr" and dc.batch_last(xp, dt.itemsize)) else \
@@ -1009,6 +1079,15 @@ def deconv_backward(xp, gy, x, w, cv, dx_out=None, dw_out=None):
     its output space): ``(conv_forward(gy, w), conv_wgrad(x, gy))``, in one turn of the op
     threads where they share the batch out alike (see ``conv_backward``)."""
     dt = gy.dtype
+    if _depthwise(xp, cv, "wgrad"):   # both gradients of each image range in one turn
+        dx = _result(xp, dx_out, (cv.n, cv.f) + cv.ospace, dt)
+        dw = _result(xp, dw_out, (cv.f, cv.cg) + cv.kernel, dt)
+
+        def both(sl, pc, part):
+            conv_forward(xp, gy[sl], w, pc, dx[sl])   # (inside a part: inline)
+            _dw().wgrad(x[sl], gy[sl], pc, part)
+        _dw_run(xp, cv, both, dw)
+        return dx, dw
     paired = None if cv.batch_last(xp, dt.itemsize) else _paired_parts(xp, cv, cv, dt.itemsize)
     if paired is None:
         return conv_forward(xp, gy, w, cv, dx_out), conv_wgrad(xp, x, gy, cv, dw_out)
