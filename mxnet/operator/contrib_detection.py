@@ -189,13 +189,21 @@ def _roi_matrices(xp, attrs, data_shape, rois, cdt):
 _ROI_EXACT_MAX = 1 << 21
 
 
-def _roi_align_samples(xp, data, geom, oshape, cdt):
-    """ROIAlign (not position-sensitive) in 1.9.1's order of operations."""
+def _roi_align_samples(xp, data, geom, oshape, cdt, ps=False):
+    """ROIAlign in 1.9.1's order of operations (``ps``: position-sensitive channels)."""
     batch, yi, wy, xi, wx, count = geom
     R, C, PH, PW = oshape
     Gh, Gw = yi.shape[-1] // 2, xi.shape[-1] // 2
     d = data.astype(cdt, copy=False)
     b = batch[:, None, None]
+    if ps:   # output channel c of bin (ph, pw) reads input channel cin[ph, pw, c]
+        cin = _ps_index(xp, C, PH, PW).transpose(1, 2, 0)[None]
+
+        def get(y, x):   # (R, PH, PW, C)
+            return d[b[..., None], cin, y[..., None], x[..., None]]
+    else:
+        def get(y, x):
+            return d[b, :, y, x]
     acc = xp.zeros((R, PH, PW, C), dtype=cdt)
     for iy in range(Gh):
         ylo, yhi = yi[:, :, iy, None], yi[:, :, Gh + iy, None]
@@ -203,21 +211,21 @@ def _roi_align_samples(xp, data, geom, oshape, cdt):
         for ix in range(Gw):
             xlo, xhi = xi[:, None, :, ix], xi[:, None, :, Gw + ix]
             wxl, wxh = wx[:, None, :, ix], wx[:, None, :, Gw + ix]
-            val = (wyl * wxl)[..., None] * d[b, :, ylo, xlo]   # (R, PH, PW, C)
-            val += (wyl * wxh)[..., None] * d[b, :, ylo, xhi]
-            val += (wyh * wxl)[..., None] * d[b, :, yhi, xlo]
-            val += (wyh * wxh)[..., None] * d[b, :, yhi, xhi]
+            val = (wyl * wxl)[..., None] * get(ylo, xlo)   # (R, PH, PW, C)
+            val += (wyl * wxh)[..., None] * get(ylo, xhi)
+            val += (wyh * wxl)[..., None] * get(yhi, xlo)
+            val += (wyh * wxh)[..., None] * get(yhi, xhi)
             acc += val
     acc /= count[:, None, None, None]
     return acc.transpose(0, 3, 1, 2)
 
 
-def _roi_align_scatter(data, geom, og, cdt):
+def _roi_align_scatter(data, geom, og, cdt, ps=False):
     """ROIAlign's data gradient (NumPy) in 1.9.1's order: for every region, channel, bin,
     sample (row-major) and corner in turn, grad[corner] += og * w / count."""
     batch, yi, wy, xi, wx, count = geom
     R, C, PH, PW = og.shape
-    H, W = data.shape[2:]
+    C_in, H, W = data.shape[1:]
     Gh, Gw = yi.shape[-1] // 2, xi.shape[-1] // 2
     shp = (R, C, PH, PW, Gh, Gw, 4)
 
@@ -235,8 +243,8 @@ def _roi_align_scatter(data, geom, og, cdt):
     w = np.concatenate(np.broadcast_arrays(wyl * wxl, wyl * wxh, wyh * wxl, wyh * wxh), axis=-1)
     vals = og.astype(cdt, copy=False)[:, :, :, :, None, None, None] * w
     vals /= count[:, None, None, None, None, None, None]
-    bc = batch[:, None, None, None, None, None, None] * C + \
-        np.arange(C)[None, :, None, None, None, None, None]
+    chan = (_ps_index(np, C, PH, PW) if ps else np.arange(C)[:, None, None])
+    bc = batch[:, None, None, None, None, None, None] * C_in + chan[None, :, :, :, None, None, None]
     idx = (bc * H + yy) * W + xx
     grad = np.zeros(data.size, dtype=cdt)
     np.add.at(grad, np.broadcast_to(idx, shp).ravel(), np.broadcast_to(vals, shp).ravel())
@@ -258,12 +266,11 @@ def _roi_align(rc, attrs, data, rois):
         return out.astype(dt)
     N, C, H, W = data.shape
     ps = attrs["position_sensitive"]
-    if not ps:
-        geom = _roi_geometry(xp, attrs, data.shape, rois)
-        work = R * C * PH * PW * (geom[1].shape[-1] // 2) * (geom[3].shape[-1] // 2)
-        if work <= _ROI_EXACT_MAX:
-            return xp.ascontiguousarray(
-                _roi_align_samples(xp, data, geom, oshape, cdt).astype(dt, copy=False))
+    geom = _roi_geometry(xp, attrs, data.shape, rois)
+    work = R * C_out * PH * PW * (geom[1].shape[-1] // 2) * (geom[3].shape[-1] // 2)
+    if work <= _ROI_EXACT_MAX:
+        return xp.ascontiguousarray(
+            _roi_align_samples(xp, data, geom, oshape, cdt, ps).astype(dt, copy=False))
     batch, Ay, Ax, count = _roi_matrices(xp, attrs, data.shape, rois, cdt)
     if ps:
         cin = _ps_index(xp, C_out, PH, PW)
@@ -321,11 +328,12 @@ def _backward_roi_align(rc, attrs, ograd, data, rois):
     grad = xp.zeros(data.shape, dtype=cdt)
     if R == 0 or data.size == 0:
         return grad.astype(data.dtype)
-    if xp is np and not attrs["position_sensitive"]:
+    if xp is np:
         geom = _roi_geometry(xp, attrs, data.shape, rois)
-        work = R * C * PH * PW * (geom[1].shape[-1] // 2) * (geom[3].shape[-1] // 2)
+        work = R * C_out * PH * PW * (geom[1].shape[-1] // 2) * (geom[3].shape[-1] // 2)
         if work <= _ROI_EXACT_MAX:
-            return _roi_align_scatter(data, geom, ograd, cdt).astype(data.dtype, copy=False)
+            return _roi_align_scatter(data, geom, ograd, cdt, attrs["position_sensitive"]
+                                      ).astype(data.dtype, copy=False)
     batch, Ay, Ax, count = _roi_matrices(xp, attrs, data.shape, rois, cdt)
     g = ograd.astype(cdt, copy=False) / count[:, None, None, None]
     ps = attrs["position_sensitive"]

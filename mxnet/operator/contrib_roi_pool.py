@@ -9,9 +9,11 @@ the group size (position-sensitive pooling). As in 1.9.1:
 
 - **PSROIPooling** rounds the region's corners to whole pixels (``x2 + 1`` exclusive, at least
   0.1 wide) and averages the pixels of each bin ``[floor(start), ceil(end))`` clipped to the
-  map (an empty bin gives 0). The box sums come from a summed-area table, one gather per
-  bin; the gradient spreads each bin's gradient over its pixels by the transposed table
-  (four corner deltas and two cumulative sums).
+  map (an empty bin gives 0). float32 data (NumPy, up to a size) takes 1.9.1's steps: float32
+  sums pixel after pixel, and the gradient added to each pixel bin after bin. Otherwise the
+  box sums come from a summed-area table, one gather per bin; the gradient spreads each
+  bin's gradient over its pixels by the transposed table (four corner deltas and two
+  cumulative sums).
 - **DeformablePSROIPooling** works on the rounded region shifted by half a pixel. Each bin
   is moved by ``trans * trans_std`` times the region size (``trans`` (rois, 2 * classes,
   part_size, part_size), x then y per class; part ``floor((ph, pw) / pooled * part_size)``)
@@ -138,6 +140,55 @@ def _ps_bins(xp, attrs, data_shape, rois):
     return plane, hs, he, ws, we, area
 
 
+# 1.9.1 sums a bin's pixels one after another (row-major) in the data's dtype, and its
+# gradient adds og / area to the bin's pixels, bin after bin (regions, channels, rows,
+# columns). While the bins' pixels number at most this many (counting every bin as large as
+# the largest), float32 NumPy data takes those steps; beyond, the summed-area tables below
+# (float64: last-bit differences, and cancellation residue where 1.9.1 gives exact zeros).
+_PS_EXACT_MAX = 1 << 23
+
+
+def _ps_exact_sums(data, plane, hs, he, ws, we):
+    """Bin sums of float32 ``data`` added pixel after pixel in float32 (None: over the cap)."""
+    shape = np.broadcast_shapes(plane.shape, hs.shape, ws.shape)
+    bh = int((he - hs).max(initial=0))
+    bw = int((we - ws).max(initial=0))
+    if int(np.prod(shape)) * max(bh, 1) * max(bw, 1) > _PS_EXACT_MAX:
+        return None
+    H, W = data.shape[2:]
+    # every bin's pixels gathered at once, pixel-major (pixels outside a bin read 0)
+    hh = hs[None, None] + np.arange(bh).reshape((bh, 1) + (1,) * hs.ndim)
+    ww = ws[None, None] + np.arange(bw).reshape((1, bw) + (1,) * ws.ndim)
+    inside = (hh < he[None, None]) & (ww < we[None, None])
+    idx = plane[None, None] + np.minimum(hh, H - 1) * W + np.minimum(ww, W - 1)
+    vals = np.where(inside, data.reshape(-1)[idx], np.float32(0)).reshape((bh * bw,) + shape)
+    acc = np.zeros(shape, np.float32)
+    for k in range(bh * bw):
+        acc += vals[k]
+    return acc
+
+
+def _ps_exact_scatter(dshape, ograd, plane, hs, he, ws, we, area):
+    """PSROIPooling's float32 data gradient in 1.9.1's order (None: over the cap)."""
+    shape = np.broadcast_shapes(plane.shape, hs.shape, ws.shape)
+    bh = int((he - hs).max(initial=0))
+    bw = int((we - ws).max(initial=0))
+    if int(np.prod(shape)) * max(bh, 1) * max(bw, 1) > _PS_EXACT_MAX:
+        return None
+    W = dshape[3]
+    g = ograd.astype(np.float32, copy=False) / np.maximum(area, 1).astype(np.float32)
+    hh = hs[..., None, None] + np.arange(bh)[:, None]     # (..., Bh, 1)
+    ww = ws[..., None, None] + np.arange(bw)[None, :]     # (..., 1, Bw)
+    full = shape + (bh, bw)
+    inside = np.broadcast_to((hh < he[..., None, None]) & (ww < we[..., None, None])
+                             & (area > 0)[..., None, None], full)
+    idx = np.broadcast_to(plane[..., None, None] + hh * W + ww, full)[inside]
+    vals = np.broadcast_to(g[..., None, None], full)[inside]
+    grad = np.zeros(int(np.prod(dshape)), np.float32)
+    np.add.at(grad, idx, vals)
+    return grad.reshape(dshape)
+
+
 def _psroi_pool(rc, attrs, data, rois):
     xp = rc.xp
     _require_float(_PS, data, rois)
@@ -145,6 +196,13 @@ def _psroi_pool(rc, attrs, data, rois):
     N, C, H, W = data.shape
     if oshape[0] == 0:
         return xp.zeros(oshape, dtype=data.dtype)
+    if xp is np and data.dtype == np.float32:
+        plane, hs, he, ws, we, area = _ps_bins(xp, attrs, data.shape, rois)
+        plane = plane // ((H + 1) * (W + 1)) * (H * W)
+        s = _ps_exact_sums(data, plane, hs, he, ws, we)
+        if s is not None:
+            out = np.where(area > 0, s / np.maximum(area, 1).astype(np.float32), np.float32(0))
+            return np.ascontiguousarray(out, dtype=np.float32)
     table = xp.zeros((N, C, H + 1, W + 1), dtype=np.float64)
     table[:, :, 1:, 1:] = data.astype(np.float64).cumsum(axis=2).cumsum(axis=3)
     flat = table.reshape(-1)
@@ -164,6 +222,11 @@ def _backward_psroi_pool(rc, attrs, ograd, data, rois):
     if rois.shape[0] == 0:
         return xp.zeros(data.shape, dtype=data.dtype), xp.zeros_like(rois)
     plane, hs, he, ws, we, area = _ps_bins(xp, attrs, data.shape, rois)
+    if xp is np and data.dtype == np.float32:
+        grad = _ps_exact_scatter(data.shape, ograd, plane // ((H + 1) * (W + 1)) * (H * W),
+                                 hs, he, ws, we, area)
+        if grad is not None:
+            return grad, xp.zeros_like(rois)
     g = xp.where(area > 0, ograd.astype(np.float64) / xp.maximum(area, 1), 0.0)
     W1 = W + 1
     idx = xp.concatenate([xp.broadcast_to(plane + hh * W1 + ww, g.shape).ravel()

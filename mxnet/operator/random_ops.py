@@ -668,7 +668,8 @@ register("_shuffle", _shuffle, inputs=("data",),
 # ``alpha`` is P + (k,) and its sample P + E + (k,), giving P + E. As in 1.9.1 there are no
 # support checks (uniform's density is 1 / (high - low) everywhere, gamma's is nan for
 # negative samples) and the discrete distributions pass no gradient to ``sample``.
-# Gradients come from ``_backward_pdf_X``, computed from closed forms in float64.
+# Gradients come from ``_backward_pdf_X``. float32 data on NumPy takes 1.9.1's own float32
+# steps (random_pdf32, bit for bit); other dtypes and backends the float64 closed forms below.
 
 
 def _special():
@@ -676,11 +677,16 @@ def _special():
     return special
 
 
+# 1.9.1 normalises by sqrt(2 pi) with pi's float32 value (also for float64 data)
+_SQRT_2PI_F = float(np.sqrt(2.0 * float(np.float32(np.pi))))
+
+
 def _pdf_normal(xp, x, mu, sigma):
-    z = (x - mu) / sigma
-    logf = -0.5 * z * z - xp.log(sigma) - 0.5 * np.log(2 * np.pi)
-    direct = xp.exp(-0.5 * z * z) / (sigma * np.sqrt(2 * np.pi))
-    return logf, direct, [-z / sigma, z / sigma, (z * z - 1.0) / sigma]
+    d = x - mu
+    z = d / sigma
+    e = (-0.5 * d * d) / (sigma * sigma)   # (1.9.1's steps, which float64 data repeats)
+    norm = _SQRT_2PI_F * sigma
+    return e - xp.log(norm), xp.exp(e) / norm, [-z / sigma, z / sigma, (z * z - 1.0) / sigma]
 
 
 def _pdf_uniform(xp, x, low, high):
@@ -794,12 +800,50 @@ def _pdf_eval(opname, fn, dirichlet, xp, sample, params, inames):
     return logf, direct, grads, len(batch), len(extra)
 
 
+def _pdf32_args(opname, name, dirichlet, xp, sample, params, inames):
+    """(forward, sample, params reshaped to broadcast, nb, ne) where 1.9.1's float32 steps
+    apply (random_pdf32: NumPy and float32 data), else None."""
+    from .random_pdf32 import PDF32  # noqa: PLC0415 - sibling module, loaded on first use
+    if xp is not np or sample.dtype != np.float32 or name not in PDF32 or \
+            any(p.dtype != np.float32 for p in params):
+        return None
+    batch, extra = _pdf_layout(opname, dirichlet, sample.shape, [p.shape for p in params], inames)
+    bshape = batch + (1,) * len(extra) + ((sample.shape[-1],) if dirichlet else ())
+    return PDF32[name][0], sample, [p.reshape(bshape) for p in params], len(batch), len(extra)
+
+
+def _pdf32_backward(name, exact, is_log, ograd, sample, params):
+    from .random_pdf32 import PDF32, sum_samples  # noqa: PLC0415
+    fwd, x, ps, nb, ne = exact
+    with np.errstate(all="ignore"):
+        og = ograd.astype(np.float32, copy=False)
+        sc = og if is_log else og * fwd(x, *ps, False)
+        grads = PDF32[name][1](x, *ps, None, sc)
+        arrs = (sample,) + tuple(params)
+        outs = [np.zeros(a.shape, dtype=a.dtype) if d is None else None
+                for d, a in zip(grads, arrs)]
+        if grads[0] is not None:
+            outs[0] = np.ascontiguousarray(np.broadcast_to(grads[0], sample.shape))
+        live = [i for i in range(1, len(grads)) if grads[i] is not None]
+        if live:   # the parameters' gradients summed over the samples in one pass
+            sums = sum_samples(np.stack([np.broadcast_to(grads[i], sample.shape)
+                                         for i in live]), nb + 1, ne)
+            for j, i in enumerate(live):
+                outs[i] = np.ascontiguousarray(sums[j]).reshape(arrs[i].shape)
+    return tuple(outs)
+
+
 def _make_pdf(name, inames, fn, desc):
     opname = f"_random_pdf_{name}"
     dirichlet = name == "dirichlet"
 
     def compute(rc, attrs, sample, *params):
         xp = rc.xp
+        exact = _pdf32_args(opname, name, dirichlet, xp, sample, params, inames)
+        if exact is not None:
+            fwd, x, ps, _, _ = exact
+            with np.errstate(all="ignore"):
+                return np.ascontiguousarray(fwd(x, *ps, attrs["is_log"]))
         logf, direct, _, _, _ = _pdf_eval(opname, fn, dirichlet, xp, sample, params, inames)
         if attrs["is_log"]:
             out = logf
@@ -810,6 +854,9 @@ def _make_pdf(name, inames, fn, desc):
 
     def backward(rc, attrs, ograd, sample, *params):
         xp = rc.xp
+        exact = _pdf32_args(opname, name, dirichlet, xp, sample, params, inames)
+        if exact is not None:
+            return _pdf32_backward(name, exact, attrs["is_log"], ograd, sample, params)
         logf, direct, grads, nb, ne = _pdf_eval(opname, fn, dirichlet, xp, sample, params, inames)
         g = ograd.astype(np.float64)
         with np.errstate(all="ignore"):
