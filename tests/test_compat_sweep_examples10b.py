@@ -299,6 +299,8 @@ def script_split_clip(tmp):
     for args in [(x, 3), (x, 8, False), (x, 0)]:
         try:
             utils.split_data(*args)
+        except ZeroDivisionError as e:   # (Python's own message: it changed in 3.11)
+            print(type(e).__name__)
         except Exception as e:
             print(type(e).__name__, e)
     ctxs = [mx.cpu(0), mx.cpu(1), mx.cpu(2)]
@@ -2525,7 +2527,7 @@ EXPECTED['script_split_clip'] = (
     'ValueError data with shape (7, 2) cannot be evenly split into 8 slices along axis 0. Use a b'
     "atch size that's multiple of 8 or set even_split=False to allow uneven partitioning of data."
     '\n'
-    'ZeroDivisionError integer modulo by zero\n'
+    'ZeroDivisionError\n'
     '[(cpu(0), (3, 2)), (cpu(1), (2, 2)), (cpu(2), (2, 2))]\n'
     "[('NDArray', cpu(0), 'float32')]\n"
     'ValueError data with shape (7, 2) cannot be evenly split into 3 slices along axis 0. Use a b'
