@@ -192,8 +192,9 @@ def _glibc32(name, fallback=None):
     ``fallback(xp, x)`` (default: the backend's own ufunc)."""
     def fn(xp, x):
         if x.dtype == np.float32 and xp is np and 0 < x.size <= LIBM_EXACT_MAX:
-            from ..backend import libm32, libm32_hyp
-            emulate = libm32.expm1f if name == "expm1" else getattr(libm32_hyp, _GLIBC_NAMES[name])
+            from ..backend import libm32, libm32_hyp, libm32_more
+            emulate = libm32.expm1f if name == "expm1" else getattr(
+                libm32_more if name in _GLIBC_MORE else libm32_hyp, _GLIBC_NAMES[name])
             flat = np.ascontiguousarray(x).reshape(-1)
             return emulate(flat).reshape(x.shape)
         if fallback is not None:
@@ -203,7 +204,15 @@ def _glibc32(name, fallback=None):
 
 
 _GLIBC_NAMES = {"log1p": "log1pf", "sinh": "sinhf", "arcsinh": "asinhf", "arccosh": "acoshf",
-                "arctanh": "atanhf"}
+                "arctanh": "atanhf", "log10": "log10f", "log2": "log2f", "tan": "tanf",
+                "arctan": "atanf", "arcsin": "asinf", "arccos": "acosf", "cbrt": "cbrtf"}
+# log10, log2, tan, arctan, arcsin, arccos, cbrt, rcbrt (and special.erf): backend/libm32_more's
+# emulations of glibc's log10f, log2f, tanf, atanf, asinf, acosf, cbrtf (erff), under the same
+# size limit: 0 of ~76M arguments each differ from glibc 2.36 (0 of ~1.9M mx.nd outputs from
+# 1.9.1), where the float64 value rounded once differs on ~0.3-20% of them. They cost ~20-90 us
+# at (32, 10) and ~90-200 us at 16,384 elements (the float64 round trip: ~3 and ~15-20 us);
+# larger arrays keep the float64 value rounded once.
+_GLIBC_MORE = frozenset(("log10", "log2", "tan", "arctan", "arcsin", "arccos", "cbrt"))
 
 
 def _expm1_f64(xp, x):
@@ -254,10 +263,14 @@ def _cosh(xp, x):
     return out
 
 
+_cbrt32 = _glibc32("cbrt", _f32_via_f64("cbrt"))
+
+
 def _rcbrt(xp, x):
-    # float32: 1 / cbrtf(x) in float32 arithmetic (cbrtf taken as float64 rounded once)
+    # float32: 1 / cbrtf(x) in float32 arithmetic (glibc's cbrtf emulated up to LIBM_EXACT_MAX
+    # elements, else taken as float64 rounded once)
     if x.dtype == np.float32:
-        return 1.0 / _f32_exact(xp, "cbrt", x)
+        return 1.0 / _cbrt32(xp, x)
     return 1.0 / xp.cbrt(x)
 
 
@@ -306,25 +319,29 @@ _UNARY = [
     # 1.9.1: the head gradient times the derivative, formed first (0.5 / y, not g / 2y)
     ("sqrt", _float_unary(lambda xp, x: xp.sqrt(x)), lambda F, x, y, g: g * (0.5 / y)),
     ("rsqrt", _float_unary(lambda xp, x: 1.0 / xp.sqrt(x)), lambda F, x, y, g: g * (-0.5 / (x * F.sqrt(x)))),
-    ("cbrt", _float_unary(_f32_via_f64("cbrt")), lambda F, x, y, g: g * (1.0 / (y * y * 3))),
+    ("cbrt", _float_unary(_cbrt32), lambda F, x, y, g: g * (1.0 / (y * y * 3))),
     ("rcbrt", _float_unary(_rcbrt),
      lambda F, x, y, g: g * (-1.0 / (F.cbrt(x) * 3 * x))),
     ("exp", _float_unary(_f32_via_f64("exp")), lambda F, x, y, g: g * y),
     # 1.9.1: log and log1p gradients are g times a reciprocal (g / x differs in ~20%)
     ("log", _float_unary(_f32_via_f64("log")), lambda F, x, y, g: g * (1.0 / x)),
-    ("log10", _float_unary(_f32_via_f64("log10")), lambda F, x, y, g: g * (_LOG10E / x)),
-    ("log2", _float_unary(_f32_via_f64("log2")), lambda F, x, y, g: g * (_LOG2E / x)),
+    ("log10", _float_unary(_glibc32("log10", _f32_via_f64("log10"))),
+     lambda F, x, y, g: g * (_LOG10E / x)),
+    ("log2", _float_unary(_glibc32("log2", _f32_via_f64("log2"))),
+     lambda F, x, y, g: g * (_LOG2E / x)),
     ("log1p", _float_unary(_glibc32("log1p")), lambda F, x, y, g: g * (1.0 / (x + 1))),
     ("expm1", _float_unary(_glibc32("expm1", _expm1_f64)), lambda F, x, y, g: g * F.exp(x)),
     ("reciprocal", _float_unary(lambda xp, x: 1.0 / x), lambda F, x, y, g: g * (-1.0 / (x * x))),
     ("sin", _float_unary(_sincos32(False)), lambda F, x, y, g: g * F.cos(x)),
     ("cos", _float_unary(_sincos32(True)), lambda F, x, y, g: -g * F.sin(x)),
-    ("tan", _float_unary(_f32_via_f64("tan")), lambda F, x, y, g: g * (y * y + 1)),
-    ("arcsin", _float_unary(_f32_via_f64("arcsin")),
+    ("tan", _float_unary(_glibc32("tan", _f32_via_f64("tan"))),
+     lambda F, x, y, g: g * (y * y + 1)),
+    ("arcsin", _float_unary(_glibc32("arcsin", _f32_via_f64("arcsin"))),
      lambda F, x, y, g: g * F.rsqrt(1 - x * x)),
-    ("arccos", _float_unary(_f32_via_f64("arccos")),
+    ("arccos", _float_unary(_glibc32("arccos", _f32_via_f64("arccos"))),
      lambda F, x, y, g: -g * F.rsqrt(1 - x * x)),
-    ("arctan", _float_unary(_f32_via_f64("arctan")), lambda F, x, y, g: g * (1.0 / (x * x + 1))),
+    ("arctan", _float_unary(_glibc32("arctan", _f32_via_f64("arctan"))),
+     lambda F, x, y, g: g * (1.0 / (x * x + 1))),
     ("sinh", _float_unary(_glibc32("sinh")), lambda F, x, y, g: g * F.cosh(x)),
     ("cosh", _float_unary(_cosh), lambda F, x, y, g: g * F.sinh(x)),
     ("tanh", _float_unary(_tanh32), lambda F, x, y, g: g * (1 - y * y)),

@@ -26,6 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..backend.libm32 import c_math
+from . import elemwise as _elemwise
 from .elemwise import _reject_bool, _same_shape, _same_type
 from .registry import register
 
@@ -396,9 +397,15 @@ def _kernel(fn, nan_to_zero=False):
         if compute.__name__ == "_digamma" and xp is np and x.dtype == np.float32 and \
                 x.size <= _LIBM_MAX:
             return digamma_f32(x)
+        if compute.__name__ == "erf" and xp is np and x.dtype == np.float32 and \
+                0 < x.size <= _elemwise.LIBM_EXACT_MAX:
+            from ..backend.libm32_more import erff   # glibc's erff, as 1.9.1's kernel calls it
+            return erff(x.reshape(-1)).reshape(x.shape)
         out = fn(xp, x.astype(_F64, copy=False))
         if out.dtype == x.dtype:
             return out
+        if compute.__name__ == "erfinv" and x.dtype == np.float16:
+            out = out.astype(np.float32)     # 1.9.1's half kernel rounds through float
         if nan_to_zero and x.dtype.kind in "iub":
             out = xp.where(xp.isnan(out), 0.0, out)
         if xp is not np and x.dtype.kind in "iu":
