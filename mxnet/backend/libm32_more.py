@@ -46,9 +46,10 @@ _L10_IVLN10, _L10_HI, _L10_LO = _bits([0x3ede5bd9, 0x3e9a2080, 0x355427db])
 _LOG_LOGC = np.ascontiguousarray(libm32._LOG_TAB[:, 1])
 
 
-def _logf_normal(m):
-    """libm32.logf's steps (glibc's logf) for positive normal finite float32 ``m`` only."""
-    ix = m.view(np.int32)
+def _log_reduce(ix):
+    """glibc's logf/log2f reduction of positive normal float32 bits ``ix``: the table index i,
+    the exponent k and r = z/c - 1 as its FMA build forms it (1/c split so that z * hi is
+    exact), r in double."""
     tmp = ix - np.int32(libm32._LOG_OFF)
     i = (tmp >> 19) & 15
     k = tmp >> 23
@@ -56,6 +57,12 @@ def _logf_normal(m):
     r = z * libm32._LOG_INVC_HI.take(i)
     r -= 1.0
     r += z * libm32._LOG_INVC_LO.take(i)
+    return i, k, r
+
+
+def _logf_normal(m):
+    """libm32.logf's steps (glibc's logf) for positive normal finite float32 ``m`` only."""
+    i, k, r = _log_reduce(m.view(np.int32))
     y0 = k * libm32._LOG_LN2
     y0 += _LOG_LOGC.take(i)
     y0 += r
@@ -450,14 +457,7 @@ def log2f(x):
         sub = (ix < 0x00800000) & (ix > 0)                  # subnormal: scale by 2^23 first
         if bool(sub.any()):
             ix = np.where(sub, (x * _f32(2.0 ** 23)).view(np.int32) - np.int32(23 << 23), ix)
-        tmp = ix - np.int32(libm32._LOG_OFF)
-        i = (tmp >> 19) & 15
-        k = tmp >> 23
-        z = (ix - (tmp & np.int32(-0x800000))).view(_f32).astype(_f64)
-        # z/c - 1 as glibc's FMA build forms it (1/c split so that z * hi is exact)
-        r = z * libm32._LOG_INVC_HI.take(i)
-        r -= 1.0
-        r += z * libm32._LOG_INVC_LO.take(i)
+        i, k, r = _log_reduce(ix)
         a0, a1, a2, a3 = _LOG2_A
         r2 = r * r
         y = r * a1
