@@ -51,13 +51,18 @@ def _log_reduce(ix):
     the exponent k and r = z/c - 1 as its FMA build forms it (1/c split so that z * hi is
     exact), r in double."""
     tmp = ix - np.int32(libm32._LOG_OFF)
-    i = (tmp >> 19) & 15
-    k = tmp >> 23
-    z = (ix - (tmp & np.int32(-0x800000))).view(_f32).astype(_f64)
-    r = z * libm32._LOG_INVC_HI.take(i)
+    i = tmp >> 19
+    i &= 15
+    z = tmp & np.int32(-0x800000)
+    np.subtract(ix, z, out=z)
+    z = z.view(_f32).astype(_f64)
+    tmp >>= 23                                  # k
+    r = libm32._LOG_INVC_HI.take(i)
+    r *= z
     r -= 1.0
-    r += z * libm32._LOG_INVC_LO.take(i)
-    return i, k, r
+    z *= libm32._LOG_INVC_LO.take(i)
+    r += z
+    return i, tmp, r
 
 
 def _logf_normal(m):
@@ -68,7 +73,8 @@ def _logf_normal(m):
     y0 += r
     r2 = r * r
     a0, a1, a2 = libm32._LOG_A
-    y = r * a1
+    y = r
+    y *= a1
     y += a2
     y += a0 * r2
     y *= r2
@@ -80,19 +86,32 @@ def log10f(x):
     x = np.ascontiguousarray(x, dtype=_f32)
     hx = x.view(np.int32)
     with np.errstate(all="ignore"):
-        sub = (hx < 0x00800000) & (hx > 0)
-        k = (hx >> 23) - 127
-        if bool(sub.any()):                     # subnormal: scaled by 2^25 first
-            hx = np.where(sub, (x * _f32(2.0 ** 25)).view(np.int32), hx)
-            k = np.where(sub, (hx >> 23) - 152, k)
+        # one check for the rare inputs: subnormal, zero, negative, inf, NaN
+        rare = (hx - np.int32(0x00800000)).view(np.uint32) >= np.uint32(0x7f000000)
+        k = hx >> 23
+        k -= 127
+        if bool(rare.any()):
+            sub = (hx < 0x00800000) & (hx > 0)
+            if bool(sub.any()):                 # subnormal: scaled by 2^25 first
+                hx = np.where(sub, (x * _f32(2.0 ** 25)).view(np.int32), hx)
+                k = np.where(sub, (hx >> 23) - 152, k)
         i = (k < 0).astype(np.int32)            # m in [1/2, 1) when k < 0, else [1, 2)
-        m = ((hx & 0x007fffff) | ((0x7f - i) << 23)).view(_f32)
-        y = (k + i).astype(_f32)
-        z = y * _L10_LO + _L10_IVLN10 * _logf_normal(m)
-        res = z + y * _L10_HI
-        bad = ~(x > 0) | (hx >= 0x7f800000)
-        if bool(bad.any()):
-            res = np.where(bad, np.log10(x), res)
+        k += i
+        np.subtract(0x7f, i, out=i)
+        i <<= 23
+        i |= hx & 0x007fffff
+        m = i.view(_f32)
+        y = k.astype(_f32)
+        z = _logf_normal(m)
+        z *= _L10_IVLN10
+        z += y * _L10_LO
+        y *= _L10_HI
+        res = z
+        res += y
+        if bool(rare.any()):
+            bad = ~(x > 0) | (hx >= 0x7f800000)
+            if bool(bad.any()):
+                res = np.where(bad, np.log10(x), res)
     return res
 
 
@@ -133,6 +152,17 @@ def _horner(z, c):
     r = c[-1]
     for a in c[-2::-1]:
         r = a + z * r
+    return r
+
+
+def _horner_ip(z, c):
+    """The same steps as _horner (c[0] + z*(c[1] + ...)) on an array z, in place on one
+    buffer (each a + z*r computed as r*z + a: the same roundings)."""
+    r = z * c[-1]
+    for a in c[-2:0:-1]:
+        r += a
+        r *= z
+    r += c[0]
     return r
 
 
@@ -214,32 +244,51 @@ def _kernel_tanf(x, y, odd):
     one, two = _f32(1), _f32(2)
     T = _TAN_T
     ix = x.view(np.int32) & 0x7fffffff
-    iy = one - two * odd                       # +-1 (np.where with scalars is slow here)
     big = ix >= 0x3f2ca140                     # |x| >= 0.6744: tan(pi/4 - |x|) instead
-    sgn = np.copysign(one, x)
-    xb = (_TAN_PIO4 - np.abs(x)) + (_TAN_PIO4LO - sgn * y)
-    x = np.where(big, xb, x)
-    y = y * ~big                               # (0 where big)
+    anybig, anyodd = bool(big.any()), bool(odd.any())
+    x0 = x
+    if anybig:
+        iy = one - two * odd                   # +-1 (np.where with scalars is slow here)
+        sgn = np.copysign(one, x)
+        xb = (_TAN_PIO4 - np.abs(x)) + (_TAN_PIO4LO - sgn * y)
+        x = np.where(big, xb, x)
+        y = y * ~big                           # (0 where big)
     z = x * x
     w = z * z
-    r = T[1] + w * (T[3] + w * (T[5] + w * (T[7] + w * (T[9] + w * T[11]))))
-    v = z * (T[2] + w * (T[4] + w * (T[6] + w * (T[8] + w * (T[10] + w * T[12])))))
+    r = _horner_ip(w, T[1::2])
+    v = _horner_ip(w, T[2::2])
+    v *= z
     s = z * x
-    r = y + z * (s * (r + v) + y)
+    r += v
+    r *= s
+    r += y
+    r *= z
+    r += y
     r += T[0] * s
     w = x + r
-    res_big = sgn * (iy - two * (x - (w * w / (w + iy) - r)))
-    # -1 / w, accurately (fdlibm's split of w and of the quotient into 12-bit heads)
-    zz = _low12_cleared(w)
-    v = r - (zz - x)
-    a = -one / w
-    t = _low12_cleared(a)
-    s = one + t * zz
-    res_odd = t + a * (s + t * v)
-    res = np.where(big, res_big, np.where(odd, res_odd, w))
+    res = w
+    if anybig:
+        res_big = sgn * (iy - two * (x - (w * w / (w + iy) - r)))
+    if anyodd:
+        # -1 / w, accurately (fdlibm's split of w and of the quotient into 12-bit heads)
+        zz = _low12_cleared(w)
+        v = r - (zz - x)
+        a = -one / w
+        t = _low12_cleared(a)
+        s = one + t * zz
+        res_odd = t + a * (s + t * v)
+        res = np.where(odd, res_odd, w)
+    if anybig:
+        res = np.where(big, res_big, res)
     # |x| < 2^-13: x, or -1 / (x + y); pi/4 - |x| < 2^-13: +-(1 -+ 2 (pi/4 - |x|))
-    i = np.flatnonzero((ix < 0x39000000) | (big & (np.abs(xb) < _f32(2.0 ** -13))))
+    near = ix < 0x39000000
+    if anybig:
+        near |= big & (np.abs(xb) < _f32(2.0 ** -13))
+    i = np.flatnonzero(near)
     if i.size:
+        if not anybig:
+            iy = one - two * odd
+            sgn = np.copysign(one, x0)
         xi, yi, oi, bi = x.take(i), y.take(i), odd.take(i), big.take(i)
         si, iyi = sgn.take(i), iy.take(i)
         res[i] = np.where(bi, si * iyi * (one - two * iyi * xi), np.where(oi, -one / (xi + yi), xi))
@@ -250,11 +299,13 @@ def _rem_pio2f(x):
     """x - n pi/2 in double (glibc's sinf reduction: n from x * 2/pi scaled by 2^24, 4/pi to
     192 bits from 120 on), split into a float pair (y0, y1), and n."""
     xd = x.astype(_f64)
-    n = (xd * libm32._SC_HPI_INV).astype(np.int64)
+    n = xd * libm32._SC_HPI_INV
+    n = n.astype(np.int64)
     n += 0x800000
     n >>= 24
     nf = n.astype(_f64)
-    r = xd - nf * libm32._SC_HPI       # (no fused multiply-add here, unlike sinf's FMA build)
+    nf *= libm32._SC_HPI
+    r = np.subtract(xd, nf, out=xd)    # (no fused multiply-add here, unlike sinf's FMA build)
     big = np.abs(x) >= _f32(120.0)
     if bool(big.any()):
         bits = x[big].view(np.uint32).astype(np.int64)
@@ -262,8 +313,8 @@ def _rem_pio2f(x):
         r[big] = np.where(bits >> 31 != 0, -lr, lr)
         n[big] = ln
     y0 = r.astype(_f32)
-    y1 = (r - y0).astype(_f32)
-    return y0, y1, n
+    r -= y0
+    return y0, r.astype(_f32), n
 
 
 def tanf(x):
@@ -271,8 +322,12 @@ def tanf(x):
     ix = x.view(np.int32) & 0x7fffffff
     with np.errstate(all="ignore"):
         # (below pi/4 the reduction gives n = 0, y0 = x, y1 = 0: the C code's direct call)
-        y0, y1, n = _rem_pio2f(x)
-        res = _kernel_tanf(y0, y1, (n & 1).astype(bool))
+        if bool((ix < 0x3f490fdb).all()):      # |x| < pi/4: the reduction's n = 0, y = (x, 0)
+            res = _kernel_tanf(x, np.zeros_like(x), np.zeros(x.shape, bool))
+        else:
+            y0, y1, n = _rem_pio2f(x)
+            n &= 1
+            res = _kernel_tanf(y0, y1, n.astype(bool))
         bad = ix >= 0x7f800000
         if bool(bad.any()):
             res = np.where(bad, x - x, res)
@@ -291,6 +346,13 @@ _ATAN_T = _c32(3.33333333333329318027e-01, -1.99999999998764832476e-01, 1.428571
 # (2|x| - 1) / (2 + |x|), (|x| - 1) / (|x| + 1), (|x| - 1.5) / (1 + 1.5|x|), -1 / |x|, |x|)
 _ATAN_A, _ATAN_B, _ATAN_C, _ATAN_D = (np.array(v, _f32) for v in (
     [2, 1, 1, 0, 1], [-1, -1, -1.5, -1, 0], [1, 1, 1.5, 1, 0], [2, 1, 1, 0, 1]))
+# rows of (a, b, c, d, atan_lo, atan_hi, 0, 0) by |x|'s bits >> 18 (32-byte rows gather fastest)
+_ATAN_KEY = np.arange(8192, dtype=np.int64) << 18
+_ATAN_TAB = np.zeros((8192, 8), _f32)
+_ATAN_TAB[:, :6] = np.stack([v.take((_ATAN_KEY >= 0x3f300000) * 1 + (_ATAN_KEY >= 0x3f980000)
+                                    + (_ATAN_KEY >= 0x401c0000) + 4 * (_ATAN_KEY < 0x3ee00000))
+                             for v in (_ATAN_A, _ATAN_B, _ATAN_C, _ATAN_D, _ATAN_LO, _ATAN_HI)],
+                            axis=1)
 
 
 def atanf(x):
@@ -300,25 +362,31 @@ def atanf(x):
     T = _ATAN_T
     with np.errstate(all="ignore"):
         # interval 0..3: atan(c) + atan((|x| - c) / (1 + c|x|)), c = 1/2, 1, 3/2, inf; 4: none
-        idx = ((ix >= 0x3f300000).astype(np.intp) + (ix >= 0x3f980000) + (ix >= 0x401c0000)
-               + np.where(ix >= 0x3ee00000, 0, 4))
-        t = _ATAN_A.take(idx) * ax
-        t += _ATAN_B.take(idx)
-        d = _ATAN_C.take(idx) * ax
-        d += _ATAN_D.take(idx)
-        t /= d
+        mx = int(ix.max(initial=0))
+        if mx < 0x3ee00000:     # interval 4 only: t = (1|x| + 0) / (0|x| + 1) = |x|, no atan(c)
+            t, LO, HI = ax, _f32(0), _f32(0)
+        else:                   # each element's a, b, c, d, lo, hi: one row gather (the
+            K = _ATAN_TAB.take((ix >> 18).astype(np.intp), axis=0)   # thresholds are whole
+            t = K[..., 0] * ax                                          # multiples of 2^18)
+            t += K[..., 1]
+            d = K[..., 2] * ax
+            d += K[..., 3]
+            t /= d
+            LO, HI = K[..., 4], K[..., 5]
         z = t * t
         w = z * z
-        s1 = z * (T[0] + w * (T[2] + w * (T[4] + w * (T[6] + w * (T[8] + w * T[10])))))
-        s2 = w * (T[1] + w * (T[3] + w * (T[5] + w * (T[7] + w * T[9]))))
+        s1 = _horner_ip(w, T[0::2])
+        s1 *= z
+        s2 = _horner_ip(w, T[1::2])
+        s2 *= w
         s1 += s2
         s1 *= t
-        s1 -= _ATAN_LO.take(idx)
+        s1 -= LO
         s1 -= t
-        r = _ATAN_HI.take(idx) - s1        # (interval 4: 0 - ((t s - 0) - t) = t - t s)
+        r = HI - s1        # (interval 4: 0 - ((t s - 0) - t) = t - t s)
         r = np.copysign(r, x)
-        big = ix >= 0x4c000000                                 # |x| >= 2^25, inf, NaN
-        if bool(big.any()):
+        if mx >= 0x4c000000:                                   # |x| >= 2^25, inf, NaN
+            big = ix >= 0x4c000000
             r = np.where(big, np.copysign(_ATAN_HI[3] + _ATAN_LO[3], x), r)
             r = np.where(ix > 0x7f800000, x + x, r)
     return r            # (below 2^-29 these steps give x itself, as the C code's early return)
@@ -331,21 +399,38 @@ _CBRT_FACTOR = np.array([1.0 / (_CBRT2 * _CBRT2), 1.0 / _CBRT2, 1.0, _CBRT2, _CB
 _CBRT_U = (0.492659620528969547, 0.697570460207922770, 0.191502161678719066)
 
 
+# C's truncating e / 3 and the factor 2^((e % 3) / 3) of every frexp exponent e (-148..129 for
+# nonzero finite float32; 0 for zero, inf and NaN, which are patched below), from e + _CBRT_OFF
+_CBRT_OFF = 160
+_CBRT_E = np.arange(-_CBRT_OFF, 200)
+_CBRT_Q = (np.trunc(_CBRT_E / 3)).astype(np.int32)
+_CBRT_F = _CBRT_FACTOR[2 + _CBRT_E - 3 * _CBRT_Q]
+
+
 def cbrtf(x):
     x = np.ascontiguousarray(x, dtype=_f32)
     with np.errstate(all="ignore"):
         xm, xe = np.frexp(np.abs(x))
         xmd = xm.astype(_f64)
-        u = (_CBRT_U[0] + (_CBRT_U[1] - _CBRT_U[2] * xmd) * xmd).astype(_f32)
-        t2 = (u * u * u).astype(_f64)
-        ud = u.astype(_f64)
-        q, rem = np.divmod(xe, 3)
-        neg = (rem != 0) & (xe < 0)          # C's truncating division
-        q = q + neg
-        rem = rem - 3 * neg
-        ym = (ud * (t2 + 2.0 * xmd) / (2.0 * t2 + xmd) * _CBRT_FACTOR[2 + rem]).astype(_f32)
-        res = np.ldexp(np.copysign(ym, x), q)
-        bad = ~np.isfinite(x) | (x == 0)
+        u = _CBRT_U[2] * xmd
+        np.subtract(_CBRT_U[1], u, out=u)
+        u *= xmd
+        u += _CBRT_U[0]
+        u = u.astype(_f32)
+        t2 = u * u
+        t2 *= u
+        t2 = t2.astype(_f64)
+        xe += _CBRT_OFF
+        num = 2.0 * xmd
+        num += t2
+        num *= u                                 # (u * (t2 + 2 m), u widened exactly)
+        t2 *= 2.0
+        t2 += xmd
+        num /= t2
+        num *= _CBRT_F.take(xe)
+        ym = num.astype(_f32)
+        res = np.ldexp(np.copysign(ym, x, out=ym), _CBRT_Q.take(xe), out=ym)
+        bad = ~(xm >= _f32(0.5)) | (xm == np.inf)    # zero, inf, NaN (frexp's m: 0, inf, NaN)
         if bool(bad.any()):
             res = np.where(bad, x + x, res)
     return res
@@ -360,36 +445,46 @@ _ASIN_PIO4_HI = _f32(0.785398185253143310546875)
 
 
 def _asin_poly(t):
-    p = _ASIN_P
-    return t * (p[0] + t * (p[1] + t * (p[2] + t * (p[3] + t * p[4]))))
+    r = _horner_ip(t, _ASIN_P)
+    r *= t
+    return r
 
 
 def asinf(x):
     x = np.ascontiguousarray(x, dtype=_f32)
+    if x.size == 0:
+        return x.copy()
     one, two = _f32(1), _f32(2)
     hx = x.view(np.int32)
     ix = hx & 0x7fffffff
     with np.errstate(all="ignore"):
-        res = x + x * _asin_poly(x * x)                         # |x| < 1/2
-        hi = ix >= 0x3f000000
-        if bool(hi.any()):
+        mn, mx = int(ix.min()), int(ix.max())
+        if mn < 0x3f000000:                                     # |x| < 1/2
+            res = x * _asin_poly(x * x)
+            res += x
+        if mx >= 0x3f000000:
             t = (one - np.abs(x)) * _f32(0.5)
             p = _asin_poly(t)
             s = np.sqrt(t)
-            r1 = _ASIN_PIO2_HI - (two * (s + s * p) - _ASIN_PIO2_LO)       # |x| >= 0.975
-            w = _low12_cleared(s)
-            c = (t - w * w) / (s + w)
-            p2 = two * s * p - (_ASIN_PIO2_LO - two * c)
-            q = _ASIN_PIO4_HI - two * w
-            r2 = _ASIN_PIO4_HI - (p2 - q)
-            r = np.where(ix >= 0x3f79999a, r1, r2)
-            res = np.where(hi, np.copysign(r, x), res)
-            one_ = ix == 0x3f800000
-            if bool(one_.any()):
-                res = np.where(one_, x * _ASIN_PIO2_HI + x * _ASIN_PIO2_LO, res)
-            out = ix > 0x3f800000                               # |x| > 1, NaN
-            if bool(out.any()):
-                res = np.where(out, np.arcsin(x), res)
+            if mx >= 0x3f79999a:                                # |x| >= 0.975
+                r1 = _ASIN_PIO2_HI - (two * (s + s * p) - _ASIN_PIO2_LO)
+            if mn < 0x3f79999a:
+                w = _low12_cleared(s)
+                c = (t - w * w) / (s + w)
+                p2 = two * s * p - (_ASIN_PIO2_LO - two * c)
+                q = _ASIN_PIO4_HI - two * w
+                r2 = _ASIN_PIO4_HI - (p2 - q)
+            r = r1 if mn >= 0x3f79999a else r2 if mx < 0x3f79999a else \
+                np.where(ix >= 0x3f79999a, r1, r2)
+            r = np.copysign(r, x, out=r)
+            res = r if mn >= 0x3f000000 else np.where(ix >= 0x3f000000, r, res)
+            if mx >= 0x3f800000:
+                one_ = ix == 0x3f800000
+                if bool(one_.any()):
+                    res = np.where(one_, x * _ASIN_PIO2_HI + x * _ASIN_PIO2_LO, res)
+                out = ix > 0x3f800000                           # |x| > 1, NaN
+                if bool(out.any()):
+                    res = np.where(out, np.arcsin(x), res)
     return res           # (below 2^-27 these steps give x itself, as the C code's early return)
 
 
@@ -404,37 +499,51 @@ _ACOS_PI, _ACOS_PIO2_HI, _ACOS_PIO2_LO = _bits([0x40490fda, 0x3fc90fda, 0x33a221
 
 def _acos_r(z):
     p, q = _ACOS_PS, _ACOS_QS
-    pp = z * (p[0] + z * (p[1] + z * (p[2] + z * (p[3] + z * (p[4] + z * p[5])))))
-    qq = _f32(1) + z * (q[0] + z * (q[1] + z * (q[2] + z * q[3])))
-    return pp / qq
+    pp = _horner_ip(z, p)
+    pp *= z
+    qq = _horner_ip(z, q)
+    qq *= z
+    qq += _f32(1)
+    pp /= qq
+    return pp
 
 
 def acosf(x):
     x = np.ascontiguousarray(x, dtype=_f32)
+    if x.size == 0:
+        return x.copy()
     one, two, half = _f32(1), _f32(2), _f32(0.5)
     hx = x.view(np.int32)
     ix = hx & 0x7fffffff
     with np.errstate(all="ignore"):
-        res = _ACOS_PIO2_HI - (x - (_ACOS_PIO2_LO - x * _acos_r(x * x)))   # |x| < 1/2
-        hi = ix >= 0x3f000000
-        if bool(hi.any()):
+        mn, mx = int(ix.min()), int(ix.max())
+        if mn < 0x3f000000:                                     # |x| < 1/2
+            res = _ACOS_PIO2_HI - (x - (_ACOS_PIO2_LO - x * _acos_r(x * x)))
+        if mx >= 0x3f000000:
             neg = hx < 0
             z = (one - np.abs(x)) * half                       # (1 + x for x < 0: the same)
             s = np.sqrt(z)
             r = _acos_r(z)
-            rn = _ACOS_PI - two * (s + (r * s - _ACOS_PIO2_LO))            # x <= -1/2
-            df = _low12_cleared(s)
-            c = (z - df * df) / (s + df)
-            rp = two * (df + (r * s + c))                                  # x >= 1/2
-            res = np.where(hi, np.where(neg, rn, rp), res)
-            one_ = ix == 0x3f800000
-            if bool(one_.any()):
-                res = np.where(one_, np.where(neg, _ACOS_PI + two * _ACOS_PIO2_LO, _f32(0)), res)
-            out = ix > 0x3f800000                               # |x| > 1, NaN
-            if bool(out.any()):
-                res = np.where(out, np.arccos(x), res)
-        tiny = ix <= 0x32800000
-        if bool(tiny.any()):
+            r *= s
+            anyneg, allneg = bool(neg.any()), bool(neg.all())
+            if anyneg:
+                rn = _ACOS_PI - two * (s + (r - _ACOS_PIO2_LO))           # x <= -1/2
+            if not allneg:
+                df = _low12_cleared(s)
+                c = (z - df * df) / (s + df)
+                rp = two * (df + (r + c))                                 # x >= 1/2
+            rh = rn if allneg else rp if not anyneg else np.where(neg, rn, rp)
+            res = rh if mn >= 0x3f000000 else np.where(ix >= 0x3f000000, rh, res)
+            if mx >= 0x3f800000:
+                one_ = ix == 0x3f800000
+                if bool(one_.any()):
+                    res = np.where(one_, np.where(neg, _ACOS_PI + two * _ACOS_PIO2_LO, _f32(0)),
+                                   res)
+                out = ix > 0x3f800000                           # |x| > 1, NaN
+                if bool(out.any()):
+                    res = np.where(out, np.arccos(x), res)
+        if mn <= 0x32800000:
+            tiny = ix <= 0x32800000
             res = np.where(tiny, _ACOS_PIO2_HI + _ACOS_PIO2_LO, res)
     return res
 
@@ -454,8 +563,10 @@ def log2f(x):
     x = np.ascontiguousarray(x, dtype=_f32)
     ix = x.view(np.int32)
     with np.errstate(all="ignore"):
-        sub = (ix < 0x00800000) & (ix > 0)                  # subnormal: scale by 2^23 first
-        if bool(sub.any()):
+        # one check for the rare inputs: subnormal, zero, negative, inf, NaN
+        rare = bool(((ix - np.int32(0x00800000)).view(np.uint32) >= np.uint32(0x7f000000)).any())
+        sub = (ix < 0x00800000) & (ix > 0) if rare else None
+        if rare and bool(sub.any()):                        # subnormal: scale by 2^23 first
             ix = np.where(sub, (x * _f32(2.0 ** 23)).view(np.int32) - np.int32(23 << 23), ix)
         i, k, r = _log_reduce(ix)
         a0, a1, a2, a3 = _LOG2_A
@@ -464,11 +575,13 @@ def log2f(x):
         y += a2
         y += a0 * r2
         y *= r2
-        p = r * a3
-        p += _LOG2_C.take(i) + k
-        y += p
+        p = _LOG2_C.take(i)
+        p += k
+        r *= a3
+        r += p
+        y += r
         y = y.astype(_f32)
-        bad = ~(x > 0) | (ix >= 0x7f800000)                 # 0 -> -inf, inf -> inf, <0/nan -> nan
-        if bool(bad.any()):
+        bad = (~(x > 0) | (ix >= 0x7f800000)) if rare else None    # 0 -> -inf, inf -> inf,
+        if rare and bool(bad.any()):                                # <0/nan -> nan
             y = np.where(bad, np.log2(x), y)
     return y
