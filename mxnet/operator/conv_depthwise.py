@@ -20,12 +20,15 @@ flat shift of the whole plane and of all planes at once.
   ``matmul`` of (1, S) by (S, 1)), over blocks of planes that stay in the cache while their
   taps read them; the images' sums are added at the end.
 
-Per-channel weights multiply a block through a table (the weights repeated over a plane,
-``channel_table``'s idea), which NumPy's loops run faster than a (C, 1) column broadcast.
+Per-channel weights multiply a block through a table (``channel_table``: the weights
+repeated over a plane), which NumPy's loops run faster than a (C, 1) column broadcast.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from ._common import channel_table
+from .conv_kernels import copy_rows, scratch
 
 __all__ = ["applies", "dgrad", "wgrad"]
 
@@ -56,7 +59,6 @@ def _span(r, s, p, size, limit):
 
 
 def _scratch(role, shape, dtype):
-    from .conv_kernels import scratch
     return scratch(np, role, shape, dtype)
 
 
@@ -90,7 +92,6 @@ def _phase_buffers(cv, keys, most, hx, wx, tail, dt):
 
 def _fill(phases, xs, hx, wx, sw):
     """Copy the block of planes ``xs`` (m, cb, H, W) into its phase buffers."""
-    from .conv_kernels import copy_rows
     shape = xs.shape[:2]
     m = shape[0] * shape[1]
     for buf, box in phases.values():
@@ -106,7 +107,7 @@ def _tables(wt, c0, c1, plane, use_table):
     """Per tap, the weights of channels c0..c1 as a table over their planes (or a column)."""
     col = wt[c0:c1]
     if use_table:
-        return [np.repeat(col[:, t], plane) for t in range(col.shape[1])]
+        return [channel_table(col[:, t], plane).reshape(-1) for t in range(col.shape[1])]
     return [col[:, t].reshape(1, c1 - c0, 1) for t in range(col.shape[1])]
 
 
@@ -126,7 +127,6 @@ def _tapsum(src, taps, tables, a, t, m, cb, plane, use_table):
 def dgrad(gy, w, cv, dx):
     """dx (n, C, H, W) of a depthwise convolution, given gy (n, C, Ho, Wo) and w (C, 1, kh,
     kw); written into the contiguous ``dx``."""
-    from .conv_kernels import copy_rows
     n, c = cv.n, cv.c
     (H, W), (Ho, Wo) = cv.ispace, cv.ospace
     (sh, sw), (ph, pw) = cv.stride, cv.pad
@@ -190,7 +190,6 @@ def wgrad(gy, x, cv, dw):
     W); written into the contiguous ``dw``. Blocks of (image, channel) planes are copied into
     pitched phase buffers (their zero borders written once) and dotted with the pitched
     output gradient while they are cached."""
-    from .conv_kernels import copy_rows
     n, c = cv.n, cv.c
     Ho, Wo = cv.ospace
     sw = cv.stride[1]

@@ -765,7 +765,7 @@ def _depthwise(xp, cv, kernel):
     multiply-add at a time, which a GEMM of the taps' columns matches for 85% of the outputs
     measured, and separate multiplies and adds for 52% (enough to move MobileNet's
     ill-conditioned data gradient by a relative 1e-2)."""
-    if not (xp is np and cv.nsp == 2 and cv.g == cv.c == cv.f and _dw().applies(xp, cv)):
+    if not (xp is np and cv.g == cv.c and _dw().applies(xp, cv)):
         return False
     if kernel == "wgrad":
         return True
