@@ -587,20 +587,6 @@ _VAR_EXACT_SIZE_MAX = (1 << 16, 4096)
 _VAR_KAHAN_MAX = 64
 
 
-def _kahan_rows(m):
-    """The compensated (Kahan) sum of each column of m, in m's dtype, down the rows."""
-    s = np.zeros(m.shape[1], m.dtype)
-    c = np.zeros(m.shape[1], m.dtype)
-    y = np.empty_like(s)
-    for row in m:
-        np.subtract(row, c, out=y)
-        t = s + y
-        np.subtract(t, s, out=c)
-        c -= y
-        s = t
-    return s
-
-
 def _var_fn(xp, x, axes, ddof, root):
     """1.9.1's mx.np var/std of float32/float64: the mean (float32 input: the sum in double
     rounded to float32, divided by n in float32), then the squared deviations (in the input
@@ -610,13 +596,13 @@ def _var_fn(xp, x, axes, ddof, root):
     if xp is not np or x.dtype not in (np.float32, np.float64) or not x.size or n <= ddof \
             or x.size > _VAR_EXACT_SIZE_MAX[x.dtype == np.float64]:
         return (xp.std if root else xp.var)(x, axis=axes, ddof=ddof)
-    from .reduce import _f16_rows
+    from .reduce import _f16_rows, kahan_down
     t = x.dtype.type
     out_shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
     if t is np.float64 and n <= _VAR_KAHAN_MAX:
         m = np.ascontiguousarray(_f16_rows(x, axes)[0].T)   # one row per reduced element
-        d = m - _kahan_rows(m) / n
-        out = _kahan_rows(d * d) / t(n - ddof)
+        d = m - kahan_down(m) / n
+        out = kahan_down(d * d) / t(n - ddof)
     else:
         # the mean: summed in double (long double for float64), rounded, divided by n
         acc = np.float64 if t is np.float32 else np.longdouble

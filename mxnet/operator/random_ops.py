@@ -818,7 +818,7 @@ def _pdf32_backward(name, exact, is_log, ograd, sample, params):
     with np.errstate(all="ignore"):
         og = ograd.astype(np.float32, copy=False)
         sc = og if is_log else og * fwd(x, *ps, False)
-        grads = PDF32[name][1](x, *ps, None, sc)
+        grads = PDF32[name][1](x, *ps, sc)
         arrs = (sample,) + tuple(params)
         outs = [np.zeros(a.shape, dtype=a.dtype) if d is None else None
                 for d, a in zip(grads, arrs)]

@@ -11,10 +11,10 @@ the float64 closed forms of ``random_ops`` differ from it by up to hundreds of u
 Each entry of ``PDF32`` is ``(forward, grads)``:
 
 * ``forward(x, *params, is_log)`` returns the float32 density or log-density;
-* ``grads(x, *params, y, sc)`` returns the per-element gradients (sample's shape, or
+* ``grads(x, *params, sc)`` returns the per-element gradients (sample's shape, or
   broadcastable to it; None for a zero gradient) of the sample and each parameter, where
   ``sc`` is the output gradient times the density (for the density) or the output gradient
-  itself (for the log-density); ``y`` is unused (None).
+  itself (for the log-density).
 
 The parameters come reshaped so that they broadcast against the sample.
 """
@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backend.libm32 import c_math, logf
+from .random_ops import _SQRT_2PI_F as _SQRT_2PI   # sqrt(2 pi), pi being float's
 
 _f32 = np.float32
 _f64 = np.float64
@@ -71,9 +72,6 @@ def _r(v):
 
 
 # ---- normal: exponent in float; normaliser sqrt(2 pi) s rounded to float, pi being float's --
-_SQRT_2PI = float(np.sqrt(_f64(_f32(2) * _f32(np.pi))))
-
-
 def _normal(x, mu, sigma, is_log):
     d = x - mu
     e = (_f32(-0.5) * d * d) / (sigma * sigma)
@@ -83,7 +81,7 @@ def _normal(x, mu, sigma, is_log):
     return _r(np.exp(_d(e)) / norm)
 
 
-def _normal_grads(x, mu, sigma, y, sc):
+def _normal_grads(x, mu, sigma, sc):
     d = x - mu
     sq = sigma * sigma
     g_mu = sc * d / sq
@@ -98,7 +96,7 @@ def _uniform(x, low, high, is_log):
     return np.broadcast_to(out, np.broadcast_shapes(x.shape, w.shape))
 
 
-def _uniform_grads(x, low, high, y, sc):
+def _uniform_grads(x, low, high, sc):
     g = sc / (high - low)
     return [None, g, -g]
 
@@ -111,7 +109,7 @@ def _exponential(x, lam, is_log):
     return _r(_d(lam) * np.exp(_d(-lx)))
 
 
-def _exponential_grads(x, lam, y, sc):
+def _exponential_grads(x, lam, sc):
     return [-sc * lam, sc * (_ONE / lam - x)]
 
 
@@ -127,7 +125,7 @@ def _gamma(x, a, b, is_log):
     return lpdf if is_log else _r(np.exp(_d(lpdf)))
 
 
-def _gamma_grads(x, a, b, y, sc):
+def _gamma_grads(x, a, b, sc):
     g_x = sc * ((a - _ONE) / x - b)
     g_a = _r(_d(sc) * (_d(logf(np, b)) + np.log(_d(x)) - _d(_psi32(a))))
     g_b = sc * (a / b - x)
@@ -140,7 +138,7 @@ def _poisson(x, lam, is_log):
     return lpdf if is_log else _r(np.exp(_d(lpdf)))
 
 
-def _poisson_grads(x, lam, y, sc):
+def _poisson_grads(x, lam, sc):
     return [None, sc * (x / lam - _ONE)]
 
 
@@ -151,7 +149,7 @@ def _nbinom(x, k, p, is_log):
     return lpdf if is_log else _r(np.exp(_d(lpdf)))
 
 
-def _nbinom_grads(x, k, p, y, sc):
+def _nbinom_grads(x, k, p, sc):
     g_k = _r(_d(sc) * (_d(_psi32(x + k) - _psi32(k)) + np.log(_d(p))))
     g_p = sc * (k / p - x / (_ONE - p))
     return [None, g_k, g_p]
@@ -167,12 +165,11 @@ def _gen_nbinom(x, mu, alpha, is_log):
     return lpdf if is_log else _r(np.exp(_d(lpdf)))
 
 
-def _gen_nbinom_grads(x, mu, alpha, y, sc):
+def _gen_nbinom_grads(x, mu, alpha, sc):
     # the negative binomial's gradients in k and p, then the chain rule in float
     k = _r(1.0 / _d(alpha))
     p = _r(1.0 / (1.0 + _d(alpha * mu)))
-    g_k = _r(_d(sc) * (_d(_psi32(x + k) - _psi32(k)) + np.log(_d(p))))
-    g_p = sc * (k / p - x / (_ONE - p))
+    _, g_k, g_p = _nbinom_grads(x, k, p, sc)
     opa = _ONE + alpha * mu
     g_mu = -g_p * alpha / (opa * opa)
     g_alpha = -g_k / (alpha * alpha) + -g_p * mu / (opa * opa)
@@ -181,23 +178,19 @@ def _gen_nbinom_grads(x, mu, alpha, y, sc):
 
 # ---- dirichlet: the classes on the last axis; float running sums, each term formed in double --
 def _dirichlet(x, alpha, is_log):
-    a = np.broadcast_to(alpha, x.shape)
-    total = np.zeros(x.shape[:-1], _f32)
-    terms = np.zeros_like(total)
-    lgs = np.zeros_like(total)
-    t = _d(alpha - _ONE) * np.log(_d(x))
-    lg = _lgamma64(alpha)
-    lg = np.broadcast_to(lg, x.shape)
-    t = np.broadcast_to(t, x.shape)
+    terms = np.zeros(x.shape[:-1], _f32)
+    lgs = np.zeros_like(terms)
+    t = np.broadcast_to(_d(alpha - _ONE) * np.log(_d(x)), x.shape)
+    lg = np.broadcast_to(_lgamma64(alpha), x.shape)
     for j in range(x.shape[-1]):
-        total = total + a[..., j]
         terms = _r(_d(terms) + t[..., j])
         lgs = _r(_d(lgs) + lg[..., j])
-    lpdf = _r(_lgamma64(total) - _d(lgs) + _d(terms))
+    lpdf = _r(_lgamma64(_dirichlet_total(x, alpha)) - _d(lgs) + _d(terms))
     return lpdf if is_log else _r(np.exp(_d(lpdf)))
 
 
 def _dirichlet_total(x, alpha):
+    """The classes' alphas added in float, class after class."""
     a = np.broadcast_to(alpha, x.shape)
     total = np.zeros(x.shape[:-1], _f32)
     for j in range(x.shape[-1]):
@@ -205,7 +198,7 @@ def _dirichlet_total(x, alpha):
     return total
 
 
-def _dirichlet_grads(x, alpha, y, sc):
+def _dirichlet_grads(x, alpha, sc):
     sc = sc[..., None]
     psi_total = _psi32(_dirichlet_total(x, alpha))[..., None]
     g_x = sc * (alpha - _ONE) / x
@@ -237,14 +230,5 @@ def sum_samples(g, nb, ne):
     m = g.reshape(batch + (n,) + tail)
     if n > KAHAN_MAX or n == 0:
         return np.add(m.sum(axis=nb, dtype=_f64), 0, dtype=_f32, casting="unsafe")
-    cols = np.ascontiguousarray(np.moveaxis(m, nb, 0))
-    s = cols[0] + _f32(0)
-    c = np.zeros_like(s)
-    y, t = np.empty_like(s), np.empty_like(s)
-    for j in range(1, n):
-        np.subtract(cols[j], c, out=y)
-        np.add(s, y, out=t)
-        np.subtract(t, s, out=c)
-        c -= y
-        s, t = t, s
-    return s
+    from .reduce import kahan_down
+    return kahan_down(np.ascontiguousarray(np.moveaxis(m, nb, 0)))

@@ -178,8 +178,15 @@ def _kahan_sum(x, axes, keepdims):
         big = np.abs(m).max() if m.size else 0
     if m.shape[0] == 1 or not np.isfinite(big) or big * m.shape[1] >= np.finfo(m.dtype).max:
         return _f16_sum(x, axes, keepdims, acc=x.dtype.type)   # (keeps the infinity rule)
-    cols = np.ascontiguousarray(m.T)   # one contiguous row per reduced element
-    s = cols[0] + x.dtype.type(0)      # 0 + x0 (-0.0 becomes +0.0, as 1.9.1's start at 0)
+    # one contiguous row per reduced element
+    return _f16_shape(x, axes, keepdims, kahan_down(np.ascontiguousarray(m.T)))
+
+
+def kahan_down(cols):
+    """1.9.1's compensated (Kahan) sum of ``cols`` down its first axis, in its dtype: the sum
+    starts as 0 + cols[0] (-0.0 becomes +0.0, as 1.9.1's start at 0), then adds row after row
+    with the running compensation. ``cols`` contiguous, at least one row."""
+    s = cols[0] + cols.dtype.type(0)
     c = np.zeros_like(s)
     y, t = np.empty_like(s), np.empty_like(s)
     for k in range(1, cols.shape[0]):
@@ -188,7 +195,7 @@ def _kahan_sum(x, axes, keepdims):
         np.subtract(t, s, out=c)
         c -= y
         s, t = t, s
-    return _f16_shape(x, axes, keepdims, s)
+    return s
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
