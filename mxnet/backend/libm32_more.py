@@ -90,7 +90,8 @@ def log10f(x):
         rare = (hx - np.int32(0x00800000)).view(np.uint32) >= np.uint32(0x7f000000)
         k = hx >> 23
         k -= 127
-        if bool(rare.any()):
+        any_rare = bool(rare.any())
+        if any_rare:
             sub = (hx < 0x00800000) & (hx > 0)
             if bool(sub.any()):                 # subnormal: scaled by 2^25 first
                 hx = np.where(sub, (x * _f32(2.0 ** 25)).view(np.int32), hx)
@@ -108,7 +109,7 @@ def log10f(x):
         y *= _L10_HI
         res = z
         res += y
-        if bool(rare.any()):
+        if any_rare:
             bad = ~(x > 0) | (hx >= 0x7f800000)
             if bool(bad.any()):
                 res = np.where(bad, np.log10(x), res)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+from importlib import import_module
 
 import numpy as np
 
@@ -190,11 +191,14 @@ LIBM_EXACT_MAX = int(os.environ.get("MXNET_PY_LIBM_EXACT_MAX", str(1 << 14)) or 
 def _glibc32(name, fallback=None):
     """The kernel of ``name``: glibc's float32 algorithm on small float32 NumPy arrays, else
     ``fallback(xp, x)`` (default: the backend's own ufunc)."""
+    module, fname = _GLIBC_FUNCS[name]
+    emulate = None
+
     def fn(xp, x):
+        nonlocal emulate
         if x.dtype == np.float32 and xp is np and 0 < x.size <= LIBM_EXACT_MAX:
-            from ..backend import libm32, libm32_hyp, libm32_more
-            emulate = libm32.expm1f if name == "expm1" else getattr(
-                libm32_more if name in _GLIBC_MORE else libm32_hyp, _GLIBC_NAMES[name])
+            if emulate is None:   # the backend module loads on first use
+                emulate = getattr(import_module(f"mxnet.backend.{module}"), fname)
             flat = np.ascontiguousarray(x).reshape(-1)
             return emulate(flat).reshape(x.shape)
         if fallback is not None:
@@ -203,16 +207,19 @@ def _glibc32(name, fallback=None):
     return fn
 
 
-_GLIBC_NAMES = {"log1p": "log1pf", "sinh": "sinhf", "arcsinh": "asinhf", "arccosh": "acoshf",
-                "arctanh": "atanhf", "log10": "log10f", "log2": "log2f", "tan": "tanf",
-                "arctan": "atanf", "arcsin": "asinf", "arccos": "acosf", "cbrt": "cbrtf"}
-# log10, log2, tan, arctan, arcsin, arccos, cbrt, rcbrt (and special.erf): backend/libm32_more's
-# emulations of glibc's log10f, log2f, tanf, atanf, asinf, acosf, cbrtf (erff), under the same
-# size limit: 0 of ~76M arguments each differ from glibc 2.36 (0 of ~1.9M mx.nd outputs from
-# 1.9.1), where the float64 value rounded once differs on ~0.3-20% of them. They cost ~20-90 us
-# at (32, 10) and ~90-200 us at 16,384 elements (the float64 round trip: ~3 and ~15-20 us);
-# larger arrays keep the float64 value rounded once.
-_GLIBC_MORE = frozenset(("log10", "log2", "tan", "arctan", "arcsin", "arccos", "cbrt"))
+# name -> (backend module, glibc function it emulates). libm32_more's (log10 ... cbrt; also
+# special.erf's erff): 0 of ~76M arguments each differ from glibc 2.36 (0 of ~1.9M mx.nd
+# outputs from 1.9.1), where the float64 value rounded once differs on ~0.3-20% of them; they
+# cost ~12-45 us at (32, 10) and ~40-180 us at 16,384 elements (the float64 round trip: ~3 and
+# ~15-20 us); larger arrays keep the float64 value rounded once.
+_GLIBC_FUNCS = {"expm1": ("libm32", "expm1f"),
+                "log1p": ("libm32_hyp", "log1pf"), "sinh": ("libm32_hyp", "sinhf"),
+                "arcsinh": ("libm32_hyp", "asinhf"), "arccosh": ("libm32_hyp", "acoshf"),
+                "arctanh": ("libm32_hyp", "atanhf"),
+                "log10": ("libm32_more", "log10f"), "log2": ("libm32_more", "log2f"),
+                "tan": ("libm32_more", "tanf"), "arctan": ("libm32_more", "atanf"),
+                "arcsin": ("libm32_more", "asinf"), "arccos": ("libm32_more", "acosf"),
+                "cbrt": ("libm32_more", "cbrtf")}
 
 
 def _expm1_f64(xp, x):
