@@ -184,3 +184,36 @@ def test_float64_reduction_bits(name):
         return
     assert int((g == w).sum()) >= at_least
     np.testing.assert_allclose(got.reshape(-1), w.view(np.float64), rtol=1e-15)
+
+
+def test_short_nansum_takes_the_compensated_steps():
+    """nansum over 3-16 elements per output: 1.9.1's compensated steps with the NaN elements
+    skipped. Recorded from 1.9.1: the cancelling row gives 0.5, where a float64 sum rounded
+    once gives 1.5 (and the first row's float32 bits differ by one)."""
+    x = np.array([[0.1, np.nan, 0.7, 1e-3, 3.3, -2.2],
+                  [1e8, 1.0, -1e8, np.nan, 1e-8, 0.5]], dtype=np.float32)
+    got = mx.nd.nansum(mx.nd.array(x), axis=1).asnumpy()
+    assert got.view(np.uint32).tolist() == [1072911352, 1056964608]
+    got64 = mx.nd.nansum(mx.nd.array(x.astype(np.float64), dtype="float64"), axis=1).asnumpy()
+    assert got64.tolist() == [1.900999894249253, 1.50000001]
+
+
+def test_np_var_float64_overflow_is_nan_as_in_1_9_1():
+    """float64 mx.np.var over at most 64 elements takes compensated double steps; 1.9.1's
+    give nan when the squared deviations overflow (recorded), not NumPy's inf."""
+    v = mx.np.var(mx.np.array([1e200, -1e200, 0.0], dtype="float64"))
+    assert np.isnan(float(v))
+
+
+@pytest.mark.parametrize("p", [3, 1.5])
+def test_np_norm_ord_p_gradient_closed_form(p):
+    """d||x||_p / dx = sign(x) |x|^(p-1) / ||x||_p^(p-1), per row along the axis."""
+    x_np = np.random.RandomState(4).randn(5, 7)
+    x = mx.np.array(x_np, dtype="float64")
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.np.linalg.norm(x, ord=p, axis=1)
+    y.backward()
+    nrm = (np.abs(x_np) ** p).sum(axis=1, keepdims=True) ** (1 / p)
+    want = np.sign(x_np) * np.abs(x_np) ** (p - 1) / nrm ** (p - 1)
+    np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-10)
