@@ -20,6 +20,7 @@ import numpy as np
 from ..base import MXNetError, MXNetValueError
 from ._common import normalize_axis
 from ._gemm_order import gemm
+from .reduce import _f16_l2, _f16_lp, _f16_prod, _f16_rows, _f16_sum, _float_sum, _mean_kernel, kahan_down
 from .registry import Param, get_op, register
 
 _F32 = np.dtype(np.float32)
@@ -478,7 +479,6 @@ def _np_f16(kind, x, axes, ddof=0):
     sum, a running product), rounded to float16; mean then divides by the count in float16;
     var averages the float16 squared deviations from that mean the same way (over n - ddof)
     and std is its float16 square root."""
-    from .reduce import _f16_prod, _f16_sum
     n = 1
     for a in axes:
         n *= x.shape[a]
@@ -571,7 +571,6 @@ def _sum_fn(xp, x, axes, attrs, kind="sum"):
     if xp is np and x.dtype in (np.float32, np.float64) and axes and x.size:
         # 1.9.1's mx.np sum/mean of float32/float64 are its legacy kernels (compensated
         # steps): the same emulation as nd.sum/nd.mean
-        from .reduce import _float_sum, _mean_kernel
         out = (_float_sum if kind == "sum" else _mean_kernel)(xp, x, axes, False)
         return out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes))
     return getattr(xp, kind)(x, axis=axes, **({"keepdims": False} if kind == "sum" else {}))
@@ -596,7 +595,6 @@ def _var_fn(xp, x, axes, ddof, root):
     if xp is not np or x.dtype not in (np.float32, np.float64) or not x.size or n <= ddof \
             or x.size > _VAR_EXACT_SIZE_MAX[x.dtype == np.float64]:
         return (xp.std if root else xp.var)(x, axis=axes, ddof=ddof)
-    from .reduce import _f16_rows, kahan_down
     t = x.dtype.type
     out_shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
     if t is np.float64 and n <= _VAR_KAHAN_MAX:
@@ -1127,7 +1125,6 @@ def _scaled_norm_191(x, axes, keepdims, p, l2_kernel):
     maxima of a row the steps are a sequential sum, which np.add.accumulate rounds as 1.9.1
     does (adding the zeros outside the segment is exact). None where that needs too many
     passes or the data is not finite."""
-    from .reduce import _f16_rows
     t = x.dtype.type
     m, _ = _f16_rows(x, axes)
     a = np.abs(m)
@@ -1235,7 +1232,6 @@ def _norm(rc, attrs, x):
         # 1.9.1: the flattened 2-norm is nd.norm's float16 one; a vector norm along one axis
         # is its own scaled p-norm (float32 throughout under MXNET_SAFE_ACCUMULATION=1)
         from ._safe_acc import safe_acc_on, warn_float16
-        from .reduce import _f16_l2, _f16_lp
         if axis is None and ordv is None:
             out = _f16_l2(x, axes, attrs["keepdims"])
         else:
